@@ -1,0 +1,112 @@
+"""Argument checks and their messages, shared by both backends.
+
+The Rust extension formats the same messages (tests compare them for both backends), so keep a
+message here and its twin in ``src/errors.rs`` in step.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from .errors import InputError
+
+MAX_SEED = 2**64 - 1
+
+
+def type_name(value: object) -> str:
+    return type(value).__name__
+
+
+def check_unit_interval(name: str, value: object) -> float:
+    """Return ``value`` as a float in [0, 1], or raise InputError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"{name} must be a number in [0, 1], got {value!r}")
+    x = float(value)
+    if not (0.0 <= x <= 1.0):  # also rejects NaN
+        raise InputError(f"{name} must be a number in [0, 1], got {value!r}")
+    return x
+
+
+def check_count(name: str, value: object, *, minimum: int = 0) -> int:
+    """Return ``value`` if it is an int (not a bool) >= ``minimum``, else raise InputError."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{name} must be an int >= {minimum}, got {value!r}")
+    if value < minimum:
+        raise InputError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return value
+
+
+def check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise InputError(f"seed must be an int in [0, 2**64 - 1], got {seed!r}")
+    return seed
+
+
+def check_text(where: str, text: object) -> str:
+    """Return ``text`` if it is a str of valid Unicode (no lone surrogates)."""
+    if not isinstance(text, str):
+        raise InputError(f"{where}: text must be a str, got {type_name(text)}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"{where}: text contains a lone surrogate U+{ord(text[exc.start]):04X} at "
+            f"offset {exc.start}; pass valid Unicode (decode with errors='replace')"
+        ) from None
+    return text
+
+
+def check_texts(texts: object) -> list[str]:
+    """Return ``texts`` as a list of valid str, or raise InputError naming the first bad one."""
+    if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
+        raise InputError(f"texts must be a list of str, got {type_name(texts)}")
+    return [check_text(f"texts[{i}]", t) for i, t in enumerate(texts)]
+
+
+def check_vectors(vectors: Any, name: str = "vectors") -> list[list[float]]:
+    """Return ``vectors`` as a list of equal-length lists of finite floats with non-zero norm.
+
+    Accepts a 2-D numpy array or a sequence of sequences of numbers.
+    """
+    if hasattr(vectors, "tolist") and hasattr(vectors, "ndim"):
+        if vectors.ndim != 2:
+            raise InputError(f"{name} must be 2-D (n, dim), got {vectors.ndim}-D")
+        rows = vectors.tolist()
+    elif isinstance(vectors, (str, bytes)) or not isinstance(vectors, Sequence):
+        raise InputError(f"{name} must be a 2-D array or a list of vectors, got {type_name(vectors)}")
+    else:
+        rows = [check_vector(f"{name}[{i}]", v) for i, v in enumerate(vectors)]
+    dim = len(rows[0]) if rows else 0
+    for i, row in enumerate(rows):
+        row = check_vector(f"{name}[{i}]", row)
+        if len(row) != dim:
+            raise InputError(
+                f"{name}[{i}] has dimension {len(row)} but {name}[0] has {dim}; "
+                "every vector must have the same dimension"
+            )
+        rows[i] = row
+    return rows
+
+
+def check_vector(where: str, vector: Any) -> list[float]:
+    """Return one vector as a list of floats: non-empty, finite, with a non-zero norm."""
+    if hasattr(vector, "tolist") and hasattr(vector, "ndim"):
+        if vector.ndim != 1:
+            raise InputError(f"{where} must be 1-D, got {vector.ndim}-D")
+        vector = vector.tolist()
+    if isinstance(vector, (str, bytes)) or not isinstance(vector, Sequence):
+        raise InputError(f"{where} must be a sequence of numbers, got {type_name(vector)}")
+    out: list[float] = []
+    for x in vector:
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            raise InputError(f"{where} must hold numbers, got {type_name(x)}")
+        out.append(float(x))
+    if not out:
+        raise InputError(f"{where} is empty; vectors need at least one dimension")
+    if not all(math.isfinite(x) for x in out):
+        raise InputError(f"{where} holds NaN or infinity; vectors must be finite")
+    if not any(out):
+        raise InputError(f"{where} has zero norm; cosine is undefined for a zero vector")
+    return out

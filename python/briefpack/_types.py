@@ -1,0 +1,37 @@
+"""Small result types shared by both backends' kernels."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["DedupeResult", "PackResult"]
+
+
+class DedupeResult(NamedTuple):
+    """What a dedupe kernel decided, as columns over the input (rank) order.
+
+    Attributes:
+        kept: indices of the kept items, in rank (input) order.
+        duplicate_of: one entry per input: the index of the earliest-ranked kept item it
+            duplicates, or ``None`` for a kept item.
+        similarity: one entry per input: the similarity to ``duplicate_of`` (1.0 for exact
+            copies), or ``None`` for a kept item.
+
+    >>> DedupeResult([0], [None, 0], [None, 1.0]).kept
+    [0]
+    """
+
+    kept: list[int]
+    duplicate_of: list[int | None]
+    similarity: list[float | None]
+
+
+class PackResult(NamedTuple):
+    """What ``pack`` placed: indices in rank order, and the sum of their costs.
+
+    >>> PackResult([0, 1], 30).used
+    30
+    """
+
+    kept: list[int]
+    used: int

@@ -1,0 +1,36 @@
+"""The exceptions briefpack raises, shared by both backends.
+
+The Rust extension raises these same classes (it imports them from this module), so
+``except briefpack.InputError`` works whichever backend did the work.
+"""
+
+from __future__ import annotations
+
+__all__ = ["BriefpackError", "BudgetError", "CitationError", "InputError"]
+
+
+class BriefpackError(Exception):
+    """Base class for every error briefpack raises."""
+
+
+class InputError(BriefpackError, ValueError):
+    """A candidate, budget, threshold, vector, encoding or option is invalid.
+
+    The message names the candidate's index and id (where there is one), what is wrong, and
+    the way out, e.g. ``candidate 17 (id='kb/42#3'): score must be a finite number, got nan``.
+    """
+
+
+class BudgetError(BriefpackError, ValueError):
+    """The fixed parts of the prompt (system, history, question) alone exceed the window."""
+
+
+class CitationError(BriefpackError, ValueError):
+    """An answer cites labels that were never in the context (raised by strict ``cite``).
+
+    ``unknown`` holds the offending labels in the order they first appear.
+    """
+
+    def __init__(self, message: str, unknown: list[int] | None = None) -> None:
+        super().__init__(message)
+        self.unknown: list[int] = list(unknown or [])

@@ -1,0 +1,247 @@
+"""Greedy duplicate detection in rank order (reference kernels).
+
+Every method walks the items in input (rank) order and compares each only with the items already
+kept; the earliest-ranked kept item that meets the threshold is the one it duplicates. So the
+first copy wins and a duplicate never evicts what outranked it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .._checks import check_count, check_seed, check_texts, check_unit_interval, check_vectors
+from .._types import DedupeResult
+from .text import exact_key, word_set, words
+
+__all__ = [
+    "MERSENNE_61",
+    "dedupe_cosine",
+    "dedupe_exact",
+    "dedupe_jaccard",
+    "dedupe_minhash",
+    "lsh_bands",
+    "minhash_permutations",
+    "minhash_signature",
+    "shingle_hashes",
+]
+
+MASK64 = (1 << 64) - 1
+MERSENNE_61 = (1 << 61) - 1
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+
+
+def _result(n: int, dup: list[int | None], sim: list[float | None]) -> DedupeResult:
+    return DedupeResult([i for i in range(n) if dup[i] is None], dup, sim)
+
+
+def dedupe_exact(texts: list[str]) -> DedupeResult:
+    """Drop items whose whitespace-normalised text equals an earlier one's.
+
+    >>> dedupe_exact(["a  b", "c", " a b "]).duplicate_of
+    [None, None, 0]
+    """
+    texts = check_texts(texts)
+    first: dict[str, int] = {}
+    dup: list[int | None] = [None] * len(texts)
+    sim: list[float | None] = [None] * len(texts)
+    for i, text in enumerate(texts):
+        key = exact_key(text)
+        if key in first:
+            dup[i], sim[i] = first[key], 1.0
+        else:
+            first[key] = i
+    return _result(len(texts), dup, sim)
+
+
+def dedupe_jaccard(texts: list[str], threshold: float = 0.7) -> DedupeResult:
+    """Drop items whose word-set Jaccard similarity to a kept item is ``>= threshold``.
+
+    Similarity is ``|A & B| / |A | B|`` as a float64 division; an item with no words is never a
+    near duplicate and never the item one duplicates.
+
+    >>> dedupe_jaccard(["the cat sat", "The cat sat!", "a dog"], threshold=0.7).duplicate_of
+    [None, 0, None]
+    """
+    texts = check_texts(texts)
+    t = check_unit_interval("threshold", threshold)
+    sets = [word_set(text) for text in texts]
+    kept: list[int] = []
+    dup: list[int | None] = [None] * len(texts)
+    sim: list[float | None] = [None] * len(texts)
+    for i, a in enumerate(sets):
+        if a:
+            for k in kept:
+                b = sets[k]
+                if not b:
+                    continue
+                inter = len(a & b)
+                j = inter / (len(a) + len(b) - inter)
+                if j >= t:
+                    dup[i], sim[i] = k, j
+                    break
+        if dup[i] is None:
+            kept.append(i)
+    return _result(len(texts), dup, sim)
+
+
+def _fnv1a64(data: bytes) -> int:
+    h = FNV_OFFSET
+    for byte in data:
+        h = ((h ^ byte) * FNV_PRIME) & MASK64
+    return h
+
+
+def splitmix64(x: int) -> int:
+    """SplitMix64's output function applied to ``x + golden gamma`` (all mod 2**64)."""
+    z = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def shingle_hashes(text: str, shingle: int = 3) -> set[int]:
+    """The 64-bit hashes of a text's shingles (runs of ``shingle`` consecutive words).
+
+    A word hashes to FNV-1a 64 of its UTF-8 bytes; a shingle of word hashes ``w1..wk`` hashes to
+    ``h = 0; h = splitmix64(h ^ w) for each w``. A text with fewer words than ``shingle`` (but at
+    least one) is one shingle of all its words; a text with no words has none.
+
+    >>> len(shingle_hashes("one two three four")), len(shingle_hashes("one")), shingle_hashes("")
+    (2, 1, set())
+    """
+    hashes = [_fnv1a64(w.encode("utf-8")) for w in words(text)]
+    if not hashes:
+        return set()
+    k = min(shingle, len(hashes))
+    out = set()
+    for start in range(len(hashes) - k + 1):
+        h = 0
+        for w in hashes[start : start + k]:
+            h = splitmix64(h ^ w)
+        out.add(h)
+    return out
+
+
+def minhash_permutations(num_perm: int, seed: int = 0) -> list[tuple[int, int]]:
+    """The ``(a_i, b_i)`` of permutation ``i``: ``(a_i * x + b_i) mod (2**61 - 1)``.
+
+    Drawn from a SplitMix64 stream: ``state = seed``; each draw is ``state += gamma`` (mod
+    2**64) then the output mix; ``a_i = 1 + draw % (2**61 - 2)``, then ``b_i = draw % (2**61 - 1)``.
+
+    >>> minhash_permutations(1, seed=0)[0][0] > 0
+    True
+    """
+    state = seed
+    out = []
+    for _ in range(num_perm):
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        a = 1 + _mix(state) % (MERSENNE_61 - 1)
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        b = _mix(state) % MERSENNE_61
+        out.append((a, b))
+    return out
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def minhash_signature(hashes: set[int], perms: list[tuple[int, int]]) -> list[int]:
+    """The per-permutation minimums of ``(a * x + b) mod (2**61 - 1)`` over the shingle hashes."""
+    return [min((a * x + b) % MERSENNE_61 for x in hashes) for a, b in perms]
+
+
+def lsh_bands(num_perm: int, threshold: float) -> tuple[int, int]:
+    """Bands ``b`` and rows ``r`` with ``b * r = num_perm`` minimising ``|(1/b)**(1/r) - t|``.
+
+    Ties go to more bands.
+
+    >>> lsh_bands(128, 0.8)
+    (8, 16)
+    """
+    best: tuple[float, int, int] | None = None
+    for b in range(num_perm, 0, -1):  # more bands first, so a strict < keeps them on ties
+        if num_perm % b:
+            continue
+        r = num_perm // b
+        err = abs((1.0 / b) ** (1.0 / r) - threshold)
+        if best is None or err < best[0]:
+            best = (err, b, r)
+    assert best is not None
+    return best[1], best[2]
+
+
+def dedupe_minhash(
+    texts: list[str], threshold: float = 0.8, num_perm: int = 128, shingle: int = 3, seed: int = 0
+) -> DedupeResult:
+    """Drop items whose MinHash estimate to a kept item sharing an LSH band is ``>= threshold``.
+
+    The estimate is the fraction of equal minimums over all ``num_perm`` permutations. A text
+    with no words has no shingles: never a duplicate, never the item one duplicates.
+
+    >>> dedupe_minhash(["one two three four five", "one two three four five!", "x y z"]).kept
+    [0, 2]
+    """
+    texts = check_texts(texts)
+    t = check_unit_interval("threshold", threshold)
+    check_count("num_perm", num_perm, minimum=1)
+    check_count("shingle", shingle, minimum=1)
+    check_seed(seed)
+    perms = minhash_permutations(num_perm, seed)
+    bands, rows = lsh_bands(num_perm, t)
+    index: list[dict[tuple[int, ...], list[int]]] = [{} for _ in range(bands)]
+    sigs: dict[int, list[int]] = {}
+    dup: list[int | None] = [None] * len(texts)
+    sim: list[float | None] = [None] * len(texts)
+    for i, text in enumerate(texts):
+        hashes = shingle_hashes(text, shingle)
+        if not hashes:
+            continue
+        sig = minhash_signature(hashes, perms)
+        keys = [tuple(sig[band * rows : (band + 1) * rows]) for band in range(bands)]
+        candidates = sorted({k for band, key in enumerate(keys) for k in index[band].get(key, ())})
+        for k in candidates:
+            est = sum(x == y for x, y in zip(sig, sigs[k])) / num_perm
+            if est >= t:
+                dup[i], sim[i] = k, est
+                break
+        if dup[i] is None:
+            sigs[i] = sig
+            for band, key in enumerate(keys):
+                index[band].setdefault(key, []).append(i)
+    return _result(len(texts), dup, sim)
+
+
+def _unit(v: list[float]) -> list[float]:
+    norm = math.sqrt(math.fsum(x * x for x in v))
+    return [x / norm for x in v]
+
+
+def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> DedupeResult:
+    """Drop items whose embedding's cosine similarity to a kept item's is ``>= threshold``.
+
+    Vectors are normalised to unit length (float64 here); zero, NaN, infinite or mismatched
+    vectors are an InputError. Backends may differ only where a similarity lies within 1e-6 of
+    the threshold.
+
+    >>> dedupe_cosine([[1, 0], [0.99, 0.01], [0, 1]], threshold=0.97).duplicate_of
+    [None, 0, None]
+    """
+    rows = [_unit(v) for v in check_vectors(vectors)]
+    t = check_unit_interval("threshold", threshold)
+    kept: list[int] = []
+    dup: list[int | None] = [None] * len(rows)
+    sim: list[float | None] = [None] * len(rows)
+    for i, u in enumerate(rows):
+        for k in kept:
+            c = math.fsum(x * y for x, y in zip(u, rows[k]))
+            if c >= t:
+                dup[i], sim[i] = k, c
+                break
+        if dup[i] is None:
+            kept.append(i)
+    return _result(len(rows), dup, sim)

@@ -1,0 +1,70 @@
+"""Token counting (reference): tiktoken is the oracle for the BPE encodings.
+
+``o200k_base`` and ``cl100k_base`` count ``len(enc.encode_ordinary(text))`` with tiktoken (an
+optional dependency of the reference backend: ``pip install briefpack[reference]``); ``approx``
+is ``max(1, len(text) // 4)`` in code points; a callable ``str -> int`` counts anything else.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .._checks import check_texts, type_name
+from ..errors import InputError
+
+__all__ = ["ENCODINGS", "check_encoding", "count_tokens", "count_with"]
+
+ENCODINGS = ("o200k_base", "cl100k_base", "approx")
+
+
+def check_encoding(encoding: object) -> str | Callable[[str], int]:
+    """Return ``encoding`` if it is a known name or a callable, else raise InputError."""
+    if callable(encoding):
+        return encoding  # type: ignore[return-value]
+    if encoding not in ENCODINGS:
+        raise InputError(
+            "encoding must be one of 'o200k_base', 'cl100k_base', 'approx' or a callable "
+            f"str -> int, got {encoding!r}"
+        )
+    return str(encoding)
+
+
+@functools.cache
+def _tiktoken(name: str) -> Any:
+    try:
+        import tiktoken
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise InputError(
+            f"the python backend counts {name} with tiktoken, which is not installed; "
+            "pip install 'briefpack[reference]' or use backend='rust'"
+        ) from None
+    return tiktoken.get_encoding(name)
+
+
+def count_with(counter: Callable[[str], int], text: str, where: str) -> int:
+    """Call a user's tokenizer and check that it returned a non-negative int."""
+    try:
+        n = counter(text)
+    except Exception as exc:
+        raise InputError(f"{where}: the tokenizer callable raised {type_name(exc)}: {exc}") from exc
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise InputError(f"{where}: the tokenizer callable must return an int >= 0, got {n!r}")
+    return n
+
+
+def count_tokens(texts: Sequence[str], encoding: Any = "o200k_base") -> list[int]:
+    """Count the tokens of each text, exactly as tiktoken's ``len(enc.encode_ordinary(text))``.
+
+    >>> count_tokens(["hello world", ""], encoding="approx")
+    [2, 1]
+    """
+    checked = check_texts(texts)
+    enc = check_encoding(encoding)
+    if callable(enc):
+        return [count_with(enc, t, f"texts[{i}]") for i, t in enumerate(checked)]
+    if enc == "approx":
+        return [max(1, len(t) // 4) for t in checked]
+    tk = _tiktoken(enc)
+    return [len(tk.encode_ordinary(t)) for t in checked]
