@@ -1,7 +1,67 @@
-"""briefpack: deduplicated, budgeted, ordered, labelled context for RAG."""
+"""briefpack: deduplicated, budgeted, ordered, labelled context for RAG.
+
+It sits between the reranker and the model: ranked chunks in, a prompt out that is free of
+duplicates, fits a token budget, puts the strongest evidence where models read best, labels every
+source so claims can be cited and checked, and records exactly what went in.
+
+>>> import briefpack as bp
+>>> result = bp.assemble("How long is parental leave?",
+...     ["Parental leave is 14 weeks in Germany.", "The relocation cap is 4000 EUR."],
+...     budget=1000, tokenizer="approx")
+>>> result.messages[1]["content"].endswith("Question: How long is parental leave?")
+True
+"""
 
 from __future__ import annotations
 
-from .errors import BriefpackError, BudgetError, CitationError, InputError
+from importlib.metadata import PackageNotFoundError, version
 
-__all__ = ["BriefpackError", "BudgetError", "CitationError", "InputError"]
+from ._types import DedupeResult, PackResult
+from .citations import Citations, cite
+from .errors import BriefpackError, BudgetError, CitationError, InputError
+from .kernels import (
+    count_tokens,
+    dedupe_cosine,
+    dedupe_exact,
+    dedupe_jaccard,
+    dedupe_minhash,
+    mmr,
+    pack,
+)
+from .ordering import order
+from .pipeline import assemble
+from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
+from .types import Assembly, Budget, Chunk, Dropped, Source
+
+try:
+    __version__ = version("briefpack")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "DEFAULT_INSTRUCTIONS",
+    "DEFAULT_SYSTEM",
+    "Assembly",
+    "BriefpackError",
+    "Budget",
+    "BudgetError",
+    "Chunk",
+    "CitationError",
+    "Citations",
+    "DedupeResult",
+    "Dropped",
+    "InputError",
+    "PackResult",
+    "Source",
+    "__version__",
+    "assemble",
+    "cite",
+    "count_tokens",
+    "dedupe_cosine",
+    "dedupe_exact",
+    "dedupe_jaccard",
+    "dedupe_minhash",
+    "mmr",
+    "order",
+    "pack",
+]

@@ -75,7 +75,9 @@ def check_vectors(vectors: Any, name: str = "vectors") -> list[list[float]]:
             raise InputError(f"{name} must be 2-D (n, dim), got {vectors.ndim}-D")
         rows = vectors.tolist()
     elif isinstance(vectors, (str, bytes)) or not isinstance(vectors, Sequence):
-        raise InputError(f"{name} must be a 2-D array or a list of vectors, got {type_name(vectors)}")
+        raise InputError(
+            f"{name} must be a 2-D array or a list of vectors, got {type_name(vectors)}"
+        )
     else:
         rows = [check_vector(f"{name}[{i}]", v) for i, v in enumerate(vectors)]
     dim = len(rows[0]) if rows else 0

@@ -86,9 +86,7 @@ def mmr(
     if query_vector is not None:
         q = check_vector("query_vector", query_vector)
         if rows and len(q) != len(rows[0]):
-            raise InputError(
-                f"query_vector has dimension {len(q)} but vectors have {len(rows[0])}"
-            )
+            raise InputError(f"query_vector has dimension {len(q)} but vectors have {len(rows[0])}")
         q = _unit(q)
         rel = [_cos(q, v) for v in rows]
     elif relevance is not None:

@@ -1,0 +1,99 @@
+"""Choosing the kernels: the Rust core by default, the pure-Python reference on request."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any
+
+from . import reference
+from ._types import DedupeResult, PackResult
+from .errors import InputError
+from .reference.tokens import check_encoding, count_with
+
+__all__ = ["BACKENDS", "Kernels", "get_kernels", "rust_core"]
+
+BACKENDS = ("auto", "rust", "python")
+KERNEL_NAMES = (
+    "count_tokens",
+    "dedupe_exact",
+    "dedupe_jaccard",
+    "dedupe_minhash",
+    "dedupe_cosine",
+    "pack",
+    "mmr",
+)
+
+
+@functools.cache
+def rust_core() -> ModuleType | None:
+    """The compiled extension, or None when it is not built."""
+    try:
+        from . import _core
+    except ImportError:  # pragma: no cover - a source checkout without a build
+        return None
+    return _core
+
+
+class Kernels:
+    """One backend's kernels behind a single interface (results in the reference's types)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        core = rust_core() if name == "rust" else None
+        self._core = core
+
+    def _rust(self, kernel: str) -> Callable[..., Any] | None:
+        return getattr(self._core, kernel, None) if self._core is not None else None
+
+    def count_tokens(self, texts: Sequence[str], encoding: Any) -> list[int]:
+        enc = check_encoding(encoding)
+        if callable(enc):
+            return [count_with(enc, t, f"texts[{i}]") for i, t in enumerate(texts)]
+        fn = self._rust("count_tokens")
+        if fn is not None:
+            return list(fn(texts, enc))
+        return reference.count_tokens(texts, enc)
+
+    def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult:
+        fn = self._rust(kernel)
+        if fn is not None:
+            return DedupeResult(*fn(data, **options))
+        return getattr(reference, kernel)(data, **options)  # type: ignore[no-any-return]
+
+    def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult:
+        fn = self._rust("pack")
+        if fn is not None:
+            return PackResult(*fn(costs, budget, overflow))
+        return reference.pack(costs, budget, overflow)  # type: ignore[arg-type]
+
+    def mmr(
+        self,
+        query_vector: Any,
+        vectors: Any,
+        k: int | None,
+        lambda_: float,
+        relevance: Sequence[float] | None,
+    ) -> list[int]:
+        fn = self._rust("mmr")
+        if fn is not None:
+            return list(fn(query_vector, vectors, k, lambda_, relevance=relevance))
+        return reference.mmr(query_vector, vectors, k, lambda_, relevance=relevance)
+
+
+@functools.cache
+def get_kernels(backend: str) -> Kernels:
+    """Return the kernels for ``backend``: "auto" (Rust when built), "rust" or "python"."""
+    if backend not in BACKENDS:
+        raise InputError(f"backend must be one of 'auto', 'rust', 'python', got {backend!r}")
+    if backend == "python":
+        return Kernels("python")
+    if rust_core() is None:
+        if backend == "rust":
+            raise InputError(
+                "backend='rust' needs the compiled extension briefpack._core, which is not "
+                "built; reinstall briefpack (pip install .) or use backend='python'"
+            )
+        return Kernels("python")
+    return Kernels("rust")

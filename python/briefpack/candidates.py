@@ -1,0 +1,135 @@
+"""Turning what callers pass into checked ``Chunk``s, with messages that name the candidate."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import Any
+
+from ._checks import check_text, type_name
+from .errors import InputError
+from .types import Chunk
+
+__all__ = ["CHUNK_FIELDS", "describe", "to_chunk"]
+
+CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))
+_STR_FIELDS = ("title", "url", "updated")
+
+
+def describe(index: int, cid: object) -> str:
+    """How messages name a candidate: ``candidate 3 (id='kb/1')``."""
+    return f"candidate {index} (id={cid!r})"
+
+
+def _from_mapping(obj: Mapping[str, Any], where: str) -> Chunk:
+    unknown = [k for k in obj if k not in CHUNK_FIELDS]
+    if unknown:
+        raise InputError(
+            f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; a candidate mapping may "
+            f"have {', '.join(CHUNK_FIELDS)} (put anything else under 'meta')"
+        )
+    if "text" not in obj:
+        raise InputError(f"{where}: text is missing")
+    return Chunk(**obj)
+
+
+def _from_document(obj: Any) -> Chunk:
+    """A LangChain-style object: ``page_content`` plus a ``metadata`` dict."""
+    meta = dict(getattr(obj, "metadata", None) or {})
+    cid = getattr(obj, "id", None) or meta.get("id")
+    return Chunk(
+        text=obj.page_content,
+        id=cid,
+        score=meta.get("score", meta.get("relevance_score")),
+        doc=meta.get("doc", meta.get("source")),
+        position=meta.get("position"),
+        parent=meta.get("parent"),
+        title=meta.get("title") or "",
+        url=meta.get("url") or "",
+        updated=meta.get("updated") or "",
+        tokens=meta.get("tokens"),
+        vector=meta.get("vector"),
+        meta=meta,
+    )
+
+
+def _as_id(value: object, name: str, where: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputError(f"{where}: {name} must be a str (or int), got {type_name(value)}")
+    return str(value)
+
+
+def to_chunk(obj: object, index: int) -> Chunk:
+    """Check one candidate and return it as a ``Chunk`` with ``id`` and ``doc`` resolved.
+
+    ``id=None`` becomes the input index as a string; ``doc=None`` makes the candidate its own
+    document (``doc`` is set to its id). Accepts a ``Chunk``, a mapping with ``Chunk``'s keys,
+    a plain ``str`` (the text), or a LangChain-style object with ``page_content`` and
+    ``metadata``.
+
+    >>> c = to_chunk({"text": "hi", "score": 0.5}, 3)
+    >>> c.id, c.doc, c.score
+    ('3', '3', 0.5)
+    """
+    raw_id = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
+    where = describe(index, raw_id)
+    if isinstance(obj, Chunk):
+        chunk = obj
+    elif isinstance(obj, str):
+        chunk = Chunk(obj)
+    elif isinstance(obj, Mapping):
+        chunk = _from_mapping(obj, where)
+    elif hasattr(obj, "page_content"):
+        chunk = _from_document(obj)
+    else:
+        raise InputError(
+            f"{where}: a candidate must be a Chunk, a mapping, a str or an object with "
+            f"page_content, got {type_name(obj)}"
+        )
+    cid = _as_id(chunk.id, "id", where)
+    where = describe(index, cid)
+    check_text(where, chunk.text)
+    doc = _as_id(chunk.doc, "doc", where)
+    parent = _as_id(chunk.parent, "parent", where)
+    score = chunk.score
+    if score is not None:
+        if (
+            isinstance(score, bool)
+            or not isinstance(score, (int, float))
+            or not math.isfinite(score)
+        ):
+            raise InputError(f"{where}: score must be a finite number or None, got {score!r}")
+        score = float(score)
+    for name in ("position", "tokens"):
+        value = getattr(chunk, name)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 0
+        ):
+            raise InputError(f"{where}: {name} must be an int >= 0 or None, got {value!r}")
+    for name in _STR_FIELDS:
+        value = getattr(chunk, name)
+        if value is None:
+            value = ""
+        if not isinstance(value, str):
+            raise InputError(f"{where}: {name} must be a str, got {type_name(value)}")
+        check_text(f"{where}: {name}", value)
+    if chunk.meta is not None and not isinstance(chunk.meta, Mapping):
+        raise InputError(f"{where}: meta must be a mapping or None, got {type_name(chunk.meta)}")
+    cid = str(index) if cid is None else cid
+    return Chunk(
+        text=chunk.text,
+        id=cid,
+        score=score,
+        doc=cid if doc is None else doc,
+        position=chunk.position,
+        parent=parent,
+        title=chunk.title or "",
+        url=chunk.url or "",
+        updated=chunk.updated or "",
+        tokens=chunk.tokens,
+        vector=chunk.vector,
+        meta=chunk.meta,
+    )

@@ -1,0 +1,143 @@
+"""Check the citations a model wrote against the labels it was given.
+
+Markers: ``[3]``, ``[3, 5]``, ``[3][5]`` and ranges ``[2-4]`` (also with an en dash). Sentences
+end at ``.``, ``!`` or ``?`` followed by whitespace or the end of the answer, and at line breaks;
+markers right after a sentence's end (``... 4000 EUR. [1]``) belong to that sentence. A marker
+whose number is not a label of the assembly is *unknown* (an invented citation is worse than
+none); a sentence with no known marker is *unsupported*.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import CitationError, InputError
+from .types import Assembly
+
+__all__ = ["Citations", "cite", "parse_markers"]
+
+_MARKER = re.compile(r"\[\s*(\d+(?:\s*[-–]\s*\d+)?(?:\s*,\s*\d+(?:\s*[-–]\s*\d+)?)*)\s*\]")
+_RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")
+_MAX_RANGE = 1000  # a range wider than this is read as its two ends only
+
+
+@dataclass(frozen=True)
+class Citations:
+    """What ``cite`` found.
+
+    Attributes:
+        sources: the cited sources, in order of first citation.
+        unknown: cited labels that were never in the context, in order of first appearance.
+        uncited: sources the answer never cites, in label order.
+        unsupported_sentences: sentences with no citation of a real label.
+    """
+
+    sources: list[Any]
+    unknown: list[int]
+    uncited: list[Any]
+    unsupported_sentences: list[str]
+
+
+def _labels(inner: str) -> list[int]:
+    out: list[int] = []
+    for part in inner.split(","):
+        m = _RANGE.fullmatch(part.strip())
+        if m:
+            a, b = int(m.group(1)), int(m.group(2))
+            if a <= b and b - a <= _MAX_RANGE:
+                out.extend(range(a, b + 1))
+            else:
+                out.extend([a, b])
+        else:
+            out.append(int(part.strip()))
+    return out
+
+
+def parse_markers(text: str) -> list[int]:
+    """Every label cited in ``text``, in order, repeats kept.
+
+    >>> parse_markers("A [3, 5]. B [3][5]. C [2-4].")
+    [3, 5, 3, 5, 2, 3, 4]
+    """
+    return [n for m in _MARKER.finditer(text) for n in _labels(m.group(1))]
+
+
+def _sentences(answer: str) -> list[str]:
+    out: list[str] = []
+    for line in answer.splitlines():
+        start = 0
+        i = 0
+        while i < len(line):
+            ch = line[i]
+            if ch in ".!?" and (i + 1 == len(line) or line[i + 1].isspace()):
+                end = i + 1
+                # markers right after the end belong to this sentence
+                while True:
+                    j = end
+                    while j < len(line) and line[j].isspace():
+                        j += 1
+                    m = _MARKER.match(line, j)
+                    if not m:
+                        break
+                    end = m.end()
+                out.append(line[start:end])
+                start = i = end
+                continue
+            i += 1
+        out.append(line[start:])
+    return [s.strip() for s in out if s.strip()]
+
+
+def _source_table(assembly: Assembly | Mapping[str, Any]) -> dict[int, Any]:
+    if isinstance(assembly, Assembly):
+        return {s.label: s for s in assembly.sources}
+    if isinstance(assembly, Mapping) and isinstance(assembly.get("sources"), list):
+        return {int(s["label"]): s for s in assembly["sources"]}
+    raise InputError("cite needs an Assembly or a record dict (Assembly.record())")
+
+
+def cite(answer: str, assembly: Assembly | Mapping[str, Any], *, strict: bool = True) -> Citations:
+    """Resolve the citations in ``answer`` to the sources of ``assembly``.
+
+    ``assembly`` is an ``Assembly`` or its ``record()``. With ``strict=True`` (the default) a
+    citation of a label that was never in the context raises ``CitationError`` naming every
+    unknown label; with ``strict=False`` they are reported in ``unknown``.
+
+    >>> import briefpack as bp
+    >>> a = bp.assemble("Cap?", ["Cap is 4000 EUR.", "Leave is 14 weeks."], tokenizer="approx",
+    ...                 order="relevance", backend="python")
+    >>> c = bp.cite("The cap is 4000 EUR [1]. Nothing else.", a)
+    >>> [s.label for s in c.sources], [s.label for s in c.uncited], c.unsupported_sentences
+    ([1], [2], ['Nothing else.'])
+    """
+    if not isinstance(answer, str):
+        raise InputError(f"answer must be a str, got {type(answer).__name__}")
+    table = _source_table(assembly)
+    cited: list[int] = []
+    unknown: list[int] = []
+    unsupported: list[str] = []
+    for sentence in _sentences(answer):
+        labels = parse_markers(sentence)
+        known = [n for n in labels if n in table]
+        for n in labels:
+            target = cited if n in table else unknown
+            if n not in target:
+                target.append(n)
+        if not known:
+            unsupported.append(sentence)
+    if strict and unknown:
+        have = f"1-{len(table)}" if table else "none"
+        raise CitationError(
+            f"the answer cites labels that were never in the context: {unknown}; "
+            f"this assembly has labels {have}",
+            unknown,
+        )
+    return Citations(
+        sources=[table[n] for n in cited],
+        unknown=unknown,
+        uncited=[s for n, s in sorted(table.items()) if n not in cited],
+        unsupported_sentences=unsupported,
+    )

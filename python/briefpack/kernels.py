@@ -1,0 +1,107 @@
+"""The kernels, fast path: the Rust core when it is built, else the reference.
+
+Same names and signatures as ``briefpack.reference``; the parity tests hold them identical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from ._backend import get_kernels
+from ._types import DedupeResult, PackResult
+
+__all__ = [
+    "count_tokens",
+    "dedupe_cosine",
+    "dedupe_exact",
+    "dedupe_jaccard",
+    "dedupe_minhash",
+    "mmr",
+    "pack",
+]
+
+
+def count_tokens(
+    texts: Sequence[str], encoding: str | Callable[[str], int] = "o200k_base"
+) -> list[int]:
+    """Count each text's tokens: identical to tiktoken's ``len(enc.encode_ordinary(text))``.
+
+    ``encoding`` is "o200k_base", "cl100k_base", "approx" (``max(1, len(text) // 4)``) or a
+    callable ``str -> int``.
+
+    >>> count_tokens(["Hello, world!", "東京"], encoding="approx")
+    [3, 1]
+    """
+    return get_kernels("auto").count_tokens(texts, encoding)
+
+
+def dedupe_exact(texts: Sequence[str]) -> DedupeResult:
+    """Exact duplicates after collapsing whitespace; the first copy wins.
+
+    >>> dedupe_exact(["a b", "a  b", "c"])
+    DedupeResult(kept=[0, 2], duplicate_of=[None, 0, None], similarity=[None, 1.0, None])
+    """
+    return get_kernels("auto").dedupe("dedupe_exact", texts)
+
+
+def dedupe_jaccard(texts: Sequence[str], threshold: float = 0.7) -> DedupeResult:
+    """Near duplicates by Jaccard similarity of normalised word sets (``>= threshold``).
+
+    >>> dedupe_jaccard(["The cap is 4000 EUR.", "the cap is 4000 eur", "Leave: 14 weeks"]).kept
+    [0, 2]
+    """
+    return get_kernels("auto").dedupe("dedupe_jaccard", texts, threshold=threshold)
+
+
+def dedupe_minhash(
+    texts: Sequence[str],
+    threshold: float = 0.8,
+    num_perm: int = 128,
+    shingle: int = 3,
+    seed: int = 0,
+) -> DedupeResult:
+    """Near duplicates by MinHash over word shingles with LSH banding.
+
+    >>> dedupe_minhash(["a b c d e f", "a b c d e f", "u v w x y z"]).kept
+    [0, 2]
+    """
+    return get_kernels("auto").dedupe(
+        "dedupe_minhash", texts, threshold=threshold, num_perm=num_perm, shingle=shingle, seed=seed
+    )
+
+
+def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> DedupeResult:
+    """Near duplicates by cosine similarity of embeddings (a 2-D array or list of vectors).
+
+    >>> dedupe_cosine([[1.0, 0.0], [0.999, 0.01], [0.0, 1.0]]).kept
+    [0, 2]
+    """
+    return get_kernels("auto").dedupe("dedupe_cosine", vectors, threshold=threshold)
+
+
+def pack(
+    costs: Sequence[int], budget: int, overflow: Literal["stop", "skip"] = "stop"
+) -> PackResult:
+    """Greedy packing in rank order; ``stop`` at the first misfit or ``skip`` over it.
+
+    >>> pack([40, 30, 50, 10], 80)
+    PackResult(kept=[0, 1], used=70)
+    """
+    return get_kernels("auto").pack(costs, budget, overflow)
+
+
+def mmr(
+    query_vector: Any,
+    vectors: Any,
+    k: int | None = None,
+    lambda_: float = 0.5,
+    *,
+    relevance: Sequence[float] | None = None,
+) -> list[int]:
+    """Maximal marginal relevance selection; returns picked indices in pick order.
+
+    >>> mmr([1.0, 0.0], [[1.0, 0.0], [0.99, 0.1], [0.6, 0.8]], k=2, lambda_=0.3)
+    [0, 2]
+    """
+    return get_kernels("auto").mmr(query_vector, vectors, k, lambda_, relevance)

@@ -1,0 +1,732 @@
+"""``assemble``: the whole pipeline, in the order the contract fixes.
+
+supersede -> dedupe -> expand (parents / neighbours, dedupe again, rerank) -> cap per document
+-> MMR -> pack the budget -> order -> label -> prompt. Every candidate ends up either in the
+``members`` of exactly one source or in ``dropped`` with a reason.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ._backend import Kernels, get_kernels
+from ._checks import check_count, check_text, check_unit_interval, check_vector, type_name
+from .candidates import describe, to_chunk
+from .errors import BudgetError, InputError
+from .ordering import Order, check_order, order
+from .prompt import (
+    DEFAULT_INSTRUCTIONS,
+    DEFAULT_SYSTEM,
+    SOURCE_SEPARATOR,
+    LabelStyle,
+    check_label_style,
+    render_history,
+    render_source,
+    render_system,
+    render_user,
+)
+from .types import Assembly, Budget, Chunk, Dropped, Reason, Source
+
+__all__ = ["DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble"]
+
+DEDUPE_METHODS = ("auto", "exact", "jaccard", "minhash", "cosine", None)
+DEFAULT_THRESHOLDS = {"jaccard": 0.7, "minhash": 0.8, "cosine": 0.97}
+MESSAGE_OVERHEAD = 4
+"""Tokens a chat format adds around each message (role markers); two messages are reserved."""
+MIN_OVERLAP = 8
+"""Shortest suffix/prefix overlap (characters) merged away when joining neighbouring chunks."""
+
+Method = Literal["auto", "exact", "jaccard", "minhash", "cosine"]
+
+
+@dataclass
+class _Item:
+    """A unit moving through the pipeline: a candidate, or the parent/span it expanded to."""
+
+    chunk: Chunk
+    members: list[int]  # candidate indices it stands for, best-ranked first
+    vector: Any = None
+    expanded: bool = False
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+def _check_budget(budget: object) -> Budget:
+    if isinstance(budget, Budget):
+        b = budget
+    elif isinstance(budget, int) and not isinstance(budget, bool):
+        b = Budget(context=budget)
+    else:
+        raise InputError(f"budget must be an int or a Budget, got {type_name(budget)}")
+    if b.context is None and b.window is None:
+        raise InputError("budget needs context or window (or both); got neither")
+    for name in ("context", "window"):
+        value = getattr(b, name)
+        if value is not None:
+            check_count(f"budget.{name}", value)
+    check_count("budget.max_output", b.max_output)
+    check_count("budget.margin", b.margin)
+    return b
+
+
+def _check_history(history: object) -> str | list[dict[str, str]] | None:
+    if history is None:
+        return None
+    if isinstance(history, str):
+        check_text("history", history)
+        return history
+    if not isinstance(history, Sequence):
+        raise InputError(
+            f"history must be a str or a list of role/content dicts, got {type_name(history)}"
+        )
+    turns = []
+    for i, turn in enumerate(history):
+        if not isinstance(turn, Mapping) or "role" not in turn or "content" not in turn:
+            raise InputError(f"history[{i}] must be a dict with 'role' and 'content'")
+        role, content = turn["role"], turn["content"]
+        if not isinstance(role, str):
+            raise InputError(f"history[{i}]: role must be a str, got {type_name(role)}")
+        check_text(f"history[{i}]", content)
+        check_text(f"history[{i}] role", role)
+        turns.append({"role": role, "content": content})
+    return turns
+
+
+def _check_choice(name: str, value: object, legal: Sequence[object]) -> Any:
+    if value not in legal:
+        shown = ", ".join(repr(v) for v in legal)
+        raise InputError(f"{name} must be one of {shown}, got {value!r}")
+    return value
+
+
+def _check_vectors_of(items: list[_Item], names: list[str], why: str) -> list[Any]:
+    """Each item's vector as a checked list of floats; all must share one dimension."""
+    out: list[Any] = []
+    dim = None
+    for item, name in zip(items, names):
+        if item.vector is None:
+            raise InputError(f"{name}: {why} needs a vector on every candidate; this one has none")
+        v = check_vector(f"{name}: vector", item.vector)
+        if dim is None:
+            dim = len(v)
+        elif len(v) != dim:
+            raise InputError(
+                f"{name}: vector has dimension {len(v)} but the first vector has {dim}; every "
+                "vector must have the same dimension"
+            )
+        out.append(v)
+    return out
+
+
+def _merge_overlap(a: str, b: str) -> str:
+    """Join neighbouring chunks, writing once the longest suffix of ``a`` that prefixes ``b``."""
+    for k in range(min(len(a), len(b)), MIN_OVERLAP - 1, -1):
+        if a.endswith(b[:k]):
+            return a + b[k:]
+    return a + "\n" + b
+
+
+class _Run:
+    """State of one ``assemble`` call."""
+
+    def __init__(self, kernels: Kernels, tokenizer: Any) -> None:
+        self.k = kernels
+        self.tokenizer = tokenizer
+        self.fate: dict[int, Dropped] = {}
+        self.chunks: list[Chunk] = []
+
+    def count(self, texts: list[str]) -> list[int]:
+        return self.k.count_tokens(texts, self.tokenizer)
+
+    def drop(self, item: _Item, reason: Reason, detail: dict[str, Any]) -> None:
+        for m in item.members:
+            d = dict(detail)
+            if item.expanded and self.chunks[m].id != item.chunk.id:
+                d["via"] = item.chunk.id
+            self.fate[m] = Dropped(self.chunks[m], reason, d)
+
+    def dedupe(
+        self, items: list[_Item], method: str, threshold: float, scope: str, minhash: dict[str, Any]
+    ) -> list[_Item]:
+        if len(items) < 2:
+            return items
+        groups: dict[str, list[int]] = {}
+        for i, item in enumerate(items):
+            key = str(item.chunk.doc) if scope == "document" else ""
+            groups.setdefault(key, []).append(i)
+        dup_of: dict[int, tuple[int, float]] = {}
+        for members in groups.values():
+            sub = [items[i] for i in members]
+            if method == "cosine":
+                names = [describe(s.members[0], s.chunk.id) for s in sub]
+                data: Any = _check_vectors_of(sub, names, "dedupe='cosine'")
+                res = self.k.dedupe("dedupe_cosine", data, threshold=threshold)
+            elif method == "exact":
+                res = self.k.dedupe("dedupe_exact", [s.chunk.text for s in sub])
+            elif method == "jaccard":
+                res = self.k.dedupe(
+                    "dedupe_jaccard", [s.chunk.text for s in sub], threshold=threshold
+                )
+            else:
+                res = self.k.dedupe(
+                    "dedupe_minhash", [s.chunk.text for s in sub], threshold=threshold, **minhash
+                )
+            for j, (of, sim) in enumerate(zip(res.duplicate_of, res.similarity)):
+                if of is not None:
+                    dup_of[members[j]] = (members[of], float(sim if sim is not None else 1.0))
+        kept = []
+        for i, item in enumerate(items):
+            if i in dup_of:
+                of, sim = dup_of[i]
+                self.drop(
+                    item,
+                    "duplicate",
+                    {"of": items[of].chunk.id, "similarity": sim, "method": method},
+                )
+            else:
+                kept.append(item)
+        return kept
+
+
+def _resolve_method(method: object, chunks: list[Chunk]) -> str | None:
+    _check_choice("dedupe", method, DEDUPE_METHODS)
+    if method == "auto":
+        return "cosine" if chunks and all(c.vector is not None for c in chunks) else "jaccard"
+    return method  # type: ignore[return-value]
+
+
+def _get_parent(parents: Any, item: _Item, where: str, child_ids: set[str]) -> Chunk | None:
+    child = item.chunk
+    if callable(parents):
+        got = parents(child)
+        if got is None:
+            return None
+        key = child.parent
+    else:
+        if child.parent is None:
+            return None
+        if child.parent not in parents:
+            raise InputError(f"{where}: parent {child.parent!r} is not in parents")
+        got = parents[child.parent]
+        key = child.parent
+    if not isinstance(got, (Chunk, Mapping)) and not hasattr(got, "page_content"):
+        raise InputError(f"{where}: its parent must be a Chunk, got {type_name(got)}")
+    raw = to_chunk(got, 0)
+    pid = raw.id if (isinstance(got, Chunk) and got.id is not None) else key
+    if isinstance(got, Mapping) and got.get("id") is not None:
+        pid = str(got["id"])
+    if pid is None:
+        raise InputError(f"{where}: the parent returned by parents has no id")
+    if pid in child_ids or raw.parent == child.id:
+        raise InputError(
+            f"{where}: parent {pid!r} points back at a child (a parent cannot be one of the "
+            "candidates it replaces)"
+        )
+    doc = got.doc if isinstance(got, Chunk) and got.doc is not None else child.doc
+    return raw.replace(id=pid, doc=doc, position=raw.position, parent=None)
+
+
+def _expand_parents(run: _Run, items: list[_Item], parents: Any) -> list[_Item]:
+    child_ids = {str(it.chunk.id) for it in items}
+    out: list[_Item] = []
+    by_parent: dict[str, _Item] = {}
+    for item in items:
+        where = describe(item.members[0], item.chunk.id)
+        parent = _get_parent(parents, item, where, child_ids)
+        if parent is None:
+            out.append(item)
+            continue
+        pid = str(parent.id)
+        if pid in by_parent:
+            by_parent[pid].members.extend(item.members)
+            continue
+        merged = _Item(
+            parent.replace(score=item.chunk.score),
+            list(item.members),
+            parent.vector if parent.vector is not None else item.vector,
+            expanded=True,
+        )
+        by_parent[pid] = merged
+        out.append(merged)
+    return out
+
+
+def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
+    got = chunks_of(doc) if callable(chunks_of) else chunks_of.get(doc, [])
+    if got is None:
+        return []
+    if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
+        raise InputError(f"chunks_of({doc!r}) must be a list of chunks, got {type_name(got)}")
+    out = []
+    for i, c in enumerate(got):
+        try:
+            out.append(to_chunk(c, i))
+        except InputError as exc:
+            raise InputError(f"chunks_of({doc!r})[{i}]: {exc}") from None
+    return out
+
+
+def _expand_neighbors(run: _Run, items: list[_Item], n: int, chunks_of: Any) -> list[_Item]:
+    """Grow each hit by ``n`` chunks either side; hits whose windows touch merge into one span."""
+    spans: dict[str, list[tuple[int, int, list[int]]]] = {}  # doc -> [(lo, hi, item idxs)]
+    lists: dict[str, list[Chunk]] = {}
+    where_of: dict[int, tuple[str, int]] = {}
+    for idx, item in enumerate(items):
+        if item.expanded:
+            continue
+        doc = str(item.chunk.doc)
+        if doc not in lists:
+            lists[doc] = _chunks_of(chunks_of, doc)
+        pos = next((j for j, c in enumerate(lists[doc]) if c.id == item.chunk.id), None)
+        if pos is not None:
+            where_of[idx] = (doc, pos)
+    for idx, (doc, pos) in where_of.items():
+        last = len(lists[doc]) - 1
+        spans.setdefault(doc, []).append((max(0, pos - n), min(last, pos + n), [idx]))
+    leader: dict[int, _Item] = {}
+    absorbed: set[int] = set()
+    for doc, windows in spans.items():
+        windows.sort()
+        merged: list[tuple[int, int, list[int]]] = []
+        for lo, hi, idxs in windows:
+            if merged and lo <= merged[-1][1] + 1:
+                plo, phi, pidx = merged[-1]
+                merged[-1] = (plo, max(phi, hi), pidx + idxs)
+            else:
+                merged.append((lo, hi, list(idxs)))
+        for lo, hi, idxs in merged:
+            idxs.sort()
+            best = items[idxs[0]]
+            text = lists[doc][lo].text
+            for c in lists[doc][lo + 1 : hi + 1]:
+                text = _merge_overlap(text, c.text)
+            members = [m for i in idxs for m in items[i].members]
+            span_ids = [str(c.id) for c in lists[doc][lo : hi + 1]]
+            chunk = best.chunk.replace(text=text, tokens=None, position=lists[doc][lo].position)
+            if text == best.chunk.text and len(idxs) == 1:
+                continue
+            leader[idxs[0]] = _Item(
+                chunk, members, best.vector, expanded=True, detail={"span": span_ids}
+            )
+            absorbed.update(idxs[1:])
+    out = []
+    for idx, item in enumerate(items):
+        if idx in absorbed:
+            continue
+        out.append(leader.get(idx, item))
+    return out
+
+
+def _rerank(
+    run: _Run, items: list[_Item], rerank: Callable[..., Any], question: str
+) -> list[_Item]:
+    if not items:
+        return items
+    scores = rerank(question, [it.chunk for it in items])
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
+        try:
+            scores = list(scores)
+        except TypeError:
+            raise InputError(
+                f"rerank must return a list of floats, got {type_name(scores)}"
+            ) from None
+    if len(scores) != len(items):
+        raise InputError(f"rerank returned {len(scores)} scores for {len(items)} chunks")
+    checked = []
+    for i, s in enumerate(scores):
+        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
+            raise InputError(f"rerank returned a bad score at {i}: {s!r}; scores must be finite")
+        checked.append(float(s))
+    order_ = sorted(range(len(items)), key=lambda i: -checked[i])
+    out = []
+    for i in order_:
+        it = items[i]
+        it.chunk = it.chunk.replace(score=checked[i])
+        out.append(it)
+    return out
+
+
+def assemble(
+    question: str,
+    candidates: Sequence[Any],
+    *,
+    history: str | Sequence[Mapping[str, str]] | None = None,
+    system: str = DEFAULT_SYSTEM,
+    instructions: str | None = DEFAULT_INSTRUCTIONS,
+    budget: int | Budget = 12_000,
+    dedupe: Method | None = "auto",
+    threshold: float | None = None,
+    scope: Literal["global", "document"] = "global",
+    supersede: Literal["url", "doc"] | None = None,
+    parents: Mapping[str, Any] | Callable[[Chunk], Any] | None = None,
+    neighbors: int = 0,
+    chunks_of: Mapping[str, Sequence[Any]] | Callable[[str], Sequence[Any]] | None = None,
+    rerank: Callable[[str, list[Chunk]], Sequence[float]] | None = None,
+    max_per_doc: int | None = None,
+    mmr: float | None = None,
+    mmr_k: int | None = None,
+    query_vector: Any = None,
+    order: Order = "edges",
+    labels: LabelStyle = "xml",
+    overflow: Literal["stop", "skip"] = "stop",
+    tokenizer: str | Callable[[str], int] = "o200k_base",
+    backend: Literal["auto", "rust", "python"] = "auto",
+    minhash: Mapping[str, int] | None = None,
+) -> Assembly:
+    """Assemble deduplicated, budgeted, ordered, labelled context into a prompt.
+
+    ``candidates`` are in rank order (best first): ``Chunk``s, mappings with ``Chunk``'s keys,
+    plain strings, or LangChain-style objects with ``page_content`` and ``metadata``. See the
+    README and DESIGN for every option; the order of the stages is part of the contract.
+
+    Args:
+        question: the user's question; it goes last in the user message.
+        candidates: the retrieved chunks, best first.
+        history: earlier turns, a str or a list of ``{"role", "content"}`` dicts.
+        system, instructions: the stable system prompt (identity, then instructions).
+        budget: context tokens (int) or a ``Budget`` (window, reserved output, margin).
+        dedupe: "auto" (cosine when every candidate has a vector, else jaccard), "exact",
+            "jaccard", "minhash", "cosine" or None. threshold: per-method default (jaccard
+            0.7, minhash 0.8, cosine 0.97). scope: "global" or "document" (compare only
+            within a document). minhash: ``num_perm``, ``shingle``, ``seed`` for minhash.
+        supersede: "url" or "doc": among candidates sharing one, keep only the newest
+            ``updated``.
+        parents: parent id -> Chunk mapping (uses each chunk's ``parent``), or a callable
+            ``Chunk -> Chunk | None``. neighbors, chunks_of: grow each hit by N chunks either
+            side, from ``chunks_of`` (doc -> that doc's chunks in position order).
+        rerank: ``(question, chunks) -> scores``; items are re-sorted by it (stable).
+        max_per_doc: keep at most N per document. mmr, mmr_k, query_vector: MMR diversity.
+        order: "relevance", "edges", "round_robin" or "document". labels: "xml" or
+            "brackets". overflow: "stop" or "skip".
+        tokenizer: "o200k_base", "cl100k_base", "approx" or a callable ``str -> int``.
+        backend: "auto" (Rust when built), "rust" or "python" (the reference).
+
+    Raises:
+        InputError: a candidate or option is invalid (nothing is done, nothing is mutated).
+        BudgetError: system, history and question alone do not fit the window.
+
+    >>> import briefpack as bp
+    >>> result = bp.assemble(
+    ...     "What is the relocation cap?",
+    ...     [bp.Chunk("The relocation cap for Berlin is 4000 EUR.", id="hr/1", score=0.94),
+    ...      bp.Chunk("The relocation cap for Berlin is 4000 EUR.", id="faq/7", score=0.90)],
+    ...     budget=500, tokenizer="approx", backend="python")
+    >>> [s.chunk.id for s in result.sources], [(d.chunk.id, d.reason) for d in result.dropped]
+    (['hr/1'], [('faq/7', 'duplicate')])
+    """
+    # ---- check everything before doing any work ----
+    question = check_text("question", question)
+    hist = _check_history(history)
+    if not isinstance(system, str):
+        raise InputError(f"system must be a str, got {type_name(system)}")
+    check_text("system", system)
+    if instructions is not None:
+        if not isinstance(instructions, str):
+            raise InputError(f"instructions must be a str or None, got {type_name(instructions)}")
+        check_text("instructions", instructions)
+    b = _check_budget(budget)
+    _check_choice("scope", scope, ("global", "document"))
+    _check_choice("supersede", supersede, ("url", "doc", None))
+    check_order(order)
+    check_label_style(labels)
+    _check_choice("overflow", overflow, ("stop", "skip"))
+    kernels = get_kernels(backend)
+    from .reference.tokens import check_encoding
+
+    check_encoding(tokenizer)
+    check_count("neighbors", neighbors)
+    if neighbors and chunks_of is None:
+        raise InputError("neighbors needs chunks_of (doc -> that document's chunks in order)")
+    if chunks_of is not None and not (callable(chunks_of) or isinstance(chunks_of, Mapping)):
+        raise InputError(f"chunks_of must be a mapping or a callable, got {type_name(chunks_of)}")
+    if parents is not None and not (callable(parents) or isinstance(parents, Mapping)):
+        raise InputError(f"parents must be a mapping or a callable, got {type_name(parents)}")
+    if rerank is not None and not callable(rerank):
+        raise InputError(f"rerank must be a callable, got {type_name(rerank)}")
+    if max_per_doc is not None:
+        check_count("max_per_doc", max_per_doc, minimum=1)
+    if mmr is not None:
+        check_unit_interval("mmr", mmr)
+    if mmr_k is not None:
+        check_count("mmr_k", mmr_k, minimum=1)
+    if query_vector is not None:
+        query_vector = check_vector("query_vector", query_vector)
+    mh = dict(minhash or {})
+    for key in mh:
+        _check_choice("minhash option", key, ("num_perm", "shingle", "seed"))
+    if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
+        raise InputError(f"candidates must be a list, got {type_name(candidates)}")
+
+    chunks = [to_chunk(c, i) for i, c in enumerate(candidates)]
+    method = _resolve_method(dedupe, chunks)
+    if method in DEFAULT_THRESHOLDS:
+        t = (
+            DEFAULT_THRESHOLDS[method]
+            if threshold is None
+            else check_unit_interval("threshold", threshold)
+        )
+    else:
+        if threshold is not None:
+            check_unit_interval("threshold", threshold)
+        t = 1.0
+
+    run = _Run(kernels, tokenizer)
+    run.chunks = chunks
+
+    # ---- the same chunk retrieved twice (by id) ----
+    items: list[_Item] = []
+    seen: dict[str, int] = {}
+    for i, c in enumerate(chunks):
+        cid = str(c.id)
+        if cid in seen:
+            first = chunks[seen[cid]]
+            if first.text != c.text:
+                raise InputError(
+                    f"{describe(i, cid)}: id repeats candidate {seen[cid]} with different text; "
+                    "ids must identify one text (a repeat with the same text is dropped as a "
+                    "duplicate)"
+                )
+            run.fate[i] = Dropped(c, "duplicate", {"of": cid, "similarity": 1.0, "method": "id"})
+            continue
+        seen[cid] = i
+        items.append(_Item(c, [i], c.vector))
+
+    # ---- 1. supersede ----
+    if supersede is not None:
+        groups: dict[str, list[_Item]] = {}
+        for it in items:
+            key = it.chunk.url if supersede == "url" else str(it.chunk.doc)
+            if key:
+                groups.setdefault(key, []).append(it)
+        newest = {key: max(it.chunk.updated for it in g) for key, g in groups.items()}
+        kept_items = []
+        for it in items:
+            key = it.chunk.url if supersede == "url" else str(it.chunk.doc)
+            if key and it.chunk.updated < newest[key]:
+                by = next(x for x in groups[key] if x.chunk.updated == newest[key])
+                run.drop(
+                    it,
+                    "superseded",
+                    {"by": by.chunk.id, "updated": newest[key], supersede: key},
+                )
+            else:
+                kept_items.append(it)
+        items = kept_items
+
+    # ---- 2. dedupe ----
+    if method is not None:
+        items = run.dedupe(items, method, t, scope, mh)
+
+    # ---- 3. expand, dedupe again, rerank ----
+    expanded = False
+    if parents is not None:
+        items = _expand_parents(run, items, parents)
+        expanded = True
+    if neighbors:
+        items = _expand_neighbors(run, items, neighbors, chunks_of)
+        expanded = True
+    if expanded and method is not None:
+        items = run.dedupe(items, method, t, scope, mh)
+    if rerank is not None:
+        items = _rerank(run, items, rerank, question)
+
+    # ---- 4. cap per document, MMR ----
+    if max_per_doc is not None:
+        per_doc: dict[str, int] = {}
+        capped = []
+        for it in items:
+            doc = str(it.chunk.doc)
+            per_doc[doc] = per_doc.get(doc, 0) + 1
+            if per_doc[doc] > max_per_doc:
+                run.drop(it, "capped", {"doc": doc, "max_per_doc": max_per_doc})
+            else:
+                capped.append(it)
+        items = capped
+    if mmr is not None and items:
+        names = [describe(it.members[0], it.chunk.id) for it in items]
+        vecs = _check_vectors_of(items, names, "mmr")
+        if query_vector is not None and len(query_vector) != len(vecs[0]):
+            raise InputError(
+                f"query_vector has dimension {len(query_vector)} but the vectors have "
+                f"{len(vecs[0])}"
+            )
+        rel = None
+        if query_vector is None:
+            rel = []
+            for it, name in zip(items, names):
+                if it.chunk.score is None:
+                    raise InputError(
+                        f"{name}: mmr without query_vector ranks by score, and this candidate "
+                        "has none; pass query_vector or give every candidate a score"
+                    )
+                rel.append(it.chunk.score)
+        picked = kernels.mmr(query_vector, vecs, mmr_k, mmr, rel)
+        chosen = set(picked)
+        for i, it in enumerate(items):
+            if i not in chosen:
+                run.drop(it, "not_selected", {"mmr": mmr, "mmr_k": mmr_k})
+        items = [items[i] for i in picked]
+
+    # ---- 5. the budget ----
+    system_text = render_system(system, instructions)
+    history_block = render_history(hist)
+    n_system, n_framing = run.count([system_text, render_user(history_block, "", question)])
+    overhead = 2 * MESSAGE_OVERHEAD
+    context_budget = b.context
+    left = b.window_left
+    if left is not None:
+        fixed = n_system + n_framing + overhead
+        if fixed > left:
+            raise BudgetError(
+                f"system + history + question need {fixed} tokens (system {n_system}, user "
+                f"framing {n_framing}, message overhead {overhead}) but the window leaves {left} "
+                f"(window {b.window} - max_output {b.max_output} - margin {b.margin}); raise "
+                "window or pass a shorter history or system prompt"
+            )
+        from_window = left - fixed
+        context_budget = from_window if context_budget is None else min(context_budget, from_window)
+    assert context_budget is not None
+
+    widest = str(max(1, len(items)))
+    n_sep = run.count([SOURCE_SEPARATOR])[0]
+    blocks = [render_source(widest, it.chunk, labels) for it in items]
+    given = [it.chunk.tokens for it in items]
+    to_count = [
+        blocks[i]
+        if given[i] is None
+        else render_source(widest, items[i].chunk.replace(text=""), labels)
+        for i in range(len(items))
+    ]
+    counts = run.count(to_count) if to_count else []
+    costs = [c + n_sep + (given[i] or 0) for i, c in enumerate(counts)]
+    placed_idx, _used = kernels.pack(costs, context_budget, overflow)
+    placed_set = set(placed_idx)
+    stop_at = None
+    for i, it in enumerate(items):
+        if i not in placed_set:
+            if overflow == "stop" and stop_at is None:
+                stop_at = i
+            run.drop(
+                it,
+                "over_budget",
+                {"cost": costs[i], "context_budget": context_budget},
+            )
+    placed = [items[i] for i in placed_idx]
+
+    # ---- 6-8. order, label, render; evict the lowest-ranked until the rendered text fits ----
+    while True:
+        final = order_items(placed, order)
+        rendered = [render_source(n, it.chunk, labels) for n, it in enumerate(final, 1)]
+        sources_block = SOURCE_SEPARATOR.join(rendered)
+        user = render_user(history_block, sources_block, question)
+        n_sources, n_user = run.count([sources_block, user]) if placed else (0, n_framing)
+        fits = n_sources <= context_budget
+        if left is not None:
+            fits = fits and n_system + n_user + overhead <= left
+        if fits or not placed:
+            break
+        evicted = placed.pop()
+        run.drop(
+            evicted,
+            "over_budget",
+            {"evicted": True, "sources_tokens": n_sources, "context_budget": context_budget},
+        )
+
+    per_source = run.count(rendered) if rendered else []
+    sources = [
+        Source(
+            n,
+            it.chunk,
+            per_source[n - 1],
+            tuple(str(chunks[m].id) for m in it.members),
+            tuple(it.members),
+        )
+        for n, it in enumerate(final, 1)
+    ]
+    q_line = user[user.rindex("Question: ") :]
+    n_history, n_question = run.count([history_block, q_line])
+    tokens = {
+        "system": n_system,
+        "history": n_history if history_block else 0,
+        "sources": n_sources if placed else 0,
+        "question": n_question,
+        "total": n_system + n_user,
+        "context_budget": context_budget,
+        "reserved_output": b.max_output,
+        "margin": b.margin,
+    }
+    settings = {
+        "budget": {
+            "context": b.context,
+            "window": b.window,
+            "max_output": b.max_output,
+            "margin": b.margin,
+        },
+        "dedupe": method,
+        "threshold": t if method in DEFAULT_THRESHOLDS else None,
+        "scope": scope,
+        "supersede": supersede,
+        "parents": parents is not None,
+        "neighbors": neighbors,
+        "rerank": rerank is not None,
+        "max_per_doc": max_per_doc,
+        "mmr": mmr,
+        "mmr_k": mmr_k,
+        "order": order,
+        "labels": labels,
+        "overflow": overflow,
+        "tokenizer": tokenizer if isinstance(tokenizer, str) else "callable",
+        "backend": kernels.name,
+        "minhash": mh or None,
+    }
+    return Assembly(
+        system=system_text,
+        user=user,
+        sources=sources,
+        dropped=[run.fate[i] for i in sorted(run.fate)],
+        tokens=tokens,
+        settings=settings,
+        fates=_fates(chunks, sources, run.fate),
+        question=question,
+    )
+
+
+def _fates(
+    chunks: list[Chunk], sources: list[Source], dropped: dict[int, Dropped]
+) -> list[dict[str, Any]]:
+    label_of: dict[int, int] = {}
+    for s in sources:
+        label_of.update(dict.fromkeys(s.member_indices, s.label))
+    out = []
+    for i, c in enumerate(chunks):
+        if i in label_of:
+            out.append({"index": i, "id": c.id, "fate": "source", "label": label_of[i]})
+        else:
+            d = dropped[i]
+            out.append(
+                {
+                    "index": i,
+                    "id": c.id,
+                    "fate": "dropped",
+                    "reason": d.reason,
+                    "detail": dict(d.detail),
+                }
+            )
+    return out
+
+
+def order_items(items: list[_Item], how: Order) -> list[_Item]:
+    """Order pipeline items; ``document`` order falls back to input order where no position."""
+    if how != "document":
+        return order(items, how, doc=lambda it: it.chunk.doc)
+    groups: dict[str, list[_Item]] = {}
+    for it in items:
+        groups.setdefault(str(it.chunk.doc), []).append(it)
+
+    def key(it: _Item) -> tuple[int, int, int]:
+        pos, first = it.chunk.position, it.members[0]
+        return (0, pos, first) if pos is not None else (1, first, first)
+
+    return [it for g in groups.values() for it in sorted(g, key=key)]

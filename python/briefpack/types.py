@@ -1,0 +1,173 @@
+"""The data briefpack takes and gives: candidates in, an explained assembly out."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .citations import Citations
+
+__all__ = ["Assembly", "Budget", "Chunk", "Dropped", "Source"]
+
+Reason = Literal["duplicate", "superseded", "capped", "not_selected", "over_budget"]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One retrieved candidate (or a parent / neighbour it expands to).
+
+    Args:
+        text: the passage text.
+        id: a stable id; ``None`` becomes the candidate's input index as a string.
+        score: the retriever's or reranker's score; reported, not re-sorted on (input order is
+            rank order), except after ``rerank``.
+        doc: the document it comes from; ``None`` makes it a document of its own.
+        position: its position within ``doc`` (for ``order="document"`` and neighbours);
+            ``None`` means input order within its document.
+        parent: the id of its parent section, for ``assemble(parents=...)``.
+        title, url, updated: shown in its label; ``updated`` is an ISO-8601 string.
+        tokens: a precomputed token count of ``text`` (trusted; the wrapper is still counted).
+        vector: its embedding, for cosine dedupe and MMR.
+        meta: anything else, carried through untouched.
+
+    >>> Chunk("Berlin caps relocation at 4000 EUR.", id="kb/1", score=0.94).doc is None
+    True
+    """
+
+    text: str
+    id: str | None = None
+    score: float | None = None
+    doc: str | None = None
+    position: int | None = None
+    parent: str | None = None
+    title: str = ""
+    url: str = ""
+    updated: str = ""
+    tokens: int | None = None
+    vector: Any = field(default=None, compare=False, repr=False)
+    meta: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    def replace(self, **changes: Any) -> Chunk:
+        """Return a copy with some fields changed.
+
+        >>> Chunk("a", id="1").replace(text="b").text
+        'b'
+        """
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The token budget of one request.
+
+    ``context`` caps the sources block directly; ``window`` is the model's context window, from
+    which the answer (``max_output``), a safety ``margin``, the system prompt and the framing
+    of the user message (history, question, tags, per-message overhead) are reserved first.
+    The context budget is the smaller of the two when both are set. An int budget passed to
+    ``assemble`` means ``Budget(context=n)``.
+
+    >>> Budget(window=8192, max_output=1024, margin=128).window_left
+    7040
+    """
+
+    context: int | None = None
+    window: int | None = None
+    max_output: int = 0
+    margin: int = 0
+
+    @property
+    def window_left(self) -> int | None:
+        """What the window leaves for system, history, question, framing and sources."""
+        if self.window is None:
+            return None
+        return self.window - self.max_output - self.margin
+
+
+@dataclass(frozen=True)
+class Source:
+    """One labelled source in the assembled prompt.
+
+    Attributes:
+        label: its dense 1-based label in the final order.
+        chunk: what was placed (the candidate, or the parent / merged span it expanded to).
+        tokens: the token count of its rendered source block.
+        members: the ids of the candidates it stands for (its own id when not expanded).
+        member_indices: the input indices of those candidates.
+    """
+
+    label: int
+    chunk: Chunk
+    tokens: int
+    members: tuple[str, ...]
+    member_indices: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A candidate that did not make it, and why.
+
+    ``reason`` is one of ``"duplicate"``, ``"superseded"``, ``"capped"``, ``"not_selected"``
+    (MMR) and ``"over_budget"``; ``detail`` explains, e.g. ``{"of": "kb/1", "similarity":
+    0.98, "method": "jaccard"}``.
+    """
+
+    chunk: Chunk
+    reason: Reason
+    detail: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """The result of ``assemble``: the prompt and the full account of how it was made.
+
+    Attributes:
+        system: the system prompt (identity + instructions), identical for every request with
+            the same settings: a cacheable prefix.
+        user: history, sources and the question, in that order.
+        messages: ``system`` and ``user`` as a chat-completions list of role/content dicts.
+        sources: the placed sources, in final order, labelled 1..n.
+        dropped: every candidate that was not placed, in input order, with its reason.
+        tokens: exact counts: ``system``, ``history``, ``sources``, ``question``, ``total``
+            (= system + user), ``context_budget``, ``reserved_output`` and ``margin``.
+        settings: the options that produced it (as recorded).
+        fates: one entry per candidate, in input order: its id and its fate (``"source"`` with
+            a label, or ``"dropped"`` with reason and detail).
+        question: the question as given.
+    """
+
+    system: str
+    user: str
+    sources: list[Source]
+    dropped: list[Dropped]
+    tokens: dict[str, int]
+    settings: dict[str, Any]
+    fates: list[dict[str, Any]]
+    question: str
+
+    @property
+    def messages(self) -> list[dict[str, str]]:
+        """The prompt as chat messages: ``[{"role": "system", ...}, {"role": "user", ...}]``."""
+        return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
+
+    def record(self, *, include_prompt: bool = False) -> dict[str, Any]:
+        """A JSON-serialisable record of every decision behind this prompt.
+
+        Holds every candidate's fate (its label, or dropped with reason and detail), the
+        sources, the token accounting, the settings, the sha256 of the prompt and the library
+        version; ``include_prompt=True`` adds the prompt itself.
+        """
+        from .record import build_record
+
+        return build_record(self, include_prompt=include_prompt)
+
+    def cite(self, answer: str, *, strict: bool = True) -> Citations:
+        """Check the citations in a model's ``answer`` against this assembly's labels.
+
+        Same as ``briefpack.cite(answer, self, strict=strict)``.
+        """
+        from .citations import cite
+
+        return cite(answer, self, strict=strict)
