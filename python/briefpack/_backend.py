@@ -30,10 +30,11 @@ KERNEL_NAMES = (
 def rust_core() -> ModuleType | None:
     """The compiled extension, or None when it is not built."""
     try:
-        from . import _core
+        from . import _core  # type: ignore[attr-defined]
     except ImportError:  # pragma: no cover - a source checkout without a build
         return None
-    return _core
+    core: ModuleType = _core
+    return core
 
 
 class Kernels:

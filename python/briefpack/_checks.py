@@ -73,7 +73,7 @@ def check_vectors(vectors: Any, name: str = "vectors") -> list[list[float]]:
     if hasattr(vectors, "tolist") and hasattr(vectors, "ndim"):
         if vectors.ndim != 2:
             raise InputError(f"{name} must be 2-D (n, dim), got {vectors.ndim}-D")
-        rows = vectors.tolist()
+        rows: list[Any] = vectors.tolist()
     elif isinstance(vectors, (str, bytes)) or not isinstance(vectors, Sequence):
         raise InputError(
             f"{name} must be a 2-D array or a list of vectors, got {type_name(vectors)}"

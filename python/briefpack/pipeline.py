@@ -699,7 +699,7 @@ def _fates(
     label_of: dict[int, int] = {}
     for s in sources:
         label_of.update(dict.fromkeys(s.member_indices, s.label))
-    out = []
+    out: list[dict[str, Any]] = []
     for i, c in enumerate(chunks):
         if i in label_of:
             out.append({"index": i, "id": c.id, "fate": "source", "label": label_of[i]})

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._checks import check_texts, type_name
-from ..errors import InputError
+from ..errors import BriefpackError, InputError
 
 __all__ = ["ENCODINGS", "check_encoding", "count_tokens", "count_with"]
 
@@ -22,7 +22,7 @@ ENCODINGS = ("o200k_base", "cl100k_base", "approx")
 def check_encoding(encoding: object) -> str | Callable[[str], int]:
     """Return ``encoding`` if it is a known name or a callable, else raise InputError."""
     if callable(encoding):
-        return encoding  # type: ignore[return-value]
+        return encoding
     if encoding not in ENCODINGS:
         raise InputError(
             "encoding must be one of 'o200k_base', 'cl100k_base', 'approx' or a callable "
@@ -40,7 +40,14 @@ def _tiktoken(name: str) -> Any:
             f"the python backend counts {name} with tiktoken, which is not installed; "
             "pip install 'briefpack[reference]' or use backend='rust'"
         ) from None
-    return tiktoken.get_encoding(name)
+    try:
+        return tiktoken.get_encoding(name)
+    except Exception as exc:
+        raise BriefpackError(
+            f"the python backend could not load the {name} vocabulary through tiktoken "
+            f"({type_name(exc)}); set TIKTOKEN_CACHE_DIR to a folder holding it, allow tiktoken "
+            "to download it once, or use backend='rust' (vocabularies built in)"
+        ) from exc
 
 
 def count_with(counter: Callable[[str], int], text: str, where: str) -> int:
