@@ -62,13 +62,13 @@ def _as_id(value: object, name: str, where: str) -> str | None:
     return str(value)
 
 
-def to_chunk(obj: object, index: int) -> Chunk:
+def to_chunk(obj: object, index: int, *, resolve: bool = True) -> Chunk:
     """Check one candidate and return it as a ``Chunk`` with ``id`` and ``doc`` resolved.
 
     ``id=None`` becomes the input index as a string; ``doc=None`` makes the candidate its own
     document (``doc`` is set to its id). Accepts a ``Chunk``, a mapping with ``Chunk``'s keys,
     a plain ``str`` (the text), or a LangChain-style object with ``page_content`` and
-    ``metadata``.
+    ``metadata``. ``resolve=False`` checks the fields but leaves ``id`` and ``doc`` as given.
 
     >>> c = to_chunk({"text": "hi", "score": 0.5}, 3)
     >>> c.id, c.doc, c.score
@@ -118,12 +118,14 @@ def to_chunk(obj: object, index: int) -> Chunk:
         check_text(f"{where}: {name}", value)
     if chunk.meta is not None and not isinstance(chunk.meta, Mapping):
         raise InputError(f"{where}: meta must be a mapping or None, got {type_name(chunk.meta)}")
-    cid = str(index) if cid is None else cid
+    if resolve:
+        cid = str(index) if cid is None else cid
+        doc = cid if doc is None else doc
     return Chunk(
         text=chunk.text,
         id=cid,
         score=score,
-        doc=cid if doc is None else doc,
+        doc=doc,
         position=chunk.position,
         parent=parent,
         title=chunk.title or "",

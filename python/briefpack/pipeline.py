@@ -213,19 +213,20 @@ def _get_parent(parents: Any, item: _Item, where: str, child_ids: set[str]) -> C
         key = child.parent
     if not isinstance(got, (Chunk, Mapping)) and not hasattr(got, "page_content"):
         raise InputError(f"{where}: its parent must be a Chunk, got {type_name(got)}")
-    raw = to_chunk(got, 0)
-    pid = raw.id if (isinstance(got, Chunk) and got.id is not None) else key
-    if isinstance(got, Mapping) and got.get("id") is not None:
-        pid = str(got["id"])
+    try:
+        parent = to_chunk(got, 0, resolve=False)
+    except InputError as exc:
+        raise InputError(f"{where}: its parent is invalid: {exc}") from None
+    pid = parent.id if parent.id is not None else key
     if pid is None:
         raise InputError(f"{where}: the parent returned by parents has no id")
-    if pid in child_ids or raw.parent == child.id:
+    if pid in child_ids or parent.parent == child.id:
         raise InputError(
             f"{where}: parent {pid!r} points back at a child (a parent cannot be one of the "
             "candidates it replaces)"
         )
-    doc = got.doc if isinstance(got, Chunk) and got.doc is not None else child.doc
-    return raw.replace(id=pid, doc=doc, position=raw.position, parent=None)
+    doc = parent.doc if parent.doc is not None else child.doc
+    return parent.replace(id=pid, doc=doc, parent=None)
 
 
 def _expand_parents(run: _Run, items: list[_Item], parents: Any) -> list[_Item]:
@@ -317,6 +318,55 @@ def _expand_neighbors(run: _Run, items: list[_Item], n: int, chunks_of: Any) -> 
             continue
         out.append(leader.get(idx, item))
     return out
+
+
+def _pack(
+    run: _Run, items: list[_Item], labels: LabelStyle, budget: int, overflow: str
+) -> list[_Item]:
+    """Greedy packing in rank order, counting only what the budget needs.
+
+    An item costs its source block rendered with the widest label this request can produce,
+    plus one separator (a chunk's ``tokens`` stands in for the count of its text). Costs are
+    counted in batches that double in size; with ``overflow="stop"`` counting ends at the first
+    item that does not fit, so a large candidate set costs only what the budget can hold.
+    """
+    widest = str(max(1, len(items)))
+    n_sep = run.count([SOURCE_SEPARATOR])[0] if items else 0
+    placed: list[_Item] = []
+    used = 0
+    start, batch = 0, 16
+    while start < len(items):
+        chunk_items = items[start : start + batch]
+        texts = [
+            render_source(
+                widest, it.chunk if it.chunk.tokens is None else it.chunk.replace(text=""), labels
+            )
+            for it in chunk_items
+        ]
+        costs = [c + n_sep + (it.chunk.tokens or 0) for c, it in zip(run.count(texts), chunk_items)]
+        kept, _ = run.k.pack(costs, budget - used, overflow)
+        kept_set = set(kept)
+        misfit: str | None = None
+        for j, it in enumerate(chunk_items):
+            if j in kept_set:
+                placed.append(it)
+                used += costs[j]
+            elif misfit is None or overflow == "skip":
+                run.drop(
+                    it,
+                    "over_budget",
+                    {"cost": costs[j], "remaining": budget - used, "context_budget": budget},
+                )
+                misfit = misfit or str(it.chunk.id)
+            else:
+                run.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
+        if overflow == "stop" and misfit is not None:
+            for it in items[start + len(chunk_items) :]:
+                run.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
+            break
+        start += len(chunk_items)
+        batch *= 2
+    return placed
 
 
 def _rerank(
@@ -589,31 +639,7 @@ def assemble(
         context_budget = from_window if context_budget is None else min(context_budget, from_window)
     assert context_budget is not None
 
-    widest = str(max(1, len(items)))
-    n_sep = run.count([SOURCE_SEPARATOR])[0]
-    blocks = [render_source(widest, it.chunk, labels) for it in items]
-    given = [it.chunk.tokens for it in items]
-    to_count = [
-        blocks[i]
-        if given[i] is None
-        else render_source(widest, items[i].chunk.replace(text=""), labels)
-        for i in range(len(items))
-    ]
-    counts = run.count(to_count) if to_count else []
-    costs = [c + n_sep + (given[i] or 0) for i, c in enumerate(counts)]
-    placed_idx, _used = kernels.pack(costs, context_budget, overflow)
-    placed_set = set(placed_idx)
-    stop_at = None
-    for i, it in enumerate(items):
-        if i not in placed_set:
-            if overflow == "stop" and stop_at is None:
-                stop_at = i
-            run.drop(
-                it,
-                "over_budget",
-                {"cost": costs[i], "context_budget": context_budget},
-            )
-    placed = [items[i] for i in placed_idx]
+    placed = _pack(run, items, labels, context_budget, overflow)
 
     # ---- 6-8. order, label, render; evict the lowest-ranked until the rendered text fits ----
     while True:
