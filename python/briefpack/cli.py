@@ -370,7 +370,12 @@ class Screen:
         from rich.table import Table
         from rich.text import Text
 
-        table = Table(title=title or None, title_justify="left", title_style="bold")
+        table = Table(
+            title=title or None,
+            title_justify="left",
+            title_style="bold",
+            show_header=any(header for header, _ in columns),
+        )
         for header, justify in columns:
             table.add_column(header, justify="right" if justify == "right" else "left")
         for i, row in enumerate(rows):
@@ -386,13 +391,18 @@ class Screen:
 def plain_table(columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]]) -> str:
     """Align ``rows`` under ``columns`` with two spaces between columns; no trailing spaces.
 
+    The header line is left out when every header is empty.
+
     >>> print(plain_table([("n", "right"), ("name", "left")], [["7", "a.txt"], ["12", "b"]]),
     ...       end="")
      n  name
      7  a.txt
     12  b
     """
-    cells = [[h for h, _ in columns], *[list(r) for r in rows]]
+    headers = [h for h, _ in columns]
+    cells = [headers, *[list(r) for r in rows]] if any(headers) else [list(r) for r in rows]
+    if not cells:
+        return ""
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
     lines = []
     for r in cells:
