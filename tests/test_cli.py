@@ -455,6 +455,27 @@ def test_unknown_option_value_as_a_module():
     assert "Traceback" not in proc.stderr
 
 
+def test_repeated_id_with_the_same_text_is_reported_as_such(capsys, tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text(jsonl([{"id": "a", "text": "t"}, {"id": "a", "text": "t"}]), "utf-8")
+    code, out, _ = run(
+        capsys,
+        "assemble",
+        str(path),
+        "-q",
+        "q",
+        "--tokenizer",
+        "approx",
+        "--dedupe",
+        "none",
+        "--format",
+        "json",
+    )
+    assert code == 0
+    fate = json.loads(out)["candidates"][1]
+    assert cli.describe_fate(fate) == "duplicate: its id and text repeat an earlier candidate"
+
+
 def test_budget_error_is_one_line(capsys, hits):
     code, _, err = run(
         capsys, "assemble", str(hits), "-q", "q", "--tokenizer", "approx", "--window", "10"

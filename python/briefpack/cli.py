@@ -480,7 +480,7 @@ def describe_fate(fate: dict[str, Any]) -> str:
     via = f", via {d.pop('via')}" if "via" in d else ""
     if reason == "duplicate":
         if d.get("method") == "id":
-            return f"duplicate: the same id as an earlier candidate{via}"
+            return f"duplicate: its id and text repeat an earlier candidate{via}"
         return f"duplicate of {d.get('of')} ({d.get('method')} {_num(d.get('similarity'))}{via})"
     if reason == "superseded":
         return f"superseded by {d.get('by')} (updated {d.get('updated') or 'never'}{via})"
