@@ -738,3 +738,18 @@ def test_plain_text_without_rich(capsys, monkeypatch):
     assert code == 0
     assert "\x1b[" not in out
     assert "--- every candidate's fate ---" in out
+
+
+def test_rich_output_of_every_command(capsys, monkeypatch, hits, record, tmp_path):
+    pytest.importorskip("rich")
+    monkeypatch.setenv("COLUMNS", "200")
+    answer = tmp_path / "answer.txt"
+    answer.write_text("The cap is 4000 EUR [1]. Other [5].", "utf-8")
+    for args, code in [
+        (["assemble", str(hits), "-q", "Cap?", "--tokenizer", "approx"], 0),
+        (["count", str(hits), str(answer), "--encoding", "approx"], 0),
+        (["cite", str(answer), "--record", str(record)], 1),
+    ]:
+        got, out, _ = run(capsys, *args, "--color", "always")
+        assert got == code
+        assert "\x1b[" in out
