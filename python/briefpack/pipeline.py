@@ -24,6 +24,7 @@ from .prompt import (
     LabelStyle,
     check_label_style,
     render_history,
+    render_question,
     render_source,
     render_system,
     render_user,
@@ -645,8 +646,7 @@ def assemble(
         )
         for n, it in enumerate(final, 1)
     ]
-    q_line = user[user.rindex("Question: ") :]
-    n_history, n_question = run.count([history_block, q_line])
+    n_history, n_question = run.count([history_block, render_question(question)])
     tokens = {
         "system": n_system,
         "history": n_history if history_block else 0,

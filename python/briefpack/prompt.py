@@ -30,6 +30,7 @@ __all__ = [
     "escape_attr",
     "escape_text",
     "render_history",
+    "render_question",
     "render_source",
     "render_system",
     "render_user",
@@ -145,6 +146,15 @@ def render_history(history: str | Sequence[Mapping[str, str]] | None) -> str:
     return "<history>\n" + "\n".join(lines) + "\n</history>" if lines else ""
 
 
+def render_question(question: str) -> str:
+    """The question line that ends the user message.
+
+    >>> render_question("Is a < b?")
+    'Question: Is a &lt; b?'
+    """
+    return f"Question: {escape_text(question)}"
+
+
 def render_user(history_block: str, sources_block: str, question: str) -> str:
     """Lay out the user message: history, then sources, then the question last.
 
@@ -161,7 +171,7 @@ def render_user(history_block: str, sources_block: str, question: str) -> str:
     parts.append(
         f"<sources>\n{sources_block}\n</sources>" if sources_block else "<sources>\n</sources>"
     )
-    parts.append(f"Question: {escape_text(question)}")
+    parts.append(render_question(question))
     return "\n\n".join(parts)
 
 
