@@ -473,6 +473,26 @@ def assemble(
             check_unit_interval("threshold", threshold)
         t = 1.0
 
+    # Vectors are checked up front, on every candidate, whenever a stage uses them: the answer
+    # must not depend on which candidates an earlier stage happened to drop, or on how
+    # scope="document" groups them (a dimension mismatch across documents is still an error).
+    uses_vectors = "dedupe='cosine'" if method == "cosine" else "mmr" if mmr is not None else None
+    if uses_vectors is not None:
+        every = [_Item(c, [i], c.vector) for i, c in enumerate(chunks)]
+        vecs = _check_vectors_of(
+            every, [describe(i, c.id) for i, c in enumerate(chunks)], uses_vectors
+        )
+        if (
+            mmr is not None
+            and query_vector is not None
+            and vecs
+            and len(query_vector) != len(vecs[0])
+        ):
+            raise InputError(
+                f"query_vector has dimension {len(query_vector)} but the vectors have "
+                f"{len(vecs[0])}"
+            )
+
     run = _Run(kernels, tokenizer)
     run.chunks = chunks
 
