@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ._backend import Kernels, get_kernels
-from ._checks import check_count, check_text, check_unit_interval, check_vector, type_name
+from ._checks import (
+    check_count,
+    check_seed,
+    check_text,
+    check_unit_interval,
+    check_vector,
+    type_name,
+)
 from .candidates import describe, to_chunk
 from .errors import BudgetError, InputError
 from .ordering import Order, check_order, order
@@ -454,9 +461,19 @@ def assemble(
         check_count("mmr_k", mmr_k, minimum=1)
     if query_vector is not None:
         query_vector = check_vector("query_vector", query_vector)
+    if minhash is not None and not isinstance(minhash, Mapping):
+        raise InputError(
+            f"minhash must be a mapping of num_perm, shingle, seed, got {type_name(minhash)}"
+        )
     mh = dict(minhash or {})
     for key in mh:
         _check_choice("minhash option", key, ("num_perm", "shingle", "seed"))
+    if "num_perm" in mh:
+        check_count("num_perm", mh["num_perm"], minimum=1)
+    if "shingle" in mh:
+        check_count("shingle", mh["shingle"], minimum=1)
+    if "seed" in mh:
+        check_seed(mh["seed"])
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
 
