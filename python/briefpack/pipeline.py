@@ -36,6 +36,7 @@ from .prompt import (
     render_system,
     render_user,
 )
+from .reference.tokens import count_with
 from .types import Assembly, Budget, Chunk, Dropped, Reason, Source
 
 __all__ = ["DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble"]
@@ -145,8 +146,16 @@ class _Run:
         self.fate: dict[int, Dropped] = {}
         self.chunks: list[Chunk] = []
 
-    def count(self, texts: list[str]) -> list[int]:
+    def count(self, texts: list[str], names: list[str]) -> list[int]:
+        """Count ``texts``; a caller's tokenizer that fails is reported by ``names``."""
+        if callable(self.tokenizer):
+            return [count_with(self.tokenizer, t, n) for t, n in zip(texts, names)]
         return self.k.count_tokens(texts, self.tokenizer)
+
+    def name(self, item: _Item) -> str:
+        """How messages name an item: the best-ranked candidate it stands for."""
+        first = item.members[0]
+        return describe(first, self.chunks[first].id)
 
     def drop(self, item: _Item, reason: Reason, detail: dict[str, Any]) -> None:
         for m in item.members:
@@ -443,7 +452,7 @@ def assemble(
     kernels = get_kernels(backend)
     from .reference.tokens import check_encoding
 
-    check_encoding(tokenizer)
+    check_encoding(tokenizer, "tokenizer")
     check_count("neighbors", neighbors)
     if neighbors and chunks_of is None:
         raise InputError("neighbors needs chunks_of (doc -> that document's chunks in order)")
@@ -610,7 +619,9 @@ def assemble(
     # ---- 5. the budget ----
     system_text = render_system(system, instructions)
     history_block = render_history(hist)
-    n_system, n_framing = run.count([system_text, render_user(history_block, "", question)])
+    n_system, n_framing = run.count(
+        [system_text, render_user(history_block, "", question)], ["system", "user framing"]
+    )
     overhead = 2 * MESSAGE_OVERHEAD
     context_budget = b.context
     left = b.window_left
@@ -628,7 +639,7 @@ def assemble(
     assert context_budget is not None
 
     widest = str(max(1, len(items)))
-    n_sep = run.count([SOURCE_SEPARATOR])[0]
+    n_sep = run.count([SOURCE_SEPARATOR], ["source separator"])[0]
     blocks = [render_source(widest, it.chunk, labels) for it in items]
     given = [it.chunk.tokens for it in items]
     to_count = [
@@ -637,7 +648,7 @@ def assemble(
         else render_source(widest, items[i].chunk.replace(text=""), labels)
         for i in range(len(items))
     ]
-    counts = run.count(to_count) if to_count else []
+    counts = run.count(to_count, [run.name(it) for it in items]) if to_count else []
     costs = [c + n_sep + (given[i] or 0) for i, c in enumerate(counts)]
     placed_idx, _used = kernels.pack(costs, context_budget, overflow)
     placed_set = set(placed_idx)
@@ -659,7 +670,11 @@ def assemble(
         rendered = [render_source(n, it.chunk, labels) for n, it in enumerate(final, 1)]
         sources_block = SOURCE_SEPARATOR.join(rendered)
         user = render_user(history_block, sources_block, question)
-        n_sources, n_user = run.count([sources_block, user]) if placed else (0, n_framing)
+        n_sources, n_user = (
+            run.count([sources_block, user], ["sources block", "user message"])
+            if placed
+            else (0, n_framing)
+        )
         fits = n_sources <= context_budget
         if left is not None:
             fits = fits and n_system + n_user + overhead <= left
@@ -672,7 +687,7 @@ def assemble(
             {"evicted": True, "sources_tokens": n_sources, "context_budget": context_budget},
         )
 
-    per_source = run.count(rendered) if rendered else []
+    per_source = run.count(rendered, [run.name(it) for it in final]) if rendered else []
     sources = [
         Source(
             n,
@@ -683,7 +698,9 @@ def assemble(
         )
         for n, it in enumerate(final, 1)
     ]
-    n_history, n_question = run.count([history_block, render_question(question)])
+    n_history, n_question = run.count(
+        [history_block, render_question(question)], ["history", "question"]
+    )
     tokens = {
         "system": n_system,
         "history": n_history if history_block else 0,
