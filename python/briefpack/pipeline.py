@@ -354,7 +354,10 @@ def _rerank(
     checked = []
     for i, s in enumerate(scores):
         if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
-            raise InputError(f"rerank returned a bad score at {i}: {s!r}; scores must be finite")
+            raise InputError(
+                f"{run.name(items[i])}: rerank returned {s!r} for it (position {i} of the "
+                f"{len(items)} chunks passed); scores must be finite numbers"
+            )
         checked.append(float(s))
     order_ = sorted(range(len(items)), key=lambda i: -checked[i])
     out = []
