@@ -621,9 +621,9 @@ def assemble(
 
     # ---- 5. the budget ----
     system_text = render_system(system, instructions)
-    history_block = render_history(hist)
+    history_block = render_history(hist, labels)
     n_system, n_framing = run.count(
-        [system_text, render_user(history_block, "", question)], ["system", "user framing"]
+        [system_text, render_user(history_block, "", question, labels)], ["system", "user framing"]
     )
     overhead = 2 * MESSAGE_OVERHEAD
     context_budget = b.context
@@ -672,7 +672,7 @@ def assemble(
         final = order_items(placed, order)
         rendered = [render_source(n, it.chunk, labels) for n, it in enumerate(final, 1)]
         sources_block = SOURCE_SEPARATOR.join(rendered)
-        user = render_user(history_block, sources_block, question)
+        user = render_user(history_block, sources_block, question, labels)
         n_sources, n_user = (
             run.count([sources_block, user], ["sources block", "user message"])
             if placed
@@ -702,7 +702,7 @@ def assemble(
         for n, it in enumerate(final, 1)
     ]
     n_history, n_question = run.count(
-        [history_block, render_question(question)], ["history", "question"]
+        [history_block, render_question(question, labels)], ["history", "question"]
     )
     tokens = {
         "system": n_system,
