@@ -258,7 +258,10 @@ def test_no_input_escapes_its_tag_or_forges_a_label(
     if history is not None and isinstance(history, str) and history:
         inner = result.user[len("<history>\n") : result.user.index("\n</history>")]
         assert html.unescape(inner) == history
-    assert html.unescape(result.user[result.user.rindex("\n\nQuestion: ") + 12 :]) == question
+    # the question line follows the one "</sources>" (the question cannot contain it, escaped)
+    tail = result.user[result.user.index("</sources>") :]
+    assert tail.startswith("</sources>\n\nQuestion: ")
+    assert html.unescape(tail[len("</sources>\n\nQuestion: ") :]) == question
 
 
 @given(text=adversarial_text, title=adversarial_text, labels=label_styles)

@@ -230,7 +230,7 @@ def _get_parent(parents: Any, item: _Item, where: str, child_ids: set[str]) -> C
         key = child.parent
     if not isinstance(got, (Chunk, Mapping)) and not hasattr(got, "page_content"):
         raise InputError(f"{where}: its parent must be a Chunk, got {type_name(got)}")
-    raw = to_chunk(got, 0)
+    raw = to_chunk(got, 0, f"{where}: its parent" + ("" if key is None else f" {key!r}"))
     pid = raw.id if (isinstance(got, Chunk) and got.id is not None) else key
     if isinstance(got, Mapping) and got.get("id") is not None:
         pid = str(got["id"])
@@ -276,13 +276,7 @@ def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
         return []
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
         raise InputError(f"chunks_of({doc!r}) must be a list of chunks, got {type_name(got)}")
-    out = []
-    for i, c in enumerate(got):
-        try:
-            out.append(to_chunk(c, i))
-        except InputError as exc:
-            raise InputError(f"chunks_of({doc!r})[{i}]: {exc}") from None
-    return out
+    return [to_chunk(c, i, f"chunks_of({doc!r})[{i}]") for i, c in enumerate(got)]
 
 
 def _expand_neighbors(run: _Run, items: list[_Item], n: int, chunks_of: Any) -> list[_Item]:
