@@ -516,6 +516,13 @@ def assemble(
                 f"{len(vecs[0])}"
             )
 
+    # A parents mapping is checked up front too, for every candidate that names a parent, so
+    # that a missing or looping parent is an error whether or not dedupe dropped the child.
+    if isinstance(parents, Mapping):
+        all_ids = {str(c.id) for c in chunks}
+        for i, c in enumerate(chunks):
+            _get_parent(parents, _Item(c, [i]), describe(i, c.id), all_ids)
+
     run = _Run(kernels, tokenizer)
     run.chunks = chunks
 
