@@ -602,6 +602,55 @@ CASES: list[Any] = [
         id="parent-not-a-chunk",
     ),
     pytest.param(
+        {
+            # the child is an exact duplicate that dedupe drops first: the mapping is still bad
+            "candidates": [bp.Chunk("same", id="a"), bp.Chunk("same", id="c1", parent="nope")],
+            "parents": {"sec": SECTION},
+            "dedupe": "exact",
+        },
+        InputError,
+        "candidate 1 (id='c1'): parent 'nope' is not in parents",
+        id="parent-missing-on-a-duplicate",
+    ),
+    pytest.param(
+        {
+            # a parent that is itself one of the candidates
+            "candidates": [bp.Chunk("x", id="c1", parent="c2"), bp.Chunk("y", id="c2")],
+            "parents": {"c2": SECTION},
+        },
+        InputError,
+        f"candidate 0 (id='c1'): parent 'c2' points back at a child {PARENT_LOOP}",
+        id="parent-is-another-candidate",
+    ),
+    pytest.param(
+        {
+            "candidates": ["ok", bp.Chunk("x", id="c1", parent="sec")],
+            "parents": {"sec": {"title": "Section without text"}},
+        },
+        InputError,
+        "candidate 1 (id='c1'): its parent 'sec': text is missing",
+        id="parent-without-text",
+    ),
+    pytest.param(
+        {
+            "candidates": [bp.Chunk("x", id="c1")],
+            "parents": lambda chunk: bp.Chunk("The section.", id="sec", score=math.nan),
+        },
+        InputError,
+        "candidate 0 (id='c1'): its parent: score must be a finite number or None, got nan",
+        id="parent-callable-returns-a-bad-chunk",
+    ),
+    pytest.param(
+        {
+            "candidates": [bp.Chunk("x", id="c1", doc="d")],
+            "neighbors": 1,
+            "chunks_of": {"d": [{"text": "x", "id": "c1"}, {"title": "no text"}]},
+        },
+        InputError,
+        "chunks_of('d')[1]: text is missing",
+        id="chunks-of-entry-without-text",
+    ),
+    pytest.param(
         {"parents": ["sec"]},
         InputError,
         "parents must be a mapping or a callable, got list",
