@@ -86,7 +86,7 @@ def _check_history(history: object) -> str | list[dict[str, str]] | None:
     if isinstance(history, str):
         check_text("history", history)
         return history
-    if not isinstance(history, Sequence):
+    if isinstance(history, (bytes, bytearray)) or not isinstance(history, Sequence):
         raise InputError(
             f"history must be a str or a list of role/content dicts, got {type_name(history)}"
         )
