@@ -765,6 +765,12 @@ CASES: list[Any] = [
         id="history-dict",
     ),
     pytest.param(
+        {"history": b"We talked before."},
+        InputError,
+        "history must be a str or a list of role/content dicts, got bytes",
+        id="history-bytes",
+    ),
+    pytest.param(
         {"system": None},
         InputError,
         "system must be a str, got NoneType",

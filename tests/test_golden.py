@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import sys
 from typing import Any
 
 import pytest
@@ -260,6 +261,15 @@ def test_an_int_budget_is_the_context_budget(backend: str) -> None:
         "max_output": 0,
         "margin": 0,
     }
+
+
+def test_a_huge_budget_places_everything(backend: str) -> None:
+    result = bp.assemble("q", classic_rows(), budget=sys.maxsize, backend=backend, **APPROX)
+    assert len(result.sources) == 3
+    assert result.tokens["context_budget"] == sys.maxsize
+    window = bp.Budget(window=sys.maxsize, max_output=2**32, margin=2**31)
+    result = bp.assemble("q", classic_rows(), budget=window, backend=backend, **APPROX)
+    assert len(result.sources) == 3
 
 
 def test_token_counts_are_exact(backend: str) -> None:
