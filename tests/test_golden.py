@@ -105,6 +105,17 @@ def test_duplicate_of_is_the_earliest_ranked_kept_item(backend: str) -> None:
         ("second", "first"),
         ("third", "first"),
     ]
+    # the earliest-ranked kept item that meets the threshold, not the most similar one:
+    # C is 0.5 like A and 0.8 like B, and A outranks B
+    near = [
+        bp.Chunk("a b c d", id="A"),
+        bp.Chunk("a b e f", id="B"),  # 2/6 like A: kept
+        bp.Chunk("a b c e f", id="C"),
+    ]
+    result = bp.assemble("q", near, dedupe="jaccard", threshold=0.5, backend=backend, **APPROX)
+    assert [(d.chunk.id, d.detail["of"], d.detail["similarity"]) for d in result.dropped] == [
+        ("C", "A", 0.5)
+    ]
 
 
 # ---------------------------------------------------------------- orders
@@ -815,6 +826,25 @@ def test_neighbours_sliding_window_overlap_written_once(backend: str) -> None:
         "Relocation is capped at 4000 EUR for Berlin. Claims need receipts and must be filed "
         "within 90 days."
     )
+
+
+def test_neighbours_short_overlaps_are_not_merged(backend: str) -> None:
+    # A coincidental overlap of a few characters ("the") is not a sliding window: merging it
+    # would eat a word. Only an overlap of at least pipeline.MIN_OVERLAP characters is merged.
+    chunks = [
+        bp.Chunk("The cat jumped over the", id="p0", doc="d"),
+        bp.Chunk("the fence and ran away.", id="p1", doc="d"),
+    ]
+    result = bp.assemble(
+        "q",
+        [chunks[0]],
+        neighbors=1,
+        chunks_of={"d": chunks},
+        dedupe=None,
+        backend=backend,
+        **APPROX,
+    )
+    assert result.sources[0].chunk.text == "The cat jumped over the\nthe fence and ran away."
 
 
 def test_an_original_hit_is_never_dropped_in_favour_of_a_neighbour(backend: str) -> None:

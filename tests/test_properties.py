@@ -50,6 +50,21 @@ dedupes = st.sampled_from(["auto", "exact", "jaccard", "minhash", None])
 # ---------------------------------------------------------------- the budget
 
 
+def fixed_parts(
+    question: str, history: Any, tokenizer: Any, labels: str, options: dict[str, Any]
+) -> int:
+    """count(system) + count(framing) + the overhead of two messages, from the public output.
+
+    The framing is the user message rendered with an empty sources block: what ``assemble``
+    writes for the same request with no candidates.
+    """
+    empty = bp.assemble(
+        question, [], budget=100_000, history=history, tokenizer=tokenizer, labels=labels, **options
+    )
+    assert sources_block(empty.user) == ""
+    return count(empty.system, tokenizer) + count(empty.user, tokenizer) + 2 * MESSAGE_OVERHEAD
+
+
 @given(
     cands=candidates(),
     tokenizer=tokenizers,
@@ -89,18 +104,9 @@ def test_the_budget_invariant(
             **options,
         )
     except bp.BudgetError:
-        # Only when the fixed parts alone exceed what the window leaves.
-        empty = bp.assemble(
-            question,
-            [],
-            budget=100_000,
-            history=history,
-            tokenizer=tokenizer,
-            labels=labels,
-            **options,
-        )
-        fixed = count(empty.system, tokenizer) + count(empty.user, tokenizer)
-        assert fixed + 2 * MESSAGE_OVERHEAD > budget.window_left
+        # only when the fixed parts alone exceed what the window leaves
+        fixed = fixed_parts(question, history, tokenizer, labels, options)
+        assert fixed > budget.window_left
         return
 
     block = sources_block(result.user)
@@ -121,20 +127,8 @@ def test_the_budget_invariant(
         assert t["total"] + 2 * MESSAGE_OVERHEAD + budget.max_output + budget.margin <= (
             budget.window
         )
-        empty = bp.assemble(
-            question,
-            [],
-            budget=100_000,
-            history=history,
-            tokenizer=tokenizer,
-            labels=labels,
-            **options,
-        )
-        from_window = (
-            budget.window_left
-            - count(empty.system, tokenizer)
-            - count(empty.user, tokenizer)
-            - 2 * MESSAGE_OVERHEAD
+        from_window = budget.window_left - fixed_parts(
+            question, history, tokenizer, labels, options
         )
         expected = from_window if budget.context is None else min(budget.context, from_window)
         assert t["context_budget"] == expected
