@@ -28,10 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import workload  # noqa: E402
-
-import briefpack as bp  # noqa: E402
-from briefpack import reference  # noqa: E402
+import briefpack as bp
+import workload
+from briefpack import reference
 
 HERE = Path(__file__).resolve().parent
 
@@ -75,7 +74,7 @@ def bench_tokens(r: Report, n: int) -> None:
         core = bp.count_tokens  # Rust when built
         if hasattr(bp, "_core") and hasattr(bp._core, "set_token_cache_capacity"):
             bp._core.set_token_cache_capacity(0)
-        t_ours, counts = median_time(lambda enc=enc: core(texts, enc), repeat=3)
+        t_ours, counts = median_time(lambda enc=enc, core=core: core(texts, enc), repeat=3)
         total = sum(counts)
         peer = ""
         try:
@@ -91,7 +90,7 @@ def bench_tokens(r: Report, n: int) -> None:
                 f"tiktoken {fmt(t_tk)} ({total / t_tk / 1e6:.1f} M tok/s); ours/tiktoken "
                 f"{t_tk / t_ours:.1f}x faster; mismatches {mism}"
             )
-        except Exception as exc:  # noqa: BLE001 - a missing peer is reported, not fatal
+        except Exception as exc:  # a missing or broken peer is reported, not fatal
             peer = f"tiktoken unavailable ({type(exc).__name__})"
         r.add(
             f"count tokens {enc}, {n:,} passages ({total / 1e6:.2f} M tokens)",
@@ -122,7 +121,7 @@ def bench_jaccard(r: Report, sizes: list[int], ref_limit: int) -> None:
         try:
             from datasketch import MinHash, MinHashLSH
 
-            def ds() -> set[int]:
+            def ds(texts: list[str] = texts) -> set[int]:
                 lsh = MinHashLSH(threshold=0.7, num_perm=128)
                 kept = set()
                 for i, t in enumerate(texts):
@@ -140,7 +139,7 @@ def bench_jaccard(r: Report, sizes: list[int], ref_limit: int) -> None:
         try:
             from rensa import RMinHash, RMinHashLSH
 
-            def rs() -> set[int]:
+            def rs(texts: list[str] = texts) -> set[int]:
                 lsh = RMinHashLSH(threshold=0.7, num_perm=128, num_bands=16)
                 kept = set()
                 for i, t in enumerate(texts):
@@ -202,9 +201,9 @@ def bench_cosine(r: Report, n: int, dim: int, ref_n: int) -> None:
 
 
 def bench_assemble(r: Report, sizes: list[int], ref_limit: int) -> None:
+    q = "How do I configure the network interface?"
     for n in sizes:
         cands = [bp.Chunk(**c) for c in workload.candidates(n)]  # type: ignore[arg-type]
-        q = "How do I configure the network interface?"
 
         def ours(cands: list[bp.Chunk] = cands) -> bp.Assembly:
             return bp.assemble(q, cands, budget=12_000)

@@ -62,20 +62,22 @@ def _as_id(value: object, name: str, where: str) -> str | None:
     return str(value)
 
 
-def to_chunk(obj: object, index: int, *, resolve: bool = True) -> Chunk:
+def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool = True) -> Chunk:
     """Check one candidate and return it as a ``Chunk`` with ``id`` and ``doc`` resolved.
 
     ``id=None`` becomes the input index as a string; ``doc=None`` makes the candidate its own
     document (``doc`` is set to its id). Accepts a ``Chunk``, a mapping with ``Chunk``'s keys,
     a plain ``str`` (the text), or a LangChain-style object with ``page_content`` and
-    ``metadata``. ``resolve=False`` checks the fields but leaves ``id`` and ``doc`` as given.
+    ``metadata``. Messages name it ``candidate <index> (id=...)``, or ``name`` when given (for
+    chunks that are not candidates: parents, ``chunks_of`` entries). ``resolve=False`` checks
+    the fields but leaves ``id`` and ``doc`` as given.
 
     >>> c = to_chunk({"text": "hi", "score": 0.5}, 3)
     >>> c.id, c.doc, c.score
     ('3', '3', 0.5)
     """
     raw_id = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
-    where = describe(index, raw_id)
+    where = describe(index, raw_id) if name is None else name
     if isinstance(obj, Chunk):
         chunk = obj
     elif isinstance(obj, str):
@@ -90,7 +92,7 @@ def to_chunk(obj: object, index: int, *, resolve: bool = True) -> Chunk:
             f"page_content, got {type_name(obj)}"
         )
     cid = _as_id(chunk.id, "id", where)
-    where = describe(index, cid)
+    where = describe(index, cid) if name is None else name
     check_text(where, chunk.text)
     doc = _as_id(chunk.doc, "doc", where)
     parent = _as_id(chunk.parent, "parent", where)

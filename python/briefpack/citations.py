@@ -1,8 +1,9 @@
 """Check the citations a model wrote against the labels it was given.
 
 Markers: ``[3]``, ``[3, 5]``, ``[3][5]`` and ranges ``[2-4]`` (also with an en dash). Sentences
-end at ``.``, ``!`` or ``?`` followed by whitespace or the end of the answer, and at line breaks;
-markers right after a sentence's end (``... 4000 EUR. [1]``) belong to that sentence. A marker
+end at ``.``, ``!`` or ``?`` followed by whitespace, a marker or the end of the answer, and at line
+breaks; markers right after a sentence's end (``... 4000 EUR. [1]`` or ``... 4000 EUR.[1]``)
+belong to that sentence. A marker
 whose number is not a label of the assembly is *unknown* (an invented citation is worse than
 none); a sentence with no known marker is *unsupported*.
 """
@@ -72,7 +73,9 @@ def _sentences(answer: str) -> list[str]:
         i = 0
         while i < len(line):
             ch = line[i]
-            if ch in ".!?" and (i + 1 == len(line) or line[i + 1].isspace()):
+            if ch in ".!?" and (
+                i + 1 == len(line) or line[i + 1].isspace() or _MARKER.match(line, i + 1)
+            ):
                 end = i + 1
                 # markers right after the end belong to this sentence
                 while True:

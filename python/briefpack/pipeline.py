@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ._backend import Kernels, get_kernels
-from ._checks import check_count, check_text, check_unit_interval, check_vector, type_name
+from ._checks import (
+    check_count,
+    check_seed,
+    check_text,
+    check_unit_interval,
+    check_vector,
+    type_name,
+)
 from .candidates import describe, to_chunk
 from .errors import BudgetError, InputError
 from .ordering import Order, check_order, order
@@ -24,10 +31,12 @@ from .prompt import (
     LabelStyle,
     check_label_style,
     render_history,
+    render_question,
     render_source,
     render_system,
     render_user,
 )
+from .reference.tokens import count_with
 from .types import Assembly, Budget, Chunk, Dropped, Reason, Source
 
 __all__ = ["DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble"]
@@ -77,7 +86,7 @@ def _check_history(history: object) -> str | list[dict[str, str]] | None:
     if isinstance(history, str):
         check_text("history", history)
         return history
-    if not isinstance(history, Sequence):
+    if isinstance(history, (bytes, bytearray)) or not isinstance(history, Sequence):
         raise InputError(
             f"history must be a str or a list of role/content dicts, got {type_name(history)}"
         )
@@ -137,8 +146,16 @@ class _Run:
         self.fate: dict[int, Dropped] = {}
         self.chunks: list[Chunk] = []
 
-    def count(self, texts: list[str]) -> list[int]:
+    def count(self, texts: list[str], names: list[str]) -> list[int]:
+        """Count ``texts``; a caller's tokenizer that fails is reported by ``names``."""
+        if callable(self.tokenizer):
+            return [count_with(self.tokenizer, t, n) for t, n in zip(texts, names)]
         return self.k.count_tokens(texts, self.tokenizer)
+
+    def name(self, item: _Item) -> str:
+        """How messages name an item: the best-ranked candidate it stands for."""
+        first = item.members[0]
+        return describe(first, self.chunks[first].id)
 
     def drop(self, item: _Item, reason: Reason, detail: dict[str, Any]) -> None:
         for m in item.members:
@@ -213,10 +230,9 @@ def _get_parent(parents: Any, item: _Item, where: str, child_ids: set[str]) -> C
         key = child.parent
     if not isinstance(got, (Chunk, Mapping)) and not hasattr(got, "page_content"):
         raise InputError(f"{where}: its parent must be a Chunk, got {type_name(got)}")
-    try:
-        parent = to_chunk(got, 0, resolve=False)
-    except InputError as exc:
-        raise InputError(f"{where}: its parent is invalid: {exc}") from None
+    parent = to_chunk(
+        got, 0, f"{where}: its parent" + ("" if key is None else f" {key!r}"), resolve=False
+    )
     pid = parent.id if parent.id is not None else key
     if pid is None:
         raise InputError(f"{where}: the parent returned by parents has no id")
@@ -260,13 +276,7 @@ def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
         return []
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
         raise InputError(f"chunks_of({doc!r}) must be a list of chunks, got {type_name(got)}")
-    out = []
-    for i, c in enumerate(got):
-        try:
-            out.append(to_chunk(c, i))
-        except InputError as exc:
-            raise InputError(f"chunks_of({doc!r})[{i}]: {exc}") from None
-    return out
+    return [to_chunk(c, i, f"chunks_of({doc!r})[{i}]") for i, c in enumerate(got)]
 
 
 def _expand_neighbors(run: _Run, items: list[_Item], n: int, chunks_of: Any) -> list[_Item]:
@@ -331,7 +341,7 @@ def _pack(
     item that does not fit, so a large candidate set costs only what the budget can hold.
     """
     widest = str(max(1, len(items)))
-    n_sep = run.count([SOURCE_SEPARATOR])[0] if items else 0
+    n_sep = run.count([SOURCE_SEPARATOR], ["source separator"])[0] if items else 0
     placed: list[_Item] = []
     used = 0
     start, batch = 0, 16
@@ -343,7 +353,8 @@ def _pack(
             )
             for it in chunk_items
         ]
-        costs = [c + n_sep + (it.chunk.tokens or 0) for c, it in zip(run.count(texts), chunk_items)]
+        counted = run.count(texts, [run.name(it) for it in chunk_items])
+        costs = [c + n_sep + (it.chunk.tokens or 0) for c, it in zip(counted, chunk_items)]
         kept, _ = run.k.pack(costs, budget - used, overflow)
         kept_set = set(kept)
         misfit: str | None = None
@@ -387,7 +398,10 @@ def _rerank(
     checked = []
     for i, s in enumerate(scores):
         if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
-            raise InputError(f"rerank returned a bad score at {i}: {s!r}; scores must be finite")
+            raise InputError(
+                f"{run.name(items[i])}: rerank returned {s!r} for it (position {i} of the "
+                f"{len(items)} chunks passed); scores must be finite numbers"
+            )
         checked.append(float(s))
     order_ = sorted(range(len(items)), key=lambda i: -checked[i])
     out = []
@@ -485,7 +499,7 @@ def assemble(
     kernels = get_kernels(backend)
     from .reference.tokens import check_encoding
 
-    check_encoding(tokenizer)
+    check_encoding(tokenizer, "tokenizer")
     check_count("neighbors", neighbors)
     if neighbors and chunks_of is None:
         raise InputError("neighbors needs chunks_of (doc -> that document's chunks in order)")
@@ -503,9 +517,19 @@ def assemble(
         check_count("mmr_k", mmr_k, minimum=1)
     if query_vector is not None:
         query_vector = check_vector("query_vector", query_vector)
+    if minhash is not None and not isinstance(minhash, Mapping):
+        raise InputError(
+            f"minhash must be a mapping of num_perm, shingle, seed, got {type_name(minhash)}"
+        )
     mh = dict(minhash or {})
     for key in mh:
         _check_choice("minhash option", key, ("num_perm", "shingle", "seed"))
+    if "num_perm" in mh:
+        check_count("num_perm", mh["num_perm"], minimum=1)
+    if "shingle" in mh:
+        check_count("shingle", mh["shingle"], minimum=1)
+    if "seed" in mh:
+        check_seed(mh["seed"])
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
 
@@ -521,6 +545,33 @@ def assemble(
         if threshold is not None:
             check_unit_interval("threshold", threshold)
         t = 1.0
+
+    # Vectors are checked up front, on every candidate, whenever a stage uses them: the answer
+    # must not depend on which candidates an earlier stage happened to drop, or on how
+    # scope="document" groups them (a dimension mismatch across documents is still an error).
+    uses_vectors = "dedupe='cosine'" if method == "cosine" else "mmr" if mmr is not None else None
+    if uses_vectors is not None:
+        every = [_Item(c, [i], c.vector) for i, c in enumerate(chunks)]
+        vecs = _check_vectors_of(
+            every, [describe(i, c.id) for i, c in enumerate(chunks)], uses_vectors
+        )
+        if (
+            mmr is not None
+            and query_vector is not None
+            and vecs
+            and len(query_vector) != len(vecs[0])
+        ):
+            raise InputError(
+                f"query_vector has dimension {len(query_vector)} but the vectors have "
+                f"{len(vecs[0])}"
+            )
+
+    # A parents mapping is checked up front too, for every candidate that names a parent, so
+    # that a missing or looping parent is an error whether or not dedupe dropped the child.
+    if isinstance(parents, Mapping):
+        all_ids = {str(c.id) for c in chunks}
+        for i, c in enumerate(chunks):
+            _get_parent(parents, _Item(c, [i]), describe(i, c.id), all_ids)
 
     run = _Run(kernels, tokenizer)
     run.chunks = chunks
@@ -621,8 +672,10 @@ def assemble(
 
     # ---- 5. the budget ----
     system_text = render_system(system, instructions)
-    history_block = render_history(hist)
-    n_system, n_framing = run.count([system_text, render_user(history_block, "", question)])
+    history_block = render_history(hist, labels)
+    n_system, n_framing = run.count(
+        [system_text, render_user(history_block, "", question, labels)], ["system", "user framing"]
+    )
     overhead = 2 * MESSAGE_OVERHEAD
     context_budget = b.context
     left = b.window_left
@@ -646,8 +699,12 @@ def assemble(
         final = order_items(placed, order)
         rendered = [render_source(n, it.chunk, labels) for n, it in enumerate(final, 1)]
         sources_block = SOURCE_SEPARATOR.join(rendered)
-        user = render_user(history_block, sources_block, question)
-        n_sources, n_user = run.count([sources_block, user]) if placed else (0, n_framing)
+        user = render_user(history_block, sources_block, question, labels)
+        n_sources, n_user = (
+            run.count([sources_block, user], ["sources block", "user message"])
+            if placed
+            else (0, n_framing)
+        )
         fits = n_sources <= context_budget
         if left is not None:
             fits = fits and n_system + n_user + overhead <= left
@@ -660,7 +717,7 @@ def assemble(
             {"evicted": True, "sources_tokens": n_sources, "context_budget": context_budget},
         )
 
-    per_source = run.count(rendered) if rendered else []
+    per_source = run.count(rendered, [run.name(it) for it in final]) if rendered else []
     sources = [
         Source(
             n,
@@ -671,8 +728,9 @@ def assemble(
         )
         for n, it in enumerate(final, 1)
     ]
-    q_line = user[user.rindex("Question: ") :]
-    n_history, n_question = run.count([history_block, q_line])
+    n_history, n_question = run.count(
+        [history_block, render_question(question, labels)], ["history", "question"]
+    )
     tokens = {
         "system": n_system,
         "history": n_history if history_block else 0,

@@ -8,15 +8,16 @@ Escaping: text (source text, question, history) is escaped like ``html.escape(s,
 and attribute values like ``html.escape(s, quote=True)``, so no input can open or close a tag or
 add an attribute, and ``html.unescape`` recovers the original. In the ``brackets`` style, a
 ``[`` that starts something a reader could take for a label (``[3]``, ``[2-4]``, ``[ 1, 2]``)
-is written ``&#91;``, and a title's ``(``, ``)``, ``[`` and line breaks are written as
-character references, so no text can forge a label; ``html.unescape`` still recovers it.
+is written ``&#91;`` wherever free text appears (source text, history, question), and a title's
+``(``, ``)``, ``[`` and line breaks are written as character references, so no text can forge a
+label; ``html.unescape`` still recovers it.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from .errors import InputError
@@ -30,6 +31,7 @@ __all__ = [
     "escape_attr",
     "escape_text",
     "render_history",
+    "render_question",
     "render_source",
     "render_system",
     "render_user",
@@ -126,26 +128,59 @@ def render_system(system: str, instructions: str | None) -> str:
     return f"{system}\n\n{instructions}" if instructions else system
 
 
-def render_history(history: str | Sequence[Mapping[str, str]] | None) -> str:
+def _free_text(style: LabelStyle) -> Callable[[str], str]:
+    """The escaper for free text: in the brackets style it also neutralises label look-alikes."""
+    return _escape_brackets_text if style == "brackets" else escape_text
+
+
+def render_history(
+    history: str | Sequence[Mapping[str, str]] | None, style: LabelStyle = "xml"
+) -> str:
     """Render the conversation so far inside ``<history>`` tags ('' when there is none).
+
+    In the ``brackets`` style, citations of an earlier answer (``[2]``) are neutralised like
+    markers in source text, so they cannot read as this request's labels.
 
     >>> print(render_history([{"role": "user", "content": "Hi <b>"}]))
     <history>
     <message role="user">Hi &lt;b&gt;</message>
     </history>
+    >>> print(render_history("See [2].", "brackets"))
+    <history>
+    See &#91;2].
+    </history>
     """
     if history is None:
         return ""
+    text = _free_text(style)
     if isinstance(history, str):
-        return f"<history>\n{escape_text(history)}\n</history>" if history else ""
+        return f"<history>\n{text(history)}\n</history>" if history else ""
     lines = [
-        f'<message role="{escape_attr(turn["role"])}">{escape_text(turn["content"])}</message>'
+        f'<message role="{_attr(turn["role"], style)}">{text(turn["content"])}</message>'
         for turn in history
     ]
     return "<history>\n" + "\n".join(lines) + "\n</history>" if lines else ""
 
 
-def render_user(history_block: str, sources_block: str, question: str) -> str:
+def _attr(value: str, style: LabelStyle) -> str:
+    escaped = escape_attr(value)
+    return _LABELISH.sub("&#91;", escaped) if style == "brackets" else escaped
+
+
+def render_question(question: str, style: LabelStyle = "xml") -> str:
+    """The question line that ends the user message.
+
+    >>> render_question("Is a < b?")
+    'Question: Is a &lt; b?'
+    >>> render_question("What does [3] say?", "brackets")
+    'Question: What does &#91;3] say?'
+    """
+    return f"Question: {_free_text(style)(question)}"
+
+
+def render_user(
+    history_block: str, sources_block: str, question: str, style: LabelStyle = "xml"
+) -> str:
     """Lay out the user message: history, then sources, then the question last.
 
     >>> print(render_user("", "[1] x", "Why?"))
@@ -161,7 +196,7 @@ def render_user(history_block: str, sources_block: str, question: str) -> str:
     parts.append(
         f"<sources>\n{sources_block}\n</sources>" if sources_block else "<sources>\n</sources>"
     )
-    parts.append(f"Question: {escape_text(question)}")
+    parts.append(render_question(question, style))
     return "\n\n".join(parts)
 
 

@@ -19,13 +19,16 @@ __all__ = ["ENCODINGS", "check_encoding", "count_tokens", "count_with"]
 ENCODINGS = ("o200k_base", "cl100k_base", "approx")
 
 
-def check_encoding(encoding: object) -> str | Callable[[str], int]:
-    """Return ``encoding`` if it is a known name or a callable, else raise InputError."""
+def check_encoding(encoding: object, name: str = "encoding") -> str | Callable[[str], int]:
+    """Return ``encoding`` if it is a known name or a callable, else raise InputError.
+
+    ``name`` is what the caller called the argument (``assemble`` calls it ``tokenizer``).
+    """
     if callable(encoding):
         return encoding
     if encoding not in ENCODINGS:
         raise InputError(
-            "encoding must be one of 'o200k_base', 'cl100k_base', 'approx' or a callable "
+            f"{name} must be one of 'o200k_base', 'cl100k_base', 'approx' or a callable "
             f"str -> int, got {encoding!r}"
         )
     return str(encoding)
