@@ -901,3 +901,8 @@ def test_strict_cite_names_the_unknown_labels() -> None:
     )
     with pytest.raises(InputError, match="answer must be a str, got bytes"):
         bp.cite(b"Yes [1].", assembly)  # type: ignore[arg-type]
+
+
+def test_mmr_k_without_mmr_is_an_error(backend: str) -> None:
+    with pytest.raises(InputError, match="mmr_k limits MMR's picks but mmr is None"):
+        bp.assemble("q", ["a"], mmr_k=2, tokenizer="approx", backend=backend)

@@ -515,6 +515,8 @@ def assemble(
         check_unit_interval("mmr", mmr)
     if mmr_k is not None:
         check_count("mmr_k", mmr_k, minimum=1)
+        if mmr is None:
+            raise InputError("mmr_k limits MMR's picks but mmr is None; pass mmr=lambda too")
     if query_vector is not None:
         query_vector = check_vector("query_vector", query_vector)
     if minhash is not None and not isinstance(minhash, Mapping):
