@@ -196,7 +196,10 @@ def test_pipeline_serialisation_round_trip() -> None:
             keys={"doc": "file_path"},
         ),
     )
-    loaded = Pipeline.loads(rag.dumps(), allowed_modules=["briefpack.integrations.haystack"])
+    try:  # Haystack 3 deserialises only modules it is told to trust
+        loaded = Pipeline.loads(rag.dumps(), allowed_modules=["briefpack.integrations.haystack"])
+    except TypeError:  # Haystack 2 has no allowlist
+        loaded = Pipeline.loads(rag.dumps())
     builder = loaded.get_component("briefpack")
     assert isinstance(builder, BriefpackPromptBuilder)
     assert builder.budget == bp.Budget(window=8192, max_output=1024)
