@@ -1,6 +1,8 @@
-"""briefpack.integrations.haystack against the real haystack-ai objects (no mocks)."""
+"""briefpack.integrations.haystack against the real haystack-ai objects (no mocks).
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: Haystack 2 reads a component's run()
+annotations at runtime and does not resolve strings.
+"""
 
 import copy
 import os

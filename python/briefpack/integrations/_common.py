@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
@@ -74,16 +74,24 @@ def _is_id(v: object) -> bool:
     return isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool))
 
 
-_FIELD_CHECKS = {
+def _is_str(v: object) -> bool:
+    return isinstance(v, str)
+
+
+def _is_set(v: object) -> bool:
+    return v is not None
+
+
+_FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
     "id": _is_id,
     "doc": _is_id,
     "parent": _is_id,
     "score": _is_number,
     "position": _is_count,
     "tokens": _is_count,
-    "title": lambda v: isinstance(v, str),
-    "url": lambda v: isinstance(v, str),
-    "updated": lambda v: isinstance(v, str),
+    "title": _is_str,
+    "url": _is_str,
+    "updated": _is_str,
 }
 
 
@@ -101,7 +109,7 @@ def pick_fields(meta: Mapping[str, Any], keys: Mapping[str, Sequence[str]]) -> d
     """
     out: dict[str, Any] = {}
     for name, candidates in keys.items():
-        ok = _FIELD_CHECKS.get(name, lambda v: v is not None)
+        ok = _FIELD_CHECKS.get(name, _is_set)
         for key in (candidates,) if isinstance(candidates, str) else candidates:
             value = meta.get(key)
             if value is not None and ok(value):

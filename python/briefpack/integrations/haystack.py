@@ -232,4 +232,4 @@ class BriefpackPromptBuilder:
         budget = params.get("budget")
         if isinstance(budget, dict) and "budget" in budget:
             params["budget"] = Budget(**budget["budget"])
-        return default_from_dict(cls, data)  # type: ignore[no-any-return]
+        return default_from_dict(cls, data)
