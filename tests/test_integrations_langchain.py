@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import math
 import re
@@ -303,3 +304,16 @@ def test_prompt_runnable_returns_a_chat_prompt_value() -> None:
     assert value.to_string().startswith("System: ")
     with pytest.raises(bp.InputError, match="budget"):
         prompt_runnable(budget=-1)
+
+
+def test_a_window_budget_and_the_async_path() -> None:
+    budget = bp.Budget(window=4096, max_output=1024, margin=64)
+    c = BriefpackCompressor(budget=budget, tokenizer="approx")
+    a = c.assemble(_docs(), "Leave?")
+    assert a.settings["budget"]["window"] == 4096
+    assert a.tokens["total"] + 2 * 4 <= 4096 - 1024 - 64
+    sync = c.compress_documents(_docs(), "Leave?")
+    got = asyncio.run(c.acompress_documents(_docs(), "Leave?"))
+    assert [d.id for d in got] == [d.id for d in sync]
+    transformed = asyncio.run(c.atransform_documents(_docs(), query="Leave?"))
+    assert [d.id for d in transformed] == [d.id for d in sync]

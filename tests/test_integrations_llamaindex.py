@@ -242,3 +242,14 @@ def test_async_postprocess_matches_sync() -> None:
     sync = post.postprocess_nodes(_nodes(), query_str="Leave?")
     got = asyncio.run(post.apostprocess_nodes(_nodes(), query_str="Leave?"))
     assert [n.node_id for n in got] == [n.node_id for n in sync]
+
+
+def test_serialises_without_the_docstore() -> None:
+    post = BriefpackPostprocessor(
+        budget=900, tokenizer="approx", docstore=SimpleDocumentStore(), neighbors=1
+    )
+    data = post.to_dict()
+    assert data["class_name"] == "BriefpackPostprocessor"
+    assert (data["budget"], data["neighbors"]) == (900, 1)
+    assert "docstore" not in data
+    post.to_json()

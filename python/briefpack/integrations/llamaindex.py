@@ -225,7 +225,8 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     threshold: Optional[float] = None
     max_per_doc: Optional[int] = None
     tokenizer: Any = "o200k_base"
-    docstore: Optional[BaseDocumentStore] = None
+    docstore: Optional[BaseDocumentStore] = Field(default=None, exclude=True)
+    """Holds the nodes' parents and neighbours (not serialised with the postprocessor)."""
     parents: bool = False
     neighbors: int = 0
     metadata_mode: MetadataMode = MetadataMode.LLM
