@@ -1,14 +1,41 @@
 """Root pytest setup, shared by the tests, the doctests in the package and README.md.
 
-The optional ``../shared/`` folder beside the checkout holds tiktoken's vocabularies for offline
-use; when it is there, point tiktoken at it (the reference backend counts with tiktoken).
+* The optional ``../shared/`` folder beside the checkout holds tiktoken's vocabularies for
+  offline use; when it is there, point tiktoken at it (the reference backend counts with it).
+* ``--doctest-modules`` imports every module under python/briefpack, and each framework adapter
+  in briefpack.integrations raises ImportError by design when its framework is not installed:
+  skip collecting those (their tests skip themselves with pytest.importorskip).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
 _TIKTOKEN_DIR = Path(__file__).resolve().parent.parent / "shared" / "tiktoken"
 if "TIKTOKEN_CACHE_DIR" not in os.environ and _TIKTOKEN_DIR.is_dir():
     os.environ["TIKTOKEN_CACHE_DIR"] = str(_TIKTOKEN_DIR)
+
+# Haystack sends usage telemetry from Pipeline.run unless this is off when it is imported.
+os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")
+
+_FRAMEWORKS = {
+    "langchain": "langchain_core",
+    "llamaindex": "llama_index.core",
+    "haystack": "haystack",
+}
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # a parent package is missing
+        return False
+
+
+collect_ignore = [
+    f"python/briefpack/integrations/{name}.py"
+    for name, module in _FRAMEWORKS.items()
+    if not _installed(module)
+]

@@ -1,0 +1,25 @@
+"""Drop-ins for the frameworks RAG stacks are built on, and the chat APIs' message forms.
+
+Each framework module imports its framework, so import the one you use; without the framework
+it raises an ``ImportError`` that names the extra to install:
+
+* ``briefpack.integrations.langchain``: ``BriefpackCompressor`` (a LangChain document
+  compressor and transformer), ``to_messages``, ``prompt_runnable``.
+  ``pip install 'briefpack[langchain]'``
+* ``briefpack.integrations.llamaindex``: ``BriefpackPostprocessor`` (a LlamaIndex node
+  postprocessor, with parent and neighbour expansion over a docstore).
+  ``pip install 'briefpack[llamaindex]'``
+* ``briefpack.integrations.haystack``: ``BriefpackPromptBuilder`` (a Haystack component that
+  replaces ``LostInTheMiddleRanker`` plus a prompt builder). ``pip install 'briefpack[haystack]'``
+* ``briefpack.integrations.chat`` (no dependency, re-exported here): ``to_openai``,
+  ``to_anthropic`` (with a prompt-cache breakpoint after the stable system prompt) and
+  ``cache_report``.
+
+See ``docs/integrations.md`` for an example of each.
+"""
+
+from __future__ import annotations
+
+from .chat import CacheReport, cache_report, to_anthropic, to_openai
+
+__all__ = ["CacheReport", "cache_report", "to_anthropic", "to_openai"]

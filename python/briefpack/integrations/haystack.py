@@ -1,0 +1,235 @@
+"""Haystack: briefpack as a pipeline component, in place of a ranker plus a prompt builder.
+
+``BriefpackPromptBuilder`` takes the retrieved ``documents`` and the ``query`` and returns the
+finished prompt: ``prompt`` (one string, for a text generator), ``messages`` (system + user
+``ChatMessage``s, for a chat generator), ``documents`` (the placed sources, in their final
+order, for answer builders and citations) and the ``assembly`` (the full account: drops,
+token counts, ``record()``, ``cite()``). It replaces ``LostInTheMiddleRanker`` and the
+``PromptBuilder`` / ``ChatPromptBuilder`` after it, and adds what they leave out: near-duplicate
+removal, a per-document cap and a token budget instead of a word count.
+
+Needs ``haystack-ai``: ``pip install 'briefpack[haystack]'``.
+"""
+
+import dataclasses
+from typing import Any, Optional
+
+try:
+    from haystack import Document, component, default_from_dict, default_to_dict
+    from haystack.dataclasses import ChatMessage
+except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
+    from ._common import missing_extra
+
+    raise missing_extra("haystack", "haystack-ai", "haystack") from exc
+
+from collections.abc import Mapping, Sequence
+
+from ..pipeline import assemble
+from ..prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
+from ..types import Assembly, Budget, Chunk
+from ._common import annotation, check_options, member_index, merge_keys, pick_fields, untouched
+
+__all__ = ["DEFAULT_KEYS", "BriefpackPromptBuilder", "to_chunks"]
+
+DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = {
+    "doc": ("doc", "source_id", "file_path"),
+    "position": ("position", "split_id"),
+    "parent": ("parent", "__parent_id"),
+    "title": ("title",),
+    "url": ("url",),
+    "updated": ("updated",),
+    "tokens": ("tokens",),
+}
+"""Where a ``Document``'s ``meta`` holds each ``Chunk`` field, tried in turn.
+
+``source_id`` and ``split_id`` are what ``DocumentSplitter`` sets, ``__parent_id`` what
+``HierarchicalDocumentSplitter`` sets, ``file_path`` what the file converters set. Besides
+``meta``: ``id`` is ``Document.id``, ``score`` ``Document.score`` and ``vector``
+``Document.embedding`` (so ``dedupe="auto"`` compares by cosine when every document has one).
+"""
+
+_ANNOTATION_KEY = "briefpack"
+
+
+def to_chunks(
+    documents: Sequence[Document], *, keys: Optional[Mapping[str, Any]] = None
+) -> list[Chunk]:
+    """Turn Haystack ``Document``s into briefpack ``Chunk``s (``meta`` carried through).
+
+    >>> from haystack import Document
+    >>> [c] = to_chunks([Document(content="Leave is 14 weeks.", id="d1", score=0.7,
+    ...                           meta={"source_id": "hr", "split_id": 3})])
+    >>> c.id, c.score, c.doc, c.position
+    ('d1', 0.7, 'hr', 3)
+    """
+    where = merge_keys(DEFAULT_KEYS, keys)
+    out = []
+    for d in documents:
+        meta = d.meta or {}
+        fields = pick_fields(meta, where)
+        out.append(
+            Chunk(
+                d.content or "",
+                id=d.id,
+                score=d.score,
+                vector=d.embedding,
+                meta=meta,
+                **fields,
+            )
+        )
+    return out
+
+
+def _history(history: Optional[list[ChatMessage]]) -> Optional[list[dict[str, str]]]:
+    if not history:
+        return None
+    return [{"role": m.role.value, "content": m.text or ""} for m in history]
+
+
+@component
+class BriefpackPromptBuilder:
+    """Dedupe, cap, budget, order and label documents into a prompt (briefpack ``assemble``).
+
+    Args:
+        budget: context tokens (int) or a ``briefpack.Budget``.
+        order, dedupe, threshold, max_per_doc, tokenizer, system, instructions, labels:
+            ``assemble``'s options.
+        options: any other ``assemble`` keyword (``mmr``, ``supersede``, ``backend``, ...).
+        keys: overrides of ``DEFAULT_KEYS`` (where ``meta`` holds doc, position, title, ...).
+        annotate: add ``meta["briefpack"] = {"label", "members", "tokens"}`` to the returned
+            documents (as copies; the input documents are never changed).
+
+    >>> from haystack import Document
+    >>> builder = BriefpackPromptBuilder(budget=300, tokenizer="approx")
+    >>> out = builder.run(query="How long is leave?", documents=[
+    ...     Document(content="Parental leave is 14 weeks."),
+    ...     Document(content="Parental leave is 14 weeks!")])
+    >>> len(out["documents"]), out["messages"][1].text.endswith("Question: How long is leave?")
+    (1, True)
+    """
+
+    def __init__(
+        self,
+        budget: Any = 4000,
+        order: str = "edges",
+        dedupe: Optional[str] = "auto",
+        threshold: Optional[float] = None,
+        max_per_doc: Optional[int] = None,
+        tokenizer: Any = "o200k_base",
+        system: str = DEFAULT_SYSTEM,
+        instructions: Optional[str] = DEFAULT_INSTRUCTIONS,
+        labels: str = "xml",
+        options: Optional[dict[str, Any]] = None,
+        keys: Optional[dict[str, Any]] = None,
+        annotate: bool = True,
+    ) -> None:
+        self.budget = budget
+        self.order = order
+        self.dedupe = dedupe
+        self.threshold = threshold
+        self.max_per_doc = max_per_doc
+        self.tokenizer = tokenizer
+        self.system = system
+        self.instructions = instructions
+        self.labels = labels
+        self.options = dict(options or {})
+        self.keys = dict(keys or {})
+        self.annotate = annotate
+        merge_keys(DEFAULT_KEYS, self.keys)
+        own = self._own()
+        clash = sorted(set(own) & set(self.options))
+        if clash:
+            raise ValueError(f"options {clash} are arguments of BriefpackPromptBuilder")
+        check_options({**own, **self.options})
+
+    def _own(self) -> dict[str, Any]:
+        return {
+            "budget": self.budget,
+            "order": self.order,
+            "dedupe": self.dedupe,
+            "threshold": self.threshold,
+            "max_per_doc": self.max_per_doc,
+            "tokenizer": self.tokenizer,
+            "system": self.system,
+            "instructions": self.instructions,
+            "labels": self.labels,
+        }
+
+    @component.output_types(
+        prompt=str, messages=list[ChatMessage], documents=list[Document], assembly=Assembly
+    )
+    def run(
+        self,
+        documents: list[Document],
+        query: str,
+        history: Optional[list[ChatMessage]] = None,
+    ) -> dict[str, Any]:
+        """Build the prompt for ``query`` from ``documents`` (best first).
+
+        ``history``: earlier turns as ``ChatMessage``s; they go in the user message's
+        ``<history>`` block, so the system prompt stays a stable, cacheable prefix.
+
+        Returns ``prompt`` (system and user joined by a blank line), ``messages`` (system and
+        user ``ChatMessage``s), ``documents`` (the placed sources in final order) and
+        ``assembly`` (the ``briefpack.Assembly``).
+        """
+        docs = list(documents)
+        kwargs = {**self._own(), **self.options}
+        if history:
+            kwargs["history"] = _history(history)
+        a = assemble(query, to_chunks(docs, keys=self.keys), **kwargs)
+        out_docs = []
+        for s in a.sources:
+            original = docs[member_index(s)]
+            extra = annotation(s) if self.annotate else None
+            if untouched(s, original.content or ""):
+                doc = original
+                if extra is not None:
+                    meta = {**(original.meta or {}), _ANNOTATION_KEY: extra}
+                    doc = dataclasses.replace(original, meta=meta)
+            else:
+                meta = dict(s.chunk.meta or {})
+                if extra is not None:
+                    meta[_ANNOTATION_KEY] = extra
+                doc = Document(id=str(s.chunk.id), content=s.chunk.text, meta=meta)
+                doc.score = s.chunk.score
+            out_docs.append(doc)
+        return {
+            "prompt": f"{a.system}\n\n{a.user}",
+            "messages": [ChatMessage.from_system(a.system), ChatMessage.from_user(a.user)],
+            "documents": out_docs,
+            "assembly": a,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Serialise for ``Pipeline.dumps`` (a ``Budget`` becomes a dict; a callable
+        tokenizer cannot be serialised)."""
+        budget = (
+            {"budget": dataclasses.asdict(self.budget)}
+            if isinstance(self.budget, Budget)
+            else self.budget
+        )
+        return default_to_dict(
+            self,
+            budget=budget,
+            order=self.order,
+            dedupe=self.dedupe,
+            threshold=self.threshold,
+            max_per_doc=self.max_per_doc,
+            tokenizer=self.tokenizer,
+            system=self.system,
+            instructions=self.instructions,
+            labels=self.labels,
+            options=self.options,
+            keys=self.keys,
+            annotate=self.annotate,
+        )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "BriefpackPromptBuilder":
+        """Rebuild from ``to_dict``'s output."""
+        params = data.get("init_parameters", {})
+        budget = params.get("budget")
+        if isinstance(budget, dict) and "budget" in budget:
+            params["budget"] = Budget(**budget["budget"])
+        return default_from_dict(cls, data)

@@ -1,0 +1,210 @@
+"""briefpack.integrations.haystack against the real haystack-ai objects (no mocks).
+
+No ``from __future__ import annotations`` here: Haystack 2 reads a component's run()
+annotations at runtime and does not resolve strings.
+"""
+
+import copy
+import os
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")  # before haystack is imported
+pytest.importorskip("haystack")
+
+from haystack import Document, Pipeline, component
+from haystack.components.preprocessors import DocumentSplitter
+from haystack.components.rankers import LostInTheMiddleRanker
+from haystack.components.retrievers.in_memory import InMemoryBM25Retriever
+from haystack.components.writers import DocumentWriter
+from haystack.dataclasses import ChatMessage
+from haystack.document_stores.in_memory import InMemoryDocumentStore
+
+import briefpack as bp
+from briefpack.integrations.haystack import BriefpackPromptBuilder, to_chunks
+
+TEXTS = [
+    "Parental leave in Germany is 14 weeks at full pay.",
+    "Parental leave in Germany is 14 weeks at full pay!",
+    "The relocation cap for Berlin is 4000 EUR.",
+    "Employees may work remotely up to three days a week.",
+    "Sick leave needs a doctor's note from the third day.",
+    "Travel is booked through the internal portal.",
+]
+
+
+def _docs() -> list[Document]:
+    return [
+        Document(content=t, id=f"d{i}", score=1.0 - i / 10, meta={"source_id": f"s{i % 3}"})
+        for i, t in enumerate(TEXTS)
+    ]
+
+
+@component
+class EchoChatGenerator:
+    """A chat generator that answers with a fixed, cited reply (a stand-in for an LLM)."""
+
+    @component.output_types(replies=list[ChatMessage])
+    def run(self, messages: list[ChatMessage]) -> dict[str, Any]:
+        assert [m.role.value for m in messages] == ["system", "user"]
+        return {"replies": [ChatMessage.from_assistant("Parental leave is 14 weeks [1].")]}
+
+
+def test_run_returns_prompt_messages_documents_and_the_assembly() -> None:
+    docs = _docs()
+    before = copy.deepcopy(docs)
+    out = BriefpackPromptBuilder(budget=1000, tokenizer="approx").run(
+        documents=docs, query="How long is parental leave?"
+    )
+    a = out["assembly"]
+    assert isinstance(a, bp.Assembly)
+    assert out["prompt"] == f"{a.system}\n\n{a.user}"
+    assert [m.role.value for m in out["messages"]] == ["system", "user"]
+    assert [m.text for m in out["messages"]] == [a.system, a.user]
+    assert [d.id for d in out["documents"]] == [s.chunk.id for s in a.sources]
+    assert "d1" not in [d.id for d in out["documents"]]  # the near duplicate of d0
+    for n, d in enumerate(out["documents"], 1):
+        assert d.meta["briefpack"]["label"] == n
+        assert d.meta["source_id"] == docs[int(d.id[1:])].meta["source_id"]
+        assert d.score == docs[int(d.id[1:])].score
+    assert docs == before, "the input documents were mutated"
+
+
+def test_annotate_false_returns_the_very_documents() -> None:
+    docs = _docs()
+    out = BriefpackPromptBuilder(budget=1000, tokenizer="approx", annotate=False).run(
+        documents=docs, query="q"
+    )
+    assert all(any(o is d for d in docs) for o in out["documents"])
+
+
+def test_edges_order_is_lost_in_the_middle_rankers_order() -> None:
+    docs = [d for d in _docs() if d.id != "d1"]
+    ranker = LostInTheMiddleRanker().run(documents=docs)["documents"]
+    ours = BriefpackPromptBuilder(budget=1000, tokenizer="approx", annotate=False).run(
+        documents=docs, query="q"
+    )["documents"]
+    assert [d.id for d in ours] == [d.id for d in ranker]
+
+
+def test_a_token_budget_instead_of_a_word_count() -> None:
+    docs = _docs()
+    out = BriefpackPromptBuilder(budget=50, tokenizer="approx").run(documents=docs, query="q")
+    assert out["assembly"].tokens["sources"] <= 50
+    assert 0 < len(out["documents"]) < 5
+
+
+def test_meta_maps_to_chunk_fields_and_caps_per_document() -> None:
+    chunks = to_chunks(_docs())
+    assert (chunks[0].id, chunks[0].score, chunks[0].doc) == ("d0", 1.0, "s0")
+    capped = BriefpackPromptBuilder(
+        budget=1000, tokenizer="approx", max_per_doc=1, order="relevance"
+    ).run(documents=_docs(), query="q")
+    assert [d.meta["source_id"] for d in capped["documents"]] == ["s0", "s2", "s1"]
+
+
+def test_embeddings_make_auto_dedupe_cosine() -> None:
+    docs = [
+        Document(content=t, id=f"e{i}", embedding=[1.0, float(i == 2)])
+        for i, t in enumerate(TEXTS[:3])
+    ]
+    out = BriefpackPromptBuilder(budget=1000, tokenizer="approx").run(documents=docs, query="q")
+    assert out["assembly"].settings["dedupe"] == "cosine"
+    assert [d.id for d in out["documents"]] == ["e0", "e2"]
+
+
+def test_history_goes_in_the_user_message() -> None:
+    history = [ChatMessage.from_user("Hi"), ChatMessage.from_assistant("Hello! <b>")]
+    out = BriefpackPromptBuilder(budget=1000, tokenizer="approx").run(
+        documents=_docs(), query="q", history=history
+    )
+    user = out["messages"][1].text
+    assert user.startswith('<history>\n<message role="user">Hi</message>')
+    assert "Hello! &lt;b&gt;" in user
+    assert out["messages"][0].text == bp.DEFAULT_SYSTEM + "\n\n" + bp.DEFAULT_INSTRUCTIONS
+
+
+def test_bad_options_fail_when_built() -> None:
+    with pytest.raises(bp.InputError, match="order must be one of"):
+        BriefpackPromptBuilder(order="middle")
+    with pytest.raises(bp.InputError, match="unknown assemble option"):
+        BriefpackPromptBuilder(options={"top_k": 3})
+    with pytest.raises(ValueError, match="arguments of BriefpackPromptBuilder"):
+        BriefpackPromptBuilder(options={"budget": 3})
+
+
+def _indexed_store() -> InMemoryDocumentStore:
+    store = InMemoryDocumentStore()
+    indexing = Pipeline()
+    indexing.add_component("splitter", DocumentSplitter(split_by="line", split_length=1))
+    indexing.add_component("writer", DocumentWriter(document_store=store))
+    indexing.connect("splitter.documents", "writer.documents")
+    handbook = "\n".join(TEXTS[0:1] + TEXTS[2:4])
+    faq = "\n".join(TEXTS[1:2] + TEXTS[4:])
+    indexing.run({"splitter": {"documents": [Document(content=handbook), Document(content=faq)]}})
+    return store
+
+
+def test_in_a_real_pipeline_from_retriever_to_generator() -> None:
+    store = _indexed_store()
+    rag = Pipeline()
+    rag.add_component("retriever", InMemoryBM25Retriever(document_store=store, top_k=10))
+    rag.add_component("briefpack", BriefpackPromptBuilder(budget=1000, tokenizer="approx"))
+    rag.add_component("llm", EchoChatGenerator())
+    rag.connect("retriever.documents", "briefpack.documents")
+    rag.connect("briefpack.messages", "llm.messages")
+    q = "How long is parental leave in Germany?"
+    result = rag.run(
+        {"retriever": {"query": q}, "briefpack": {"query": q}},
+        include_outputs_from={"retriever", "briefpack"},
+    )
+    a = result["briefpack"]["assembly"]
+    retrieved = [d.content for d in result["retriever"]["documents"]]
+    placed = [d.content for d in result["briefpack"]["documents"]]
+    assert sum("14 weeks" in t for t in retrieved) == 2
+    assert sum("14 weeks" in t for t in placed) == 1
+    assert len(placed) == len(retrieved) - 1
+    assert [d.reason for d in a.dropped] == ["duplicate"]
+    assert a.sources[0].chunk.doc == a.sources[0].chunk.meta["source_id"]
+    reply = result["llm"]["replies"][0].text
+    cited = a.cite(reply)
+    assert [src.label for src in cited.sources] == [1]
+    assert cited.unknown == []
+    assert cited.unsupported_sentences == []
+
+
+def test_messages_connect_to_a_real_chat_generator() -> None:
+    openai_chat = pytest.importorskip("haystack.components.generators.chat")
+    from haystack.utils import Secret
+
+    rag = Pipeline()
+    rag.add_component("briefpack", BriefpackPromptBuilder(tokenizer="approx"))
+    rag.add_component(
+        "llm", openai_chat.OpenAIChatGenerator(api_key=Secret.from_token("sk-not-used"))
+    )
+    rag.connect("briefpack.messages", "llm.messages")  # type-checked by Haystack, not run
+    assert ("briefpack", "llm") in [(a, b) for a, b, *_ in rag.graph.edges]
+
+
+def test_pipeline_serialisation_round_trip() -> None:
+    rag = Pipeline()
+    rag.add_component(
+        "briefpack",
+        BriefpackPromptBuilder(
+            budget=bp.Budget(window=8192, max_output=1024),
+            tokenizer="approx",
+            options={"supersede": "url"},
+            keys={"doc": "file_path"},
+        ),
+    )
+    try:  # Haystack 3 deserialises only modules it is told to trust
+        loaded = Pipeline.loads(rag.dumps(), allowed_modules=["briefpack.integrations.haystack"])
+    except TypeError:  # Haystack 2 has no allowlist
+        loaded = Pipeline.loads(rag.dumps())
+    builder = loaded.get_component("briefpack")
+    assert isinstance(builder, BriefpackPromptBuilder)
+    assert builder.budget == bp.Budget(window=8192, max_output=1024)
+    assert builder.options == {"supersede": "url"}
+    assert builder.keys == {"doc": "file_path"}
+    assert builder.to_dict() == rag.get_component("briefpack").to_dict()

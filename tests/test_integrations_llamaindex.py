@@ -1,0 +1,255 @@
+"""briefpack.integrations.llamaindex against the real llama-index-core objects (no mocks)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+pytest.importorskip("llama_index.core")
+
+from llama_index.core import Document, VectorStoreIndex
+from llama_index.core.embeddings import MockEmbedding
+from llama_index.core.llms import MockLLM
+from llama_index.core.node_parser import HierarchicalNodeParser, SentenceSplitter, get_leaf_nodes
+from llama_index.core.postprocessor import SimilarityPostprocessor
+from llama_index.core.postprocessor.types import BaseNodePostprocessor
+from llama_index.core.query_engine import RetrieverQueryEngine
+from llama_index.core.schema import (
+    MetadataMode,
+    NodeRelationship,
+    NodeWithScore,
+    QueryBundle,
+    RelatedNodeInfo,
+    TextNode,
+)
+from llama_index.core.storage.docstore import SimpleDocumentStore
+
+import briefpack as bp
+from briefpack.integrations.llamaindex import (
+    BriefpackPostprocessor,
+    chunks_resolver,
+    node_chunk,
+    parent_resolver,
+)
+
+
+def _nodes() -> list[NodeWithScore]:
+    def n(text: str, id_: str, score: float | None, doc: str, start: int, **meta: str) -> Any:
+        node = TextNode(text=text, id_=id_, metadata=meta, start_char_idx=start)
+        node.relationships[NodeRelationship.SOURCE] = RelatedNodeInfo(node_id=doc)
+        return NodeWithScore(node=node, score=score)
+
+    return [
+        n("Parental leave in Germany is 14 weeks at full pay.", "hr-1", 0.91, "hr", 0),
+        n("Parental leave in Germany is 14 weeks at full pay!", "faq-3", 0.90, "faq", 0),
+        n("The relocation cap for Berlin is 4000 EUR.", "hr-7", 0.80, "hr", 900, title="Moving"),
+        n("Employees may work remotely up to three days a week.", "hr-9", 0.70, "hr", 1500),
+        n("Sick leave needs a doctor's note from the third day.", "wiki-2", 0.60, "wiki", 0),
+    ]
+
+
+def test_it_is_a_node_postprocessor() -> None:
+    assert isinstance(BriefpackPostprocessor(tokenizer="approx"), BaseNodePostprocessor)
+    assert BriefpackPostprocessor.class_name() == "BriefpackPostprocessor"
+
+
+def test_postprocess_returns_the_same_objects_deduped_and_ordered() -> None:
+    nodes = _nodes()
+    before = [n.model_dump() for n in nodes]
+    post = BriefpackPostprocessor(budget=1000, tokenizer="approx")
+    out = post.postprocess_nodes(nodes, query_str="How long is parental leave?")
+    assert [n.node_id for n in out] == ["hr-1", "hr-9", "wiki-2", "hr-7"]
+    assert all(any(o is n for n in nodes) for o in out), "nodes were copied, not passed through"
+    assert [n.score for n in out] == [0.91, 0.70, 0.60, 0.80]
+    assert [n.model_dump() for n in nodes] == before, "the input nodes were mutated"
+
+
+def test_unsorted_input_is_sorted_by_score_first() -> None:
+    nodes = _nodes()
+    shuffled = [nodes[3], nodes[0], nodes[4], nodes[2], nodes[1]]
+    post = BriefpackPostprocessor(budget=1000, tokenizer="approx", order="relevance")
+    assert [n.node_id for n in post.postprocess_nodes(shuffled)] == [
+        "hr-1",
+        "hr-7",
+        "hr-9",
+        "wiki-2",
+    ]
+    as_given = BriefpackPostprocessor(
+        budget=1000, tokenizer="approx", order="relevance", sort=False
+    ).postprocess_nodes(shuffled)
+    # input order is rank order: hr-9 leads, and faq-3 (ranked below hr-1) is the duplicate
+    assert [n.node_id for n in as_given] == ["hr-9", "hr-1", "wiki-2", "hr-7"]
+
+
+def test_node_fields_map_to_chunk_fields() -> None:
+    node = _nodes()[2].node
+    node.relationships[NodeRelationship.PARENT] = RelatedNodeInfo(node_id="sec-2")
+    c = node_chunk(node, 0.8)
+    assert (c.id, c.score, c.doc, c.position, c.parent, c.title) == (
+        "hr-7",
+        0.8,
+        "hr",
+        900,
+        "sec-2",
+        "Moving",
+    )
+    assert c.meta is node.metadata
+
+
+def test_the_budget_counts_what_the_llm_sees() -> None:
+    meta = {"summary": "a long summary that the synthesizer shows before the text " * 4}
+    nodes = [
+        NodeWithScore(node=TextNode(text=f"Fact number {i} is here.", id_=f"n{i}", metadata=meta))
+        for i in range(4)
+    ]
+    shown = nodes[0].node.get_content(metadata_mode=MetadataMode.LLM)
+    assert len(shown) > 4 * len(nodes[0].node.text)
+    llm = BriefpackPostprocessor(budget=150, tokenizer="approx", dedupe=None)
+    text_only = BriefpackPostprocessor(
+        budget=150, tokenizer="approx", dedupe=None, metadata_mode=MetadataMode.NONE
+    )
+    assert len(text_only.postprocess_nodes(nodes)) == 4
+    assert len(llm.postprocess_nodes(nodes)) < 4
+    a = llm.assemble(nodes)
+    assert all(s.tokens <= 150 for s in a.sources)
+    assert a.sources[0].chunk.tokens == max(1, len(shown) // 4)
+
+
+def test_parents_from_hierarchical_nodes() -> None:
+    text = " ".join(
+        f"Section {s}. "
+        + " ".join(f"Rule {s}.{r} says item {s * 10 + r} applies." for r in range(8))
+        for s in range(3)
+    )
+    parser = HierarchicalNodeParser.from_defaults(chunk_sizes=[128, 32], chunk_overlap=0)
+    all_nodes = parser.get_nodes_from_documents([Document(text=text, id_="rules")])
+    docstore = SimpleDocumentStore()
+    docstore.add_documents(all_nodes)
+    leaves = get_leaf_nodes(all_nodes)
+    first_parent = leaves[0].relationships[NodeRelationship.PARENT].node_id
+    siblings = [
+        n for n in leaves if n.relationships[NodeRelationship.PARENT].node_id == first_parent
+    ]
+    assert len(siblings) >= 2
+    hits = [NodeWithScore(node=siblings[0], score=0.9), NodeWithScore(node=siblings[1], score=0.8)]
+    post = BriefpackPostprocessor(budget=4000, tokenizer="approx", docstore=docstore, parents=True)
+    out = post.postprocess_nodes(hits, query_str="rule 0.1?")
+    assert len(out) == 1
+    assert out[0].node_id == first_parent
+    assert out[0].node == docstore.get_node(first_parent)
+    assert out[0].score == 0.9
+    a = post.assemble(hits, "rule 0.1?")
+    assert a.sources[0].members == (siblings[0].node_id, siblings[1].node_id)
+
+
+def test_neighbours_along_previous_and_next() -> None:
+    text = " ".join(f"Sentence number {i} talks about topic {i}." for i in range(60))
+    splitter = SentenceSplitter(chunk_size=60, chunk_overlap=0)
+    nodes = splitter.get_nodes_from_documents([Document(text=text, id_="doc")])
+    assert len(nodes) >= 5
+    docstore = SimpleDocumentStore()
+    docstore.add_documents(nodes)
+    hit = NodeWithScore(node=nodes[2], score=0.7)
+    post = BriefpackPostprocessor(
+        budget=4000, tokenizer="approx", docstore=docstore, neighbors=1, dedupe=None
+    )
+    [out] = post.postprocess_nodes([hit], query_str="topic?")
+    assert out.node_id == nodes[2].node_id
+    assert out.score == 0.7
+    for n in nodes[1:4]:
+        assert n.get_content() in out.node.get_content()
+    assert nodes[4].get_content() not in out.node.get_content()
+    assert hit.node.get_content() == nodes[2].get_content(), "the hit was mutated"
+    chunks = chunks_resolver(docstore, [nodes[2]])("doc")
+    assert [c.id for c in chunks] == [n.node_id for n in nodes]
+
+
+def test_parent_resolver_with_assemble_directly() -> None:
+    parent = TextNode(text="The whole leave section: 14 weeks, paid.", id_="sec")
+    child = TextNode(text="14 weeks, paid.", id_="c1")
+    child.relationships[NodeRelationship.PARENT] = RelatedNodeInfo(node_id="sec")
+    docstore = SimpleDocumentStore()
+    docstore.add_documents([parent, child])
+    fetched: dict[str, Any] = {}
+    a = bp.assemble(
+        "Leave?",
+        [node_chunk(child, 0.5)],
+        parents=parent_resolver(docstore, {"c1": child}, fetched=fetched),
+        budget=500,
+        tokenizer="approx",
+    )
+    assert [s.chunk.id for s in a.sources] == ["sec"]
+    assert fetched == {"sec": docstore.get_node("sec")}
+
+
+def test_mmr_takes_the_query_bundle_embedding() -> None:
+    nodes = _nodes()
+    for i, n in enumerate(nodes):
+        n.node.embedding = [1.0, float(i)]
+    post = BriefpackPostprocessor(
+        budget=1000, tokenizer="approx", dedupe=None, options={"mmr": 0.5, "mmr_k": 2}
+    )
+    out = post.postprocess_nodes(nodes, QueryBundle("q", embedding=[1.0, 0.0]))
+    assert len(out) == 2
+    with pytest.raises(bp.InputError, match="mmr"):
+        post.postprocess_nodes(
+            [NodeWithScore(node=TextNode(text="x", id_="x"), score=None)], query_str="q"
+        )
+
+
+def test_bad_settings_fail_when_built() -> None:
+    with pytest.raises(ValueError, match="need the docstore"):
+        BriefpackPostprocessor(parents=True)
+    with pytest.raises(ValueError, match="fields of BriefpackPostprocessor"):
+        BriefpackPostprocessor(options={"neighbors": 1})
+    with pytest.raises(ValueError, match="order must be one of"):
+        BriefpackPostprocessor(order="middle")
+    with pytest.raises(ValueError, match="neighbors must be an int"):
+        BriefpackPostprocessor(docstore=SimpleDocumentStore(), neighbors=-1)
+
+
+def test_in_a_query_engine_next_to_the_llamaindex_postprocessors() -> None:
+    docs = [
+        Document(text="Parental leave in Germany is 14 weeks at full pay.", id_="hr"),
+        Document(text="Parental leave in Germany is 14 weeks at full pay!", id_="faq"),
+        Document(text="The relocation cap for Berlin is 4000 EUR.", id_="move"),
+    ]
+    index = VectorStoreIndex.from_documents(docs, embed_model=MockEmbedding(embed_dim=8))
+    post = BriefpackPostprocessor(budget=1000, tokenizer="approx")
+    engine = RetrieverQueryEngine.from_args(
+        index.as_retriever(similarity_top_k=3),
+        llm=MockLLM(),
+        node_postprocessors=[SimilarityPostprocessor(similarity_cutoff=0.0), post],
+    )
+    response = engine.query("How long is parental leave?")
+    assert sorted(n.node.ref_doc_id for n in response.source_nodes) in (
+        ["hr", "move"],
+        ["faq", "move"],
+    )
+    # aquery calls the async path
+    response = asyncio.run(engine.aquery("How long is parental leave?"))
+    assert len(response.source_nodes) == 2
+
+
+@pytest.mark.skipif(
+    not hasattr(BaseNodePostprocessor, "apostprocess_nodes"),
+    reason="this llama-index-core has no async postprocess (added after 0.12.0)",
+)
+def test_async_postprocess_matches_sync() -> None:
+    post = BriefpackPostprocessor(budget=1000, tokenizer="approx")
+    sync = post.postprocess_nodes(_nodes(), query_str="Leave?")
+    got = asyncio.run(post.apostprocess_nodes(_nodes(), query_str="Leave?"))
+    assert [n.node_id for n in got] == [n.node_id for n in sync]
+
+
+def test_serialises_without_the_docstore() -> None:
+    post = BriefpackPostprocessor(
+        budget=900, tokenizer="approx", docstore=SimpleDocumentStore(), neighbors=1
+    )
+    data = post.to_dict()
+    assert data["class_name"] == "BriefpackPostprocessor"
+    assert (data["budget"], data["neighbors"]) == (900, 1)
+    assert "docstore" not in data
+    post.to_json()
