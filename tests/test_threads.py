@@ -1,0 +1,48 @@
+"""Concurrent calls give the same answers as serial calls (8 threads, shared inputs)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+import pytest
+
+import briefpack as bp
+
+TEXTS = [
+    f"Passage {i % 37} about relocation caps, parental leave and budgets, version {i % 5}."
+    for i in range(400)
+] + ["東京の移転上限は4000ユーロです。", "Ünïcode ąćęłńóśźż", "", "   "]
+
+
+def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) -> None:
+    serial = fn()
+    with ThreadPoolExecutor(threads) as pool:
+        results = list(pool.map(lambda _: fn(), range(threads * calls)))
+    assert all(r == serial for r in results)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda: bp.count_tokens(TEXTS, "o200k_base"),
+        lambda: bp.count_tokens(TEXTS, "cl100k_base"),
+        lambda: tuple(bp.dedupe_exact(TEXTS)),
+        lambda: tuple(bp.dedupe_jaccard(TEXTS, 0.6)),
+        lambda: tuple(bp.dedupe_minhash(TEXTS, 0.5)),
+        lambda: tuple(bp.pack([len(t) for t in TEXTS], 5000, "skip")),
+    ],
+    ids=["count-o200k", "count-cl100k", "exact", "jaccard", "minhash", "pack"],
+)
+def test_kernels_in_threads(fn: Callable[[], Any]) -> None:
+    _same_in_threads(fn)
+
+
+def test_assemble_in_threads() -> None:
+    cands = [bp.Chunk(t, id=f"c{i}", doc=f"d{i % 7}") for i, t in enumerate(TEXTS)]
+
+    def run() -> tuple[str, str, list[str]]:
+        a = bp.assemble("What is the relocation cap?", cands, budget=2000, order="round_robin")
+        return a.system, a.user, [d.reason for d in a.dropped]
+
+    _same_in_threads(run, calls=3)
