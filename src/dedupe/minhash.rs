@@ -207,6 +207,7 @@ pub fn minhash<S: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn golden() {
@@ -277,5 +278,32 @@ mod tests {
     fn empty_texts_are_skipped() {
         let d = minhash(&["", "...", "a", "", "a"], 0.5, 16, 3, 1);
         assert_eq!(d.duplicate_of, [None, None, None, None, Some(2)]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn never_panics_on_arbitrary_strings(
+            texts in prop::collection::vec(".*", 0..8),
+            threshold in 0.0f64..=1.0,
+            num_perm in 1usize..40,
+            shingle in prop_oneof![1usize..6, Just(usize::MAX)],
+            seed in any::<u64>(),
+        ) {
+            let d = minhash(&texts, threshold, num_perm, shingle, seed);
+            prop_assert_eq!(d.duplicate_of.len(), texts.len());
+            for (i, dup) in d.duplicate_of.iter().enumerate() {
+                if let Some(k) = *dup {
+                    prop_assert!(k < i && d.duplicate_of[k].is_none());
+                }
+            }
+        }
+
+        #[test]
+        fn lsh_bands_divide_num_perm(num_perm in 1usize..600, threshold in 0.0f64..=1.0) {
+            let (b, r) = lsh_bands(num_perm, threshold);
+            prop_assert_eq!(b * r, num_perm);
+        }
     }
 }

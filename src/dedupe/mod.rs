@@ -10,6 +10,7 @@
 //! See each submodule for its algorithm, complexity and performance notes.
 
 mod exact;
+mod intern;
 mod jaccard;
 mod minhash;
 pub mod py;
@@ -84,5 +85,47 @@ mod tests {
         assert_eq!(d.kept(), [0, 1, 3]);
         assert_eq!(d.duplicate_of[2], Some(0));
         assert_eq!(d.similarity[2], Some(1.0));
+    }
+
+    /// Manual timing on a file of NUL-separated texts (no assertion on time): the best of 5.
+    /// `BRIEFPACK_TEXTS=/path cargo test --release timing -- --ignored --nocapture`
+    /// (`BRIEFPACK_ONLY=exact|0.5|0.7|minhash|words` runs one of them).
+    #[test]
+    #[ignore = "manual timing: needs BRIEFPACK_TEXTS"]
+    fn timing() {
+        fn best<T>(name: &str, mut f: impl FnMut() -> T) {
+            let only = std::env::var("BRIEFPACK_ONLY").unwrap_or_default();
+            if !(only.is_empty() || only == name) {
+                return;
+            }
+            let mut times = Vec::new();
+            for _ in 0..5 {
+                let start = std::time::Instant::now();
+                std::hint::black_box(f());
+                times.push(start.elapsed());
+            }
+            eprintln!(
+                "{name}: best {:?}",
+                times.iter().min().copied().unwrap_or_default()
+            );
+        }
+        let Ok(path) = std::env::var("BRIEFPACK_TEXTS") else {
+            return;
+        };
+        let data = std::fs::read_to_string(path).expect("readable texts file");
+        let texts: Vec<&str> = data.split('\0').collect();
+        best("words", || {
+            let mut n = 0;
+            for t in &texts {
+                crate::text::for_each_word(t, |_| n += 1);
+            }
+            n
+        });
+        best("sets", || jaccard::word_sets(&texts).map(|s| s.ids.len()));
+        best("exact", || exact(&texts));
+        for t in ["0.3", "0.5", "0.7", "0.9"] {
+            best(t, || jaccard(&texts, t.parse().unwrap_or(0.5)));
+        }
+        best("minhash", || minhash(&texts, 0.8, 128, 3, 0));
     }
 }

@@ -42,6 +42,13 @@ pub const WORD: u8 = 2;
 /// Han, Hiragana or Katakana: a word of its own.
 pub const IDEOGRAPH: u8 = 3;
 
+/// Byte kinds of the ASCII fast path (`Table::byte_kind`).
+const K_SEP: u8 = 0;
+const K_WS: u8 = 1;
+const K_PLAIN: u8 = 2;
+const K_UPPER: u8 = 3;
+const K_HIGH: u8 = 4;
+
 const TABLE_TEXT: &str = include_str!("../../python/briefpack/data/chartable.txt");
 const BLOCK_BITS: u32 = 8;
 const BLOCK: usize = 1 << BLOCK_BITS;
@@ -50,7 +57,8 @@ const MAX_CP: u32 = 0x10_FFFF;
 
 /// The parsed character table.
 struct Table {
-    ascii_class: [u8; 128],
+    /// Per byte: `K_SEP`, `K_WS`, `K_PLAIN`, `K_UPPER` for ASCII, `K_HIGH` for 0x80..=0xFF.
+    byte_kind: [u8; 256],
     class_index: Vec<u16>,
     class_blocks: Vec<u8>,
     lower_index: Vec<u16>,
@@ -135,12 +143,20 @@ fn parse(text: &str) -> Table {
             _ => {}
         }
     }
-    let mut ascii_class = [SEPARATOR; 128];
-    ascii_class.copy_from_slice(&classes[..128]);
+    let mut byte_kind = [K_HIGH; 256];
+    for (b, kind) in byte_kind.iter_mut().enumerate().take(128) {
+        *kind = match classes[b] {
+            WHITESPACE => K_WS,
+            // The table's lowercase decides what changes (only A..Z in ASCII).
+            WORD | IDEOGRAPH if lower[b] != 0 => K_UPPER,
+            WORD => K_PLAIN,
+            _ => K_SEP,
+        };
+    }
     let (class_index, class_blocks) = two_level(&classes);
     let (lower_index, lower_blocks) = two_level(&lower);
     Table {
-        ascii_class,
+        byte_kind,
         class_index,
         class_blocks,
         lower_index,
@@ -153,67 +169,134 @@ fn table() -> &'static Table {
     TABLE.get_or_init(|| parse(TABLE_TEXT))
 }
 
+/// Decode the character starting at byte `i` of valid UTF-8 `s`: (code point, byte length).
+#[inline]
+fn decode(s: &[u8], i: usize) -> (u32, usize) {
+    let b = u32::from(s[i]);
+    if b < 0x80 {
+        (b, 1)
+    } else if b < 0xE0 {
+        (((b & 0x1F) << 6) | (u32::from(s[i + 1]) & 0x3F), 2)
+    } else if b < 0xF0 {
+        let cp =
+            ((b & 0x0F) << 12) | ((u32::from(s[i + 1]) & 0x3F) << 6) | (u32::from(s[i + 2]) & 0x3F);
+        (cp, 3)
+    } else {
+        let cp = ((b & 0x07) << 18)
+            | ((u32::from(s[i + 1]) & 0x3F) << 12)
+            | ((u32::from(s[i + 2]) & 0x3F) << 6)
+            | (u32::from(s[i + 3]) & 0x3F);
+        (cp, 4)
+    }
+}
+
+impl Table {
+    /// The byte length of the whitespace character at byte `i` of `s`, or 0 if the character
+    /// there is not whitespace (or `i` is not at the start of a character).
+    #[inline]
+    fn whitespace_at(&self, s: &[u8], i: usize) -> usize {
+        match self.byte_kind[s[i] as usize] {
+            K_WS => 1,
+            // Only a lead byte (0xC0..) starts a character; continuation bytes are skipped.
+            K_HIGH if s[i] >= 0xC0 => {
+                let (cp, len) = decode(s, i);
+                if self.class(cp) == WHITESPACE {
+                    len
+                } else {
+                    0
+                }
+            }
+            _ => 0,
+        }
+    }
+}
+
 /// Call `f` with each lowercased word of `text`, in order, repeats kept.
 ///
 /// The `&str` borrows `text` when lowercasing changes nothing, else a scratch buffer; it is
 /// valid only for the duration of the call.
-pub fn for_each_word<F: FnMut(&str)>(text: &str, mut f: F) {
-    let t = table();
+pub fn for_each_word<F: FnMut(&str)>(text: &str, mut emit: F) {
+    let table = table();
+    let kinds = &table.byte_kind;
+    let bytes = text.as_bytes();
+    let end = bytes.len();
     let mut buf = String::new();
-    // Byte offset where the current word run starts, if inside one.
-    let mut start: Option<usize> = None;
-    // Whether `buf` holds the current word (some character so far changed when lowercased).
-    let mut changed = false;
-    for (i, c) in text.char_indices() {
-        let cp = c as u32;
-        let (cls, low) = if cp < 128 {
-            let cls = t.ascii_class[cp as usize];
-            let low = if c.is_ascii_uppercase() {
-                Some(c.to_ascii_lowercase())
-            } else {
-                None
-            };
-            (cls, low)
-        } else {
-            let cls = t.class(cp);
-            let low = if cls == WORD || cls == IDEOGRAPH {
-                t.lower(cp)
-            } else {
-                None
-            };
-            (cls, low)
-        };
-        if cls == WORD {
-            let s = *start.get_or_insert_with(|| {
-                changed = false;
-                i
-            });
-            match low {
-                Some(l) => {
+    let mut i = 0;
+    while i < end {
+        match kinds[bytes[i] as usize] {
+            K_SEP | K_WS => {
+                i += 1;
+                continue;
+            }
+            K_HIGH => {
+                let (cp, len) = decode(bytes, i);
+                match table.class(cp) {
+                    WORD => {}
+                    IDEOGRAPH => {
+                        match table.lower(cp) {
+                            Some(l) => emit(l.encode_utf8(&mut [0u8; 4])),
+                            None => emit(&text[i..i + len]),
+                        }
+                        i += len;
+                        continue;
+                    }
+                    _ => {
+                        i += len;
+                        continue;
+                    }
+                }
+            }
+            _ => {}
+        }
+        // A word starts at `i`. Borrow it until a character changes when lowercased, then
+        // build it in `buf`.
+        let start = i;
+        let mut changed = false;
+        while i < end {
+            let byte = bytes[i];
+            match kinds[byte as usize] {
+                K_PLAIN => {
+                    let run = i;
+                    i += 1;
+                    while i < end && kinds[bytes[i] as usize] == K_PLAIN {
+                        i += 1;
+                    }
+                    if changed {
+                        buf.push_str(&text[run..i]);
+                    }
+                }
+                K_UPPER => {
                     if !changed {
                         buf.clear();
-                        buf.push_str(&text[s..i]);
+                        buf.push_str(&text[start..i]);
                         changed = true;
                     }
-                    buf.push(l);
+                    buf.push(char::from(byte | 0x20));
+                    i += 1;
                 }
-                None if changed => buf.push(c),
-                None => {}
+                K_HIGH => {
+                    let (cp, len) = decode(bytes, i);
+                    if table.class(cp) != WORD {
+                        break;
+                    }
+                    match table.lower(cp) {
+                        Some(l) => {
+                            if !changed {
+                                buf.clear();
+                                buf.push_str(&text[start..i]);
+                                changed = true;
+                            }
+                            buf.push(l);
+                        }
+                        None if changed => buf.push_str(&text[i..i + len]),
+                        None => {}
+                    }
+                    i += len;
+                }
+                _ => break,
             }
-            continue;
         }
-        if let Some(s) = start.take() {
-            f(if changed { &buf } else { &text[s..i] });
-        }
-        if cls == IDEOGRAPH {
-            match low {
-                Some(l) => f(l.encode_utf8(&mut [0u8; 4])),
-                None => f(&text[i..i + c.len_utf8()]),
-            }
-        }
-    }
-    if let Some(s) = start {
-        f(if changed { &buf } else { &text[s..] });
+        emit(if changed { &buf } else { &text[start..i] });
     }
 }
 
@@ -225,55 +308,52 @@ pub fn words(text: &str) -> Vec<String> {
     out
 }
 
-#[inline]
-fn is_whitespace(t: &Table, c: char) -> bool {
-    let cp = c as u32;
-    if cp < 128 {
-        t.ascii_class[cp as usize] == WHITESPACE
-    } else {
-        t.class(cp) == WHITESPACE
-    }
-}
-
 /// `text` with every whitespace run collapsed to one space and both ends stripped
 /// (`reference.text.exact_key`). Borrows `text` when it is already in that form.
 #[must_use]
 pub fn exact_key(text: &str) -> Cow<'_, str> {
     let t = table();
-    // Already normalised: no whitespace other than single inner ASCII spaces.
-    let mut prev_space = true; // a space at the start is not allowed
-    let mut normal = true;
-    for c in text.chars() {
-        if c == ' ' {
-            if prev_space {
-                normal = false;
+    let s = text.as_bytes();
+    let mut out = String::new();
+    let mut owned = false;
+    let mut copied = 0; // text[..copied] is already in `out` (when owned)
+    let mut i = 0;
+    while i < s.len() {
+        let len = t.whitespace_at(s, i);
+        if len == 0 {
+            i += 1;
+            continue;
+        }
+        let mut j = i + len;
+        while j < s.len() {
+            let len = t.whitespace_at(s, j);
+            if len == 0 {
                 break;
             }
-            prev_space = true;
-        } else if is_whitespace(t, c) {
-            normal = false;
-            break;
-        } else {
-            prev_space = false;
+            j += len;
         }
-    }
-    if normal && (text.is_empty() || !prev_space) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut pending = false;
-    for c in text.chars() {
-        if is_whitespace(t, c) {
-            pending = !out.is_empty();
-        } else {
-            if pending {
-                out.push(' ');
-                pending = false;
-            }
-            out.push(c);
+        let edge = i == 0 || j == s.len();
+        if !edge && j == i + 1 && s[i] == b' ' {
+            i = j;
+            continue; // one inner ASCII space: already normal
         }
+        if !owned {
+            out.reserve(s.len());
+            owned = true;
+        }
+        out.push_str(&text[copied..i]);
+        if !edge {
+            out.push(' ');
+        }
+        copied = j;
+        i = j;
     }
-    Cow::Owned(out)
+    if owned {
+        out.push_str(&text[copied..]);
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// FNV-1a 64 of `data` (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
@@ -309,17 +389,12 @@ pub fn splitmix64(x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     /// The table class of one character: `SEPARATOR`, `WHITESPACE`, `WORD` or `IDEOGRAPH`.
     #[must_use]
     pub fn char_class(c: char) -> u8 {
-        let t = table();
-        let cp = c as u32;
-        if cp < 128 {
-            t.ascii_class[cp as usize]
-        } else {
-            t.class(cp)
-        }
+        table().class(c as u32)
     }
 
     /// The table's simple lowercase of one character (itself when the table lists no change).
@@ -443,5 +518,91 @@ mod tests {
         assert_eq!(fnv1a64(b"a"), 0xAF63_DC4C_8601_EC8C);
         // SplitMix64 with state 0: the first output of the reference generator.
         assert_eq!(splitmix64(0), 0xE220_A839_7B1D_CDAF);
+    }
+
+    /// Character-by-character twins of `words` and `exact_key`, written like the reference.
+    fn words_slow(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur: Option<String> = None;
+        for c in text.chars() {
+            match char_class(c) {
+                WORD => cur.get_or_insert_with(String::new).push(char_lower(c)),
+                cls => {
+                    out.extend(cur.take());
+                    if cls == IDEOGRAPH {
+                        out.push(char_lower(c).to_string());
+                    }
+                }
+            }
+        }
+        out.extend(cur);
+        out
+    }
+
+    fn exact_key_slow(text: &str) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let mut cur: Option<String> = None;
+        for c in text.chars() {
+            if char_class(c) == WHITESPACE {
+                parts.extend(cur.take());
+            } else {
+                cur.get_or_insert_with(String::new).push(c);
+            }
+        }
+        parts.extend(cur);
+        parts.join(" ")
+    }
+
+    /// Text mixing arbitrary characters with the ones that matter to the table.
+    fn texts() -> impl Strategy<Value = String> {
+        let special = prop::sample::select(vec![
+            ' ',
+            '\t',
+            '\n',
+            '\u{85}',
+            '\u{a0}',
+            '\u{3000}',
+            '\u{1c}',
+            '\u{200b}',
+            '\0',
+            'A',
+            'z',
+            '0',
+            '\u{130}',
+            'Σ',
+            'ß',
+            '\u{301}',
+            '中',
+            'カ',
+            '😀',
+            '\u{1c89}',
+            '\u{10FFFF}',
+            '\u{1E921}',
+            '-',
+            '.',
+        ]);
+        prop::collection::vec(prop_oneof![any::<char>(), special], 0..40)
+            .prop_map(|cs| cs.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn words_match_the_char_by_char_twin(text in texts()) {
+            prop_assert_eq!(words(&text), words_slow(&text));
+        }
+
+        #[test]
+        fn exact_key_matches_the_char_by_char_twin(text in texts()) {
+            prop_assert_eq!(exact_key(&text), exact_key_slow(&text));
+        }
+
+        #[test]
+        fn never_panics_on_arbitrary_strings(text in ".*") {
+            let n = words(&text).len();
+            prop_assert!(n <= text.chars().count());
+            prop_assert!(exact_key(&text).len() <= text.len());
+        }
     }
 }
