@@ -5,8 +5,14 @@
 
 use pyo3::prelude::*;
 
+mod dedupe;
+mod errors;
+mod text;
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    text::py::register(m)?;
+    dedupe::py::register(m)?;
     Ok(())
 }

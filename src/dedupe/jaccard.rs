@@ -1,0 +1,500 @@
+//! Jaccard near duplicates over word sets, exact and fast.
+//!
+//! Algorithm: every distinct word is interned to a `u32`; each text becomes the sorted set of
+//! its word ids. Items are walked in rank order; an item with a non-empty set is a duplicate of
+//! the earliest-ranked kept item `k` with `inter / union >= threshold` (one f64 division of two
+//! exact integers, as in the reference, so similarities are bit-identical). An empty set is
+//! never a duplicate and never the item one duplicates.
+//!
+//! Invariants: first copy wins; `duplicate_of[i] < i` and is kept; decisions equal the
+//! reference's O(n * kept) loop exactly.
+//!
+//! Complexity: O(total words) to build the sets, then O(n * kept * set size) comparisons.
+
+use super::intern::Interner;
+use super::{Dedupe, TooLarge};
+use crate::text::for_each_word;
+
+/// Word sets of a batch as CSR: set `i` is `ids[offsets[i]..offsets[i + 1]]`, sorted, unique.
+pub(crate) struct WordSets {
+    pub(crate) offsets: Vec<usize>,
+    pub(crate) ids: Vec<u32>,
+}
+
+impl WordSets {
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> &[u32] {
+        &self.ids[self.offsets[i]..self.offsets[i + 1]]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+}
+
+/// Intern every word of `texts` (ids in order of first appearance) and build the sets, each
+/// unique but in no particular order (see `sort_sets`).
+pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge> {
+    let mut vocab = Interner::new();
+    // Per word id: the last text that had it, to drop repeats without sorting.
+    let mut last: Vec<u32> = Vec::new();
+    let mut offsets = Vec::with_capacity(texts.len() + 1);
+    let mut ids: Vec<u32> = Vec::new();
+    offsets.push(0);
+    let mut overflow = false;
+    for (i, text) in texts.iter().enumerate() {
+        let i = i as u32; // the caller checked that the batch fits in u32
+        for_each_word(text.as_ref(), |w| {
+            let Some(id) = vocab.intern(w) else {
+                overflow = true;
+                return;
+            };
+            if id as usize == last.len() {
+                last.push(u32::MAX);
+            }
+            if last[id as usize] != i {
+                last[id as usize] = i;
+                ids.push(id);
+            }
+        });
+        if overflow {
+            return Err(TooLarge);
+        }
+        offsets.push(ids.len());
+    }
+    Ok(WordSets { offsets, ids })
+}
+
+/// Sort every set by id (merges and prefixes need sorted sets).
+pub(crate) fn sort_sets(sets: &mut WordSets) {
+    for i in 0..sets.len() {
+        sets.ids[sets.offsets[i]..sets.offsets[i + 1]].sort_unstable();
+    }
+}
+
+/// `|a ∩ b|` of two sorted, unique id slices.
+#[inline]
+pub(crate) fn intersection(a: &[u32], b: &[u32]) -> usize {
+    let (mut i, mut j, mut inter) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    inter
+}
+
+/// `|a ∩ b| / |a ∪ b|` as the reference computes it: one f64 division of exact integers.
+#[inline]
+pub(crate) fn similarity(inter: usize, la: usize, lb: usize) -> f64 {
+    inter as f64 / (la + lb - inter) as f64
+}
+
+/// Mark every item whose word-set Jaccard similarity to a kept item is `>= threshold`.
+///
+/// # Errors
+/// `TooLarge` when the batch has more than `u32::MAX - 1` items or distinct words.
+pub fn jaccard<S: AsRef<str>>(texts: &[S], threshold: f64) -> Result<Dedupe, TooLarge> {
+    if texts.len() >= u32::MAX as usize {
+        return Err(TooLarge);
+    }
+    let mut sets = word_sets(texts)?;
+    if threshold <= 0.0 {
+        sort_sets(&mut sets);
+        return Ok(threshold_zero(&sets));
+    }
+    rank_rare_first(&mut sets);
+    Ok(prefix_filtered(&sets, threshold))
+}
+
+/// Threshold 0: every pair of non-empty sets qualifies, so every non-empty item after the
+/// first non-empty one duplicates that first one. O(total words).
+fn threshold_zero(sets: &WordSets) -> Dedupe {
+    let mut out = Dedupe::new(sets.len());
+    let mut first: Option<usize> = None;
+    for i in 0..sets.len() {
+        let a = sets.get(i);
+        if a.is_empty() {
+            continue;
+        }
+        match first {
+            None => first = Some(i),
+            Some(k) => {
+                let b = sets.get(k);
+                out.duplicate_of[i] = Some(k);
+                out.similarity[i] = Some(similarity(intersection(a, b), a.len(), b.len()));
+            }
+        }
+    }
+    out
+}
+
+/// Renumber word ids by document frequency, rarest first (ties: first appearance), and sort
+/// every set in that order, so a set's prefix holds its rarest words.
+///
+/// Sorting is a transpose and back (counting sort): list the items of each word in rank
+/// order, then walk the words in rank order appending each to its items' sets, which come
+/// out sorted. O(total words + vocabulary log vocabulary).
+fn rank_rare_first(sets: &mut WordSets) {
+    let vocab = sets
+        .ids
+        .iter()
+        .map(|&id| id as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut df = vec![0u32; vocab];
+    for &id in &sets.ids {
+        df[id as usize] += 1;
+    }
+    let mut order: Vec<u32> = (0..vocab as u32).collect();
+    order.sort_unstable_by_key(|&id| (df[id as usize], id));
+    let mut rank = vec![0u32; vocab];
+    // start[r]: where the items of the word of rank r begin in `items`.
+    let mut start = vec![0usize; vocab + 1];
+    for (r, &id) in order.iter().enumerate() {
+        rank[id as usize] = r as u32;
+        start[r + 1] = start[r] + df[id as usize] as usize;
+    }
+    let mut cursor = start.clone();
+    let mut items = vec![0u32; sets.ids.len()];
+    for i in 0..sets.len() {
+        for &id in &sets.ids[sets.offsets[i]..sets.offsets[i + 1]] {
+            let r = rank[id as usize] as usize;
+            items[cursor[r]] = i as u32;
+            cursor[r] += 1;
+        }
+    }
+    let mut fill = sets.offsets.clone();
+    for r in 0..vocab {
+        for &i in &items[start[r]..start[r + 1]] {
+            sets.ids[fill[i as usize]] = r as u32;
+            fill[i as usize] += 1;
+        }
+    }
+}
+
+/// `x.ceil()` as usize for `x >= 0` (a start guess only: callers correct it with exact checks),
+/// without a call to libm's `ceil` (x86-64 before SSE4.1 has no rounding instruction).
+#[inline]
+#[allow(clippy::cast_sign_loss, reason = "callers pass x >= 0")]
+fn ceil_usize(x: f64) -> usize {
+    let c = x as usize;
+    if (c as f64) < x {
+        c + 1
+    } else {
+        c
+    }
+}
+
+/// For each set size `n` (index), the least overlap a qualifying pair can have with a set of
+/// that size: the smallest `o >= 1` with `fl(o / n) >= t`. Since the union is at least `n` and
+/// rounding is monotone, `fl(inter / union) >= t` implies `fl(inter / n) >= t`, so
+/// `inter >= min_overlap[n]` for both sets of any qualifying pair. `0 < t <= 1`.
+fn min_overlaps(max_len: usize, t: f64) -> Vec<usize> {
+    let mut out = vec![0; max_len + 1];
+    for (n, slot) in out.iter_mut().enumerate().skip(1) {
+        let ratio = |o: usize| o as f64 / n as f64;
+        let mut o = ceil_usize(t * n as f64).clamp(1, n);
+        while o > 1 && ratio(o - 1) >= t {
+            o -= 1;
+        }
+        while o < n && ratio(o) < t {
+            o += 1;
+        }
+        *slot = o;
+    }
+    out
+}
+
+/// The least overlap `o` with `fl(o / (la + lb - o)) >= t`: exactly the overlaps at which the
+/// reference's similarity meets the threshold (the ratio grows with `o`, rounding is monotone).
+/// `None` when even `o = min(la, lb)` falls short. `0 < t <= 1`, `la, lb >= 1`.
+#[inline]
+fn required_overlap(la: usize, lb: usize, t: f64) -> Option<usize> {
+    let total = la + lb;
+    let most = la.min(lb);
+    let meets = |o: usize| similarity(o, la, lb) >= t;
+    let mut o = ceil_usize(t * total as f64 / (1.0 + t)).clamp(1, most);
+    while o > 1 && meets(o - 1) {
+        o -= 1;
+    }
+    while !meets(o) {
+        if o == most {
+            return None;
+        }
+        o += 1;
+    }
+    Some(o)
+}
+
+/// Per-probe state of one kept item: the probe that last touched it, the overlap counted in
+/// the two prefixes so far, and the overlap the pair needs (`u32::MAX`: pruned).
+#[derive(Clone, Copy)]
+struct Touch {
+    probe: u32,
+    count: u32,
+    need: u32,
+}
+
+/// Exact greedy dedupe with prefix filtering (`AllPairs` / `PPJoin`) over kept items, for
+/// `0 < t <= 1`.
+///
+/// * **Prefix filter.** Sets are sorted rarest word first. If `J(A, B) >= t` then
+///   `|A ∩ B| >= max(min_overlap[|A|], min_overlap[|B|])`, so the rarest common word lies
+///   within the first `|A| - min_overlap[|A|] + 1` words of `A` and the first
+///   `|B| - min_overlap[|B|] + 1` words of `B`. Kept items are indexed by the words of their
+///   prefix (with positions); an item probes the index with its own prefix.
+/// * **Length filter.** `fl(min / max) >= t` is necessary, since `inter <= min` and
+///   `union >= max`.
+/// * **Positional filter.** When the word at position `i` of `A` meets the word at position
+///   `j` of `B`, the overlap is at most `seen + 1 + min(|A| - i - 1, |B| - j - 1)`, where
+///   `seen` is the number of common words met before (exactly `|A[..i] ∩ B[..j]|`, since
+///   common words before a prefix word lie in both prefixes). A pair whose bound falls below
+///   its required overlap (`required_overlap`, exact) is pruned.
+/// * **Verification** of the survivors in rank order: `A`'s words are marked in a bitset and
+///   `B`'s words counted against it, stopping as soon as the count cannot reach the required
+///   overlap; the first (earliest kept) that reaches it is the one `A` duplicates.
+fn prefix_filtered(sets: &WordSets, t: f64) -> Dedupe {
+    let n = sets.len();
+    let mut out = Dedupe::new(n);
+    let max_len = (0..n).map(|i| sets.get(i).len()).max().unwrap_or(0);
+    let vocab = sets
+        .ids
+        .iter()
+        .map(|&id| id as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let min_overlap = min_overlaps(max_len, t);
+    // Per word: (kept item, position of the word in it), for the words of kept prefixes.
+    let mut index: Vec<Vec<(u32, u32)>> = vec![Vec::new(); vocab];
+    let mut touch = vec![
+        Touch {
+            probe: u32::MAX,
+            count: 0,
+            need: 0,
+        };
+        n
+    ];
+    let mut marks = vec![0u64; vocab.div_ceil(64)];
+    let lens: Vec<u32> = (0..n).map(|k| sets.get(k).len() as u32).collect();
+    // Per probe, the required overlap by the other set's size (`u32::MAX`: impossible), cached
+    // as (probe, need) since many kept items share a size.
+    let mut need_by_len: Vec<(u32, u32)> = vec![(u32::MAX, 0); max_len + 1];
+    let mut cands: Vec<u32> = Vec::new();
+    for i in 0..n {
+        let a = sets.get(i);
+        let la = a.len();
+        if la == 0 {
+            continue; // kept, never indexed: never the item one duplicates
+        }
+        let probe = i as u32;
+        let prefix = &a[..=la - min_overlap[la]];
+        cands.clear();
+        for (pos_a, &tok) in prefix.iter().enumerate() {
+            let rest_a = (la - pos_a - 1) as u32;
+            for &(k, pos_b) in &index[tok as usize] {
+                let st = &mut touch[k as usize];
+                let lb = lens[k as usize];
+                if st.probe != probe {
+                    st.probe = probe;
+                    st.count = 0;
+                    let cached = &mut need_by_len[lb as usize];
+                    if cached.0 != probe {
+                        let need = required_overlap(la, lb as usize, t);
+                        *cached = (probe, need.map_or(u32::MAX, |o| o as u32));
+                    }
+                    st.need = cached.1;
+                    if st.need != u32::MAX {
+                        cands.push(k);
+                    }
+                }
+                if st.need == u32::MAX {
+                    continue;
+                }
+                let rest = rest_a.min(lb - pos_b - 1);
+                if st.count + 1 + rest < st.need {
+                    st.need = u32::MAX;
+                } else {
+                    st.count += 1;
+                }
+            }
+        }
+        if !cands.is_empty() {
+            cands.sort_unstable();
+            for &tok in a {
+                marks[tok as usize >> 6] |= 1 << (tok & 63);
+            }
+            for &k in &cands {
+                let need = touch[k as usize].need;
+                if need == u32::MAX {
+                    continue;
+                }
+                let b = sets.get(k as usize);
+                if let Some(inter) = count_marked(&marks, b, need as usize) {
+                    out.duplicate_of[i] = Some(k as usize);
+                    out.similarity[i] = Some(similarity(inter, la, b.len()));
+                    break;
+                }
+            }
+            for &tok in a {
+                marks[tok as usize >> 6] = 0;
+            }
+        }
+        if out.duplicate_of[i].is_none() {
+            for (pos, &tok) in prefix.iter().enumerate() {
+                index[tok as usize].push((probe, pos as u32));
+            }
+        }
+    }
+    out
+}
+
+/// How many words of `b` are marked, or `None` as soon as the count cannot reach `need`.
+#[inline]
+fn count_marked(marks: &[u64], b: &[u32], need: usize) -> Option<usize> {
+    let mut count = 0;
+    for (j, &tok) in b.iter().enumerate() {
+        if count + (b.len() - j) < need {
+            return None;
+        }
+        count += ((marks[tok as usize >> 6] >> (tok & 63)) & 1) as usize;
+    }
+    (count >= need).then_some(count)
+}
+
+/// The reference's loop over interned sets: O(n * kept). The oracle of the unit tests.
+#[cfg(test)]
+pub(crate) fn naive(sets: &WordSets, threshold: f64) -> Dedupe {
+    let n = sets.len();
+    let mut out = Dedupe::new(n);
+    let mut kept: Vec<usize> = Vec::new();
+    for i in 0..n {
+        let a = sets.get(i);
+        if !a.is_empty() {
+            for &k in &kept {
+                let b = sets.get(k);
+                if b.is_empty() {
+                    continue;
+                }
+                let j = similarity(intersection(a, b), a.len(), b.len());
+                if j >= threshold {
+                    out.duplicate_of[i] = Some(k);
+                    out.similarity[i] = Some(j);
+                    break;
+                }
+            }
+        }
+        if out.duplicate_of[i].is_none() {
+            kept.push(i);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn golden() {
+        let d = jaccard(&["the cat sat", "The cat sat!", "a dog"], 0.7).expect("small batch");
+        assert_eq!(d.duplicate_of, [None, Some(0), None]);
+        assert_eq!(d.similarity, [None, Some(1.0), None]);
+    }
+
+    #[test]
+    fn empty_sets_never_match() {
+        let d = jaccard(&["", "...", "a", "", "a"], 0.0).expect("small batch");
+        assert_eq!(d.duplicate_of, [None, None, None, None, Some(2)]);
+    }
+
+    #[test]
+    fn threshold_zero_takes_the_first_non_empty() {
+        let d = jaccard(&["", "a b", "c d", "a c"], 0.0).expect("small batch");
+        assert_eq!(d.duplicate_of, [None, None, Some(1), Some(1)]);
+        assert_eq!(d.similarity, [None, None, Some(0.0), Some(1.0 / 3.0)]);
+    }
+
+    #[test]
+    fn earliest_kept_wins() {
+        // Item 2 is closer to 1 (8/9) but also meets the threshold with 0 (5/8): 0 wins.
+        let d = jaccard(&["a b c d e", "a b c d e f g h x", "a b c d e f g h"], 0.6)
+            .expect("small batch");
+        assert_eq!(d.duplicate_of, [None, None, Some(0)]);
+        assert_eq!(d.similarity[2], Some(5.0 / 8.0));
+    }
+
+    #[test]
+    fn min_overlap_is_tight() {
+        for &t in &[1e-300, 0.1, 1.0 / 3.0, 0.5, 0.7, 0.8, 0.9, 0.999_999, 1.0] {
+            let mo = min_overlaps(300, t);
+            for (n, &o) in mo.iter().enumerate().skip(1) {
+                assert!(o >= 1 && o <= n);
+                assert!(o as f64 / n as f64 >= t, "t={t} n={n} o={o}");
+                assert!(
+                    o == 1 || ((o - 1) as f64 / n as f64) < t,
+                    "t={t} n={n} o={o}"
+                );
+            }
+        }
+    }
+
+    /// Sets over a small vocabulary with many repeats and near copies, as word texts.
+    fn batches() -> impl Strategy<Value = Vec<String>> {
+        let text = prop::collection::vec(0u8..14, 0..12).prop_map(|ws| {
+            ws.iter()
+                .map(|w| format!("w{w}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+        prop::collection::vec(text, 0..40).prop_flat_map(|base| {
+            let n = base.len();
+            // Append copies of random earlier items with one word changed.
+            let copies = prop::collection::vec((0..n.max(1), 0u8..14), 0..20);
+            (Just(base), copies).prop_map(|(mut base, copies)| {
+                for (src, w) in copies {
+                    if let Some(t) = base.get(src).cloned() {
+                        base.push(format!("{t} w{w}"));
+                    }
+                }
+                base
+            })
+        })
+    }
+
+    fn threshold() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            Just(0.0),
+            Just(1.0),
+            Just(0.5),
+            (1u32..12, 1u32..12).prop_map(|(a, b)| f64::from(a.min(b)) / f64::from(a.max(b))),
+            0.0f64..=1.0,
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn fast_equals_naive(texts in batches(), t in threshold()) {
+            let mut sets = word_sets(&texts).expect("small batch");
+            sort_sets(&mut sets);
+            let want = naive(&sets, t);
+            let got = jaccard(&texts, t).expect("small batch");
+            prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn never_panics_on_any_text(texts in prop::collection::vec(".*", 0..8), t in 0.0f64..=1.0) {
+            let d = jaccard(&texts, t).expect("small batch");
+            prop_assert_eq!(d.duplicate_of.len(), texts.len());
+        }
+    }
+}

@@ -1,0 +1,608 @@
+//! Text normalisation shared by the `exact`, `jaccard` and `minhash` kernels.
+//!
+//! Both backends read the committed character table `python/briefpack/data/chartable.txt`
+//! (generated once by `scripts/gen_chartable.py` from Python 3.11's `unicodedata`, Unicode 14),
+//! so results never depend on the Unicode version of the Rust standard library: this module
+//! never calls `char::to_lowercase`, `char::is_whitespace` or `char::is_alphanumeric`.
+//!
+//! * A text's **words** are the maximal runs of *word* characters, each character lowercased by
+//!   the table's simple mapping, plus every *ideograph* as a word of its own. Everything else
+//!   (separators and whitespace) ends a word. Repeats are kept, in order.
+//! * The **exact key** of a text is the text with every run of *whitespace* (the table's `w`
+//!   class, which follows Python's `str.isspace`) collapsed to one space and stripped at both
+//!   ends. Case and punctuation are kept.
+//!
+//! Mirrors `briefpack.reference.text` (the oracle); `tests/test_parity_text.py` checks every
+//! code point and hypothesis-generated text against it.
+//!
+//! The table is parsed once, on first use, into two two-level lookup tables (256 code points a
+//! block, identical blocks shared): one byte of class per code point, and the lowercase target
+//! (0 for "unchanged"). ASCII takes a separate 128-entry fast path.
+//!
+//! Complexity: `words` and `exact_key` are O(len(text)) with one table look-up per character.
+//!
+//! # Performance notes
+//!
+//! * Words are handed to a callback as `&str` that borrows the input whenever lowercasing does
+//!   not change the word (most words), so the kernels intern or hash without allocating.
+//! * The class table has 4,352 block slots and about 200 distinct 256-byte blocks (~50 KB);
+//!   a flat 1.1 MB byte array was not faster on the corpus and is unfriendly to the cache.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+pub mod py;
+
+/// Punctuation, symbols, emoji, controls, unassigned code points: separates words.
+pub const SEPARATOR: u8 = 0;
+/// Whitespace (Python's `str.isspace`): separates words, collapsed by `exact_key`.
+pub const WHITESPACE: u8 = 1;
+/// General category L, M or N (not an ideograph): part of a word.
+pub const WORD: u8 = 2;
+/// Han, Hiragana or Katakana: a word of its own.
+pub const IDEOGRAPH: u8 = 3;
+
+/// Byte kinds of the ASCII fast path (`Table::byte_kind`).
+const K_SEP: u8 = 0;
+const K_WS: u8 = 1;
+const K_PLAIN: u8 = 2;
+const K_UPPER: u8 = 3;
+const K_HIGH: u8 = 4;
+
+const TABLE_TEXT: &str = include_str!("../../python/briefpack/data/chartable.txt");
+const BLOCK_BITS: u32 = 8;
+const BLOCK: usize = 1 << BLOCK_BITS;
+const NUM_BLOCKS: usize = 0x11_0000 >> BLOCK_BITS;
+const MAX_CP: u32 = 0x10_FFFF;
+
+/// The parsed character table.
+struct Table {
+    /// Per byte: `K_SEP`, `K_WS`, `K_PLAIN`, `K_UPPER` for ASCII, `K_HIGH` for 0x80..=0xFF.
+    byte_kind: [u8; 256],
+    class_index: Vec<u16>,
+    class_blocks: Vec<u8>,
+    lower_index: Vec<u16>,
+    /// Lowercase target per code point, 0 when lowercasing leaves it unchanged.
+    lower_blocks: Vec<u32>,
+}
+
+impl Table {
+    #[inline]
+    fn class(&self, cp: u32) -> u8 {
+        let block = self.class_index[(cp >> BLOCK_BITS) as usize] as usize;
+        self.class_blocks[(block << BLOCK_BITS) | (cp as usize & (BLOCK - 1))]
+    }
+
+    /// The lowercase of `cp`, or `None` when the table leaves it unchanged.
+    #[inline]
+    fn lower(&self, cp: u32) -> Option<char> {
+        let block = self.lower_index[(cp >> BLOCK_BITS) as usize] as usize;
+        let low = self.lower_blocks[(block << BLOCK_BITS) | (cp as usize & (BLOCK - 1))];
+        if low == 0 {
+            None
+        } else {
+            char::from_u32(low)
+        }
+    }
+}
+
+fn parse_hex(s: Option<&str>) -> Option<u32> {
+    u32::from_str_radix(s?, 16).ok().filter(|&v| v <= MAX_CP)
+}
+
+/// Split a flat per-code-point array into 256-entry blocks, sharing identical blocks.
+fn two_level<T: Copy + Eq + std::hash::Hash>(flat: &[T]) -> (Vec<u16>, Vec<T>) {
+    let mut seen: std::collections::HashMap<&[T], u16> = std::collections::HashMap::new();
+    let mut index = Vec::with_capacity(NUM_BLOCKS);
+    let mut blocks = Vec::new();
+    for chunk in flat.chunks(BLOCK) {
+        let next = seen.len() as u16;
+        let id = *seen.entry(chunk).or_insert_with(|| {
+            blocks.extend_from_slice(chunk);
+            next
+        });
+        index.push(id);
+    }
+    (index, blocks)
+}
+
+/// Parse `chartable.txt`. Malformed lines are skipped; `tests::table_is_complete` proves the
+/// committed table has none and covers every code point, so a release build never skips any.
+fn parse(text: &str) -> Table {
+    let n = (MAX_CP + 1) as usize;
+    let mut classes = vec![SEPARATOR; n];
+    let mut lower = vec![0u32; n];
+    for line in text.lines() {
+        let mut parts = line.split_ascii_whitespace();
+        match parts.next() {
+            Some("R") => {
+                let (Some(lo), Some(hi)) = (parse_hex(parts.next()), parse_hex(parts.next()))
+                else {
+                    continue;
+                };
+                let cls = match parts.next() {
+                    Some("w") => WHITESPACE,
+                    Some("a") => WORD,
+                    Some("i") => IDEOGRAPH,
+                    _ => SEPARATOR,
+                };
+                if lo <= hi {
+                    classes[lo as usize..=hi as usize].fill(cls);
+                }
+            }
+            Some("L") => {
+                let (Some(cp), Some(low)) = (parse_hex(parts.next()), parse_hex(parts.next()))
+                else {
+                    continue;
+                };
+                // Only a valid scalar value can be a lowercase target (never a surrogate).
+                if low != 0 && char::from_u32(low).is_some() {
+                    lower[cp as usize] = low;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut byte_kind = [K_HIGH; 256];
+    for (b, kind) in byte_kind.iter_mut().enumerate().take(128) {
+        *kind = match classes[b] {
+            WHITESPACE => K_WS,
+            // The table's lowercase decides what changes (only A..Z in ASCII).
+            WORD | IDEOGRAPH if lower[b] != 0 => K_UPPER,
+            WORD => K_PLAIN,
+            _ => K_SEP,
+        };
+    }
+    let (class_index, class_blocks) = two_level(&classes);
+    let (lower_index, lower_blocks) = two_level(&lower);
+    Table {
+        byte_kind,
+        class_index,
+        class_blocks,
+        lower_index,
+        lower_blocks,
+    }
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| parse(TABLE_TEXT))
+}
+
+/// Decode the character starting at byte `i` of valid UTF-8 `s`: (code point, byte length).
+#[inline]
+fn decode(s: &[u8], i: usize) -> (u32, usize) {
+    let b = u32::from(s[i]);
+    if b < 0x80 {
+        (b, 1)
+    } else if b < 0xE0 {
+        (((b & 0x1F) << 6) | (u32::from(s[i + 1]) & 0x3F), 2)
+    } else if b < 0xF0 {
+        let cp =
+            ((b & 0x0F) << 12) | ((u32::from(s[i + 1]) & 0x3F) << 6) | (u32::from(s[i + 2]) & 0x3F);
+        (cp, 3)
+    } else {
+        let cp = ((b & 0x07) << 18)
+            | ((u32::from(s[i + 1]) & 0x3F) << 12)
+            | ((u32::from(s[i + 2]) & 0x3F) << 6)
+            | (u32::from(s[i + 3]) & 0x3F);
+        (cp, 4)
+    }
+}
+
+impl Table {
+    /// The byte length of the whitespace character at byte `i` of `s`, or 0 if the character
+    /// there is not whitespace (or `i` is not at the start of a character).
+    #[inline]
+    fn whitespace_at(&self, s: &[u8], i: usize) -> usize {
+        match self.byte_kind[s[i] as usize] {
+            K_WS => 1,
+            // Only a lead byte (0xC0..) starts a character; continuation bytes are skipped.
+            K_HIGH if s[i] >= 0xC0 => {
+                let (cp, len) = decode(s, i);
+                if self.class(cp) == WHITESPACE {
+                    len
+                } else {
+                    0
+                }
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// Call `f` with each lowercased word of `text`, in order, repeats kept.
+///
+/// The `&str` borrows `text` when lowercasing changes nothing, else a scratch buffer; it is
+/// valid only for the duration of the call.
+pub fn for_each_word<F: FnMut(&str)>(text: &str, mut emit: F) {
+    let table = table();
+    let kinds = &table.byte_kind;
+    let bytes = text.as_bytes();
+    let end = bytes.len();
+    let mut buf = String::new();
+    let mut i = 0;
+    while i < end {
+        match kinds[bytes[i] as usize] {
+            K_SEP | K_WS => {
+                i += 1;
+                continue;
+            }
+            K_HIGH => {
+                let (cp, len) = decode(bytes, i);
+                match table.class(cp) {
+                    WORD => {}
+                    IDEOGRAPH => {
+                        match table.lower(cp) {
+                            Some(l) => emit(l.encode_utf8(&mut [0u8; 4])),
+                            None => emit(&text[i..i + len]),
+                        }
+                        i += len;
+                        continue;
+                    }
+                    _ => {
+                        i += len;
+                        continue;
+                    }
+                }
+            }
+            _ => {}
+        }
+        // A word starts at `i`. Borrow it until a character changes when lowercased, then
+        // build it in `buf`.
+        let start = i;
+        let mut changed = false;
+        while i < end {
+            let byte = bytes[i];
+            match kinds[byte as usize] {
+                K_PLAIN => {
+                    let run = i;
+                    i += 1;
+                    while i < end && kinds[bytes[i] as usize] == K_PLAIN {
+                        i += 1;
+                    }
+                    if changed {
+                        buf.push_str(&text[run..i]);
+                    }
+                }
+                K_UPPER => {
+                    if !changed {
+                        buf.clear();
+                        buf.push_str(&text[start..i]);
+                        changed = true;
+                    }
+                    buf.push(char::from(byte | 0x20));
+                    i += 1;
+                }
+                K_HIGH => {
+                    let (cp, len) = decode(bytes, i);
+                    if table.class(cp) != WORD {
+                        break;
+                    }
+                    match table.lower(cp) {
+                        Some(l) => {
+                            if !changed {
+                                buf.clear();
+                                buf.push_str(&text[start..i]);
+                                changed = true;
+                            }
+                            buf.push(l);
+                        }
+                        None if changed => buf.push_str(&text[i..i + len]),
+                        None => {}
+                    }
+                    i += len;
+                }
+                _ => break,
+            }
+        }
+        emit(if changed { &buf } else { &text[start..i] });
+    }
+}
+
+/// The lowercased words of `text`, in order, repeats kept (`reference.text.words`).
+#[must_use]
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_word(text, |w| out.push(w.to_owned()));
+    out
+}
+
+/// `text` with every whitespace run collapsed to one space and both ends stripped
+/// (`reference.text.exact_key`). Borrows `text` when it is already in that form.
+#[must_use]
+pub fn exact_key(text: &str) -> Cow<'_, str> {
+    let t = table();
+    let s = text.as_bytes();
+    let mut out = String::new();
+    let mut owned = false;
+    let mut copied = 0; // text[..copied] is already in `out` (when owned)
+    let mut i = 0;
+    while i < s.len() {
+        let len = t.whitespace_at(s, i);
+        if len == 0 {
+            i += 1;
+            continue;
+        }
+        let mut j = i + len;
+        while j < s.len() {
+            let len = t.whitespace_at(s, j);
+            if len == 0 {
+                break;
+            }
+            j += len;
+        }
+        let edge = i == 0 || j == s.len();
+        if !edge && j == i + 1 && s[i] == b' ' {
+            i = j;
+            continue; // one inner ASCII space: already normal
+        }
+        if !owned {
+            out.reserve(s.len());
+            owned = true;
+        }
+        out.push_str(&text[copied..i]);
+        if !edge {
+            out.push(' ');
+        }
+        copied = j;
+        i = j;
+    }
+    if owned {
+        out.push_str(&text[copied..]);
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// FNV-1a 64 of `data` (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+#[must_use]
+#[inline]
+pub fn fnv1a64(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for &b in data {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+/// `SplitMix64`'s golden gamma.
+pub const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// `SplitMix64`'s output mix (no increment).
+#[must_use]
+#[inline]
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// `SplitMix64`'s output function applied to `x + golden gamma` (`reference.dedupe.splitmix64`).
+#[must_use]
+#[inline]
+pub fn splitmix64(x: u64) -> u64 {
+    mix64(x.wrapping_add(GOLDEN_GAMMA))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The table class of one character: `SEPARATOR`, `WHITESPACE`, `WORD` or `IDEOGRAPH`.
+    #[must_use]
+    pub fn char_class(c: char) -> u8 {
+        table().class(c as u32)
+    }
+
+    /// The table's simple lowercase of one character (itself when the table lists no change).
+    #[must_use]
+    pub fn char_lower(c: char) -> char {
+        let cp = c as u32;
+        if cp < 128 {
+            return c.to_ascii_lowercase();
+        }
+        table().lower(cp).unwrap_or(c)
+    }
+
+    #[test]
+    fn table_is_complete() {
+        // Every R line is well formed, ranges are contiguous and cover U+0000..U+10FFFF.
+        let mut next = 0u32;
+        let mut lowers = 0;
+        for line in TABLE_TEXT.lines() {
+            if line.starts_with('#') || line.is_empty() {
+                continue;
+            }
+            let parts: Vec<&str> = line.split_ascii_whitespace().collect();
+            match parts[0] {
+                "R" => {
+                    assert_eq!(parts.len(), 4, "{line}");
+                    let lo = parse_hex(Some(parts[1])).expect("hex");
+                    let hi = parse_hex(Some(parts[2])).expect("hex");
+                    assert_eq!(lo, next, "{line}");
+                    assert!(lo <= hi);
+                    assert!(["a", "i", "w", "s"].contains(&parts[3]), "{line}");
+                    next = hi + 1;
+                }
+                "L" => {
+                    assert_eq!(parts.len(), 3, "{line}");
+                    let cp = parse_hex(Some(parts[1])).expect("hex");
+                    let low = parse_hex(Some(parts[2])).expect("hex");
+                    assert!(char::from_u32(cp).is_some() && char::from_u32(low).is_some());
+                    assert_ne!(cp, low);
+                    assert_eq!(char_lower(char::from_u32(cp).expect("scalar")) as u32, low);
+                    lowers += 1;
+                }
+                other => panic!("unknown line kind {other}"),
+            }
+        }
+        assert_eq!(next, MAX_CP + 1);
+        assert!(lowers > 1000);
+    }
+
+    #[test]
+    fn classes() {
+        assert_eq!(char_class('a'), WORD);
+        assert_eq!(char_class('5'), WORD);
+        assert_eq!(char_class(' '), WHITESPACE);
+        assert_eq!(char_class('\u{85}'), WHITESPACE);
+        assert_eq!(char_class('\u{a0}'), WHITESPACE);
+        assert_eq!(char_class('\u{3000}'), WHITESPACE);
+        assert_eq!(char_class('\u{1c}'), WHITESPACE);
+        assert_eq!(char_class('\u{200b}'), SEPARATOR);
+        assert_eq!(char_class('中'), IDEOGRAPH);
+        assert_eq!(char_class('の'), IDEOGRAPH);
+        assert_eq!(char_class('ー'), IDEOGRAPH);
+        assert_eq!(char_class('\u{301}'), WORD);
+        assert_eq!(char_class('!'), SEPARATOR);
+        assert_eq!(char_class('😀'), SEPARATOR);
+        assert_eq!(char_class('\0'), SEPARATOR);
+        // Unassigned in Unicode 14 (assigned later): separators by the table.
+        assert_eq!(char_class('\u{10FFFF}'), SEPARATOR);
+    }
+
+    #[test]
+    fn lowercase() {
+        assert_eq!(char_lower('A'), 'a');
+        assert_eq!(char_lower('Ä'), 'ä');
+        assert_eq!(char_lower('\u{130}'), 'i');
+        assert_eq!(char_lower('Σ'), 'σ');
+        assert_eq!(char_lower('ß'), 'ß');
+        assert_eq!(char_lower('\u{1E921}'), '\u{1E943}');
+    }
+
+    #[test]
+    fn words_golden() {
+        assert_eq!(
+            words("Ünïcode-ready: 東京 2024!"),
+            ["ünïcode", "ready", "東", "京", "2024"]
+        );
+        assert_eq!(
+            words("the cat and THE hat"),
+            ["the", "cat", "and", "the", "hat"]
+        );
+        assert_eq!(words(""), Vec::<String>::new());
+        assert_eq!(words("  \t\n "), Vec::<String>::new());
+        assert_eq!(words("HeLLo"), ["hello"]);
+        assert_eq!(words("aBc\u{0}DEF"), ["abc", "def"]);
+        assert_eq!(words("Straße İstanbul"), ["straße", "istanbul"]);
+        assert_eq!(words("e\u{301}t\u{301}e"), ["e\u{301}t\u{301}e"]);
+        assert_eq!(
+            words("日本語のテキストabc"),
+            ["日", "本", "語", "の", "テ", "キ", "ス", "ト", "abc"]
+        );
+        assert_eq!(words("x😀Y"), ["x", "y"]);
+    }
+
+    #[test]
+    fn exact_key_golden() {
+        assert_eq!(exact_key("  Hello,\u{a0}\n world  "), "Hello, world");
+        assert_eq!(exact_key("a  b"), "a b");
+        assert_eq!(exact_key(" a b "), "a b");
+        assert_eq!(exact_key(""), "");
+        assert_eq!(exact_key("   "), "");
+        assert_eq!(exact_key(" "), "");
+        assert_eq!(exact_key("a"), "a");
+        assert_eq!(exact_key("a "), "a");
+        assert_eq!(exact_key("a\u{200b}b"), "a\u{200b}b");
+        assert!(matches!(exact_key("a b c"), Cow::Borrowed(_)));
+        assert_eq!(exact_key("x\u{3000}\u{85}y"), "x y");
+    }
+
+    #[test]
+    fn hashes() {
+        assert_eq!(fnv1a64(b""), 0xCBF2_9CE4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xAF63_DC4C_8601_EC8C);
+        // SplitMix64 with state 0: the first output of the reference generator.
+        assert_eq!(splitmix64(0), 0xE220_A839_7B1D_CDAF);
+    }
+
+    /// Character-by-character twins of `words` and `exact_key`, written like the reference.
+    fn words_slow(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur: Option<String> = None;
+        for c in text.chars() {
+            match char_class(c) {
+                WORD => cur.get_or_insert_with(String::new).push(char_lower(c)),
+                cls => {
+                    out.extend(cur.take());
+                    if cls == IDEOGRAPH {
+                        out.push(char_lower(c).to_string());
+                    }
+                }
+            }
+        }
+        out.extend(cur);
+        out
+    }
+
+    fn exact_key_slow(text: &str) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let mut cur: Option<String> = None;
+        for c in text.chars() {
+            if char_class(c) == WHITESPACE {
+                parts.extend(cur.take());
+            } else {
+                cur.get_or_insert_with(String::new).push(c);
+            }
+        }
+        parts.extend(cur);
+        parts.join(" ")
+    }
+
+    /// Text mixing arbitrary characters with the ones that matter to the table.
+    fn texts() -> impl Strategy<Value = String> {
+        let special = prop::sample::select(vec![
+            ' ',
+            '\t',
+            '\n',
+            '\u{85}',
+            '\u{a0}',
+            '\u{3000}',
+            '\u{1c}',
+            '\u{200b}',
+            '\0',
+            'A',
+            'z',
+            '0',
+            '\u{130}',
+            'Σ',
+            'ß',
+            '\u{301}',
+            '中',
+            'カ',
+            '😀',
+            '\u{1c89}',
+            '\u{10FFFF}',
+            '\u{1E921}',
+            '-',
+            '.',
+        ]);
+        prop::collection::vec(prop_oneof![any::<char>(), special], 0..40)
+            .prop_map(|cs| cs.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn words_match_the_char_by_char_twin(text in texts()) {
+            prop_assert_eq!(words(&text), words_slow(&text));
+        }
+
+        #[test]
+        fn exact_key_matches_the_char_by_char_twin(text in texts()) {
+            prop_assert_eq!(exact_key(&text), exact_key_slow(&text));
+        }
+
+        #[test]
+        fn never_panics_on_arbitrary_strings(text in ".*") {
+            let n = words(&text).len();
+            prop_assert!(n <= text.chars().count());
+            prop_assert!(exact_key(&text).len() <= text.len());
+        }
+    }
+}
