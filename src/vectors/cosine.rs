@@ -1,0 +1,416 @@
+//! Greedy cosine dedupe in rank order with an exact pruning filter.
+//!
+//! See the module doc of [`crate::vectors`] for the algorithm, its invariants and the
+//! performance notes.
+
+use rayon::prelude::*;
+
+use super::dot::{dot1_f32, dot4_f32, Element};
+use super::matrix::Matrix;
+
+/// The filter keeps a pair unless its f32 upper bound is below `threshold - FILTER_MARGIN`.
+///
+/// The bound's own rounding error is below 3e-6 (normalised prefixes rounded to f32: 1.2e-7;
+/// f32 accumulation of at most `MAX_PREFIX / 16 + 4` terms per lane: < 2e-6; the residual
+/// product and the sum: < 3e-7), so a pruned pair's true cosine is below `threshold - 7e-6`.
+const FILTER_MARGIN: f32 = 1e-5;
+
+/// The exact stage stops a pair early when its f64 bound is below `threshold - EXACT_MARGIN`
+/// (the f64 partial sums are accurate to about `dim * 2^-53`).
+const EXACT_MARGIN: f64 = 1e-9;
+
+/// Below this dimension the filter cannot pay for itself: every pair gets the exact check.
+const MIN_FILTER_DIM: usize = 128;
+
+/// The filter prefix is `dim / 8` rounded down to a multiple of 8, at most this long.
+const MAX_PREFIX: usize = 256;
+
+/// Queries per block: the queries of a block are checked against the items kept before it in
+/// parallel, then against the items kept inside it, in order.
+const BLOCK: usize = 64;
+
+/// Work (`n * dim`) below which the kernel stays on the calling thread.
+const PARALLEL_MIN_WORK: usize = 1 << 18;
+
+/// The result columns, over the input (rank) order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dedupe {
+    /// Indices of the kept items, ascending.
+    pub kept: Vec<usize>,
+    /// For each item, the earliest kept item it duplicates, or `None` when kept.
+    pub duplicate_of: Vec<Option<usize>>,
+    /// For each item, the cosine to `duplicate_of`, or `None` when kept.
+    pub similarity: Vec<Option<f64>>,
+}
+
+/// Drop each item whose cosine to an earlier kept item is `>= threshold`; the earliest such
+/// kept item is the one it duplicates. Large inputs use the current rayon pool (inside a
+/// one-thread pool everything runs on the calling thread); the result never depends on it.
+pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
+    let n = m.len();
+    let parallel =
+        n.saturating_mul(m.dim()) >= PARALLEL_MIN_WORK && rayon::current_num_threads() > 1;
+    let index = Index::new(m, threshold, parallel);
+    let mut kept = Kept::new(index.s0);
+    let mut duplicate_of = vec![None; n];
+    let mut similarity = vec![None; n];
+    let mut hits: Vec<Option<(usize, f64)>> = Vec::with_capacity(BLOCK);
+    for start in (0..n).step_by(BLOCK) {
+        let end = (start + BLOCK).min(n);
+        let frozen = kept.len();
+        hits.clear();
+        if parallel && frozen > 0 {
+            (start..end)
+                .into_par_iter()
+                .map(|i| index.first_match(i, &kept, 0, frozen))
+                .collect_into_vec(&mut hits);
+        } else {
+            hits.extend((start..end).map(|i| index.first_match(i, &kept, 0, frozen)));
+        }
+        for (i, hit) in (start..end).zip(hits.iter().copied()) {
+            // An item kept earlier in this block ranks below every item kept before the block,
+            // so it only matters when the frozen part had no match.
+            match hit.or_else(|| index.first_match(i, &kept, frozen, kept.len())) {
+                Some((j, c)) => {
+                    duplicate_of[i] = Some(j);
+                    similarity[i] = Some(c);
+                }
+                None => kept.push(&index, i),
+            }
+        }
+    }
+    Dedupe {
+        kept: kept.idx,
+        duplicate_of,
+        similarity,
+    }
+}
+
+/// Per-item data for the filter and the exact stage.
+struct Index<'m, 'a, T: Element> {
+    m: &'m Matrix<'a, T>,
+    t: f64,
+    /// Filter prefix length (0: no filter).
+    s0: usize,
+    /// `n * s0`: each row's first `s0` components divided by its norm, as f32.
+    prefix: Vec<f32>,
+    /// Norm of each row's components after `s0`, divided by its norm, as f32.
+    rest: Vec<f32>,
+    /// Exact-stage checkpoints: `s0` and its doublings below `dim` (none without a filter).
+    ckpts: Vec<usize>,
+    /// `n * ckpts.len()`: norm of each row's components after each checkpoint, over its norm.
+    tails: Vec<f64>,
+}
+
+/// The kept items in rank order, with copies of their filter data side by side so the filter
+/// streams through memory.
+struct Kept {
+    s0: usize,
+    idx: Vec<usize>,
+    prefix: Vec<f32>,
+    rest: Vec<f32>,
+}
+
+impl Kept {
+    fn new(s0: usize) -> Self {
+        Self {
+            s0,
+            idx: Vec::new(),
+            prefix: Vec::new(),
+            rest: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.idx.len()
+    }
+
+    fn push<T: Element>(&mut self, index: &Index<'_, '_, T>, i: usize) {
+        self.idx.push(i);
+        if self.s0 > 0 {
+            self.prefix
+                .extend_from_slice(&index.prefix[i * self.s0..(i + 1) * self.s0]);
+            self.rest.push(index.rest[i]);
+        }
+    }
+}
+
+/// The filter prefix length for a dimension.
+fn prefix_len(dim: usize) -> usize {
+    if dim < MIN_FILTER_DIM {
+        0
+    } else {
+        (dim / 8).min(MAX_PREFIX) / 8 * 8
+    }
+}
+
+impl<'m, 'a, T: Element> Index<'m, 'a, T> {
+    fn new(m: &'m Matrix<'a, T>, t: f64, parallel: bool) -> Self {
+        let (n, dim) = (m.len(), m.dim());
+        let s0 = prefix_len(dim);
+        // The filter's prefix end is the first checkpoint; then doubling, while below `dim`.
+        let mut ckpts = Vec::new();
+        if s0 > 0 {
+            let mut c = s0;
+            while c < dim {
+                ckpts.push(c);
+                c *= 2;
+            }
+        }
+        let nc = ckpts.len();
+        let mut prefix = vec![0.0f32; n * s0];
+        let mut tails = vec![0.0f64; n * nc];
+        if nc > 0 {
+            let fill = |i: usize, p: &mut [f32], tl: &mut [f64]| {
+                let row = m.row(i);
+                let inv = m.inv_norm(i);
+                for (dst, &x) in p.iter_mut().zip(&row[..s0]) {
+                    *dst = (x.to_f64() * inv) as f32;
+                }
+                // Sums of squares of the segments after each checkpoint, from the end.
+                let mut acc = 0.0f64;
+                let mut end = dim;
+                for c in (0..nc).rev() {
+                    let seg = &row[ckpts[c]..end];
+                    acc += T::dot(seg, seg);
+                    tl[c] = acc.sqrt() * inv;
+                    end = ckpts[c];
+                }
+            };
+            if parallel {
+                let rows = prefix.par_chunks_mut(s0).zip(tails.par_chunks_mut(nc));
+                rows.enumerate().for_each(|(i, (p, tl))| fill(i, p, tl));
+            } else {
+                let rows = prefix.chunks_mut(s0).zip(tails.chunks_mut(nc));
+                rows.enumerate().for_each(|(i, (p, tl))| fill(i, p, tl));
+            }
+        }
+        let rest = tails.iter().step_by(nc.max(1)).map(|&x| x as f32).collect();
+        Self {
+            m,
+            t,
+            s0,
+            prefix,
+            rest,
+            ckpts,
+            tails,
+        }
+    }
+
+    /// The first kept item among `kept[from..to]` whose cosine to item `i` is `>= t`.
+    fn first_match(
+        &self,
+        item: usize,
+        kept: &Kept,
+        from: usize,
+        to: usize,
+    ) -> Option<(usize, f64)> {
+        let s0 = self.s0;
+        if s0 == 0 {
+            return kept.idx[from..to]
+                .iter()
+                .find_map(|&other| self.exact(item, other).map(|cos| (other, cos)));
+        }
+        let query = &self.prefix[item * s0..(item + 1) * s0];
+        let rest = self.rest[item];
+        // `t as f32` may round up by 6e-8: the margin covers it.
+        let cut = self.t as f32 - FILTER_MARGIN;
+        let mut pos = from;
+        while pos + 4 <= to {
+            let dots = dot4_f32(query, &kept.prefix[pos * s0..(pos + 4) * s0]);
+            for (r, dot) in dots.iter().enumerate() {
+                if *dot + rest * kept.rest[pos + r] >= cut {
+                    let other = kept.idx[pos + r];
+                    if let Some(cos) = self.exact(item, other) {
+                        return Some((other, cos));
+                    }
+                }
+            }
+            pos += 4;
+        }
+        while pos < to {
+            let dot = dot1_f32(query, &kept.prefix[pos * s0..(pos + 1) * s0]);
+            if dot + rest * kept.rest[pos] >= cut {
+                let other = kept.idx[pos];
+                if let Some(cos) = self.exact(item, other) {
+                    return Some((other, cos));
+                }
+            }
+            pos += 1;
+        }
+        None
+    }
+
+    /// The cosine of items `i` and `j` if it is `>= t`, summed in f64 segment by segment and
+    /// abandoned as soon as the Cauchy–Schwarz bound on the remaining segments rules it out.
+    fn exact(&self, i: usize, j: usize) -> Option<f64> {
+        let (a, b) = (self.m.row(i), self.m.row(j));
+        let scale = self.m.inv_norm(i) * self.m.inv_norm(j);
+        let nc = self.ckpts.len();
+        let mut acc = 0.0f64;
+        let mut start = 0;
+        for (c, &end) in self.ckpts.iter().enumerate() {
+            acc += T::dot(&a[start..end], &b[start..end]);
+            start = end;
+            let bound = acc * scale + self.tails[i * nc + c] * self.tails[j * nc + c];
+            if bound < self.t - EXACT_MARGIN {
+                return None;
+            }
+        }
+        acc += T::dot(&a[start..], &b[start..]);
+        let cos = acc * scale;
+        (cos >= self.t).then_some(cos)
+    }
+}
+
+#[cfg(test)]
+// Tests may panic on bad fixtures, and their generators cast freely.
+#[allow(clippy::unwrap_used, clippy::cast_sign_loss)]
+mod tests {
+    use super::*;
+
+    /// Brute force in f64: the definition the kernel must match.
+    fn brute(data: &[f64], n: usize, dim: usize, t: f64) -> Vec<Option<usize>> {
+        let unit: Vec<Vec<f64>> = data
+            .chunks_exact(dim)
+            .map(|r| {
+                let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+                r.iter().map(|x| x / norm).collect()
+            })
+            .collect();
+        let mut kept: Vec<usize> = Vec::new();
+        let mut dup = vec![None; n];
+        for i in 0..n {
+            for &k in &kept {
+                let c: f64 = unit[i].iter().zip(&unit[k]).map(|(x, y)| x * y).sum();
+                if c >= t {
+                    dup[i] = Some(k);
+                    break;
+                }
+            }
+            if dup[i].is_none() {
+                kept.push(i);
+            }
+        }
+        dup
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn normal(&mut self) -> f64 {
+            let (u, v) = (self.next().max(1e-300), self.next());
+            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+        }
+    }
+
+    /// Clustered data with near copies at controlled distances around `t`.
+    fn clustered(n: usize, dim: usize, seed: u64) -> Vec<f64> {
+        let mut rng = Rng(seed);
+        let centres: Vec<Vec<f64>> = (0..5)
+            .map(|_| (0..dim).map(|_| rng.normal()).collect())
+            .collect();
+        let mut rows: Vec<Vec<f64>> = Vec::new();
+        for i in 0..n {
+            let row = if i > 0 && rng.next() < 0.3 {
+                let src = (rng.next() * i as f64) as usize;
+                let eps = 0.02 + 0.3 * rng.next();
+                rows[src].iter().map(|x| x + eps * rng.normal()).collect()
+            } else {
+                let c = &centres[(rng.next() * 5.0) as usize];
+                c.iter().map(|x| x + 0.8 * rng.normal()).collect()
+            };
+            rows.push(row);
+        }
+        rows.concat()
+    }
+
+    fn check_against_brute(data: &[f64], n: usize, dim: usize, t: f64) {
+        let want = brute(data, n, dim, t);
+        let m = Matrix::new(data, n, dim).unwrap();
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let got = pool.install(|| dedupe_cosine(&m, t));
+            assert_eq!(got.duplicate_of, want, "f64 n={n} dim={dim} t={t}");
+        }
+        let data32: Vec<f32> = data.iter().map(|&x| x as f32).collect();
+        let back: Vec<f64> = data32.iter().map(|&x| f64::from(x)).collect();
+        let want32 = brute(&back, n, dim, t);
+        let m32 = Matrix::new(&data32, n, dim).unwrap();
+        assert_eq!(
+            dedupe_cosine(&m32, t).duplicate_of,
+            want32,
+            "f32 n={n} dim={dim} t={t}"
+        );
+    }
+
+    #[test]
+    fn matches_brute_force_across_dimensions_and_thresholds() {
+        for (dim, seed) in [(3, 1), (64, 2), (130, 3), (300, 4), (1024, 5), (777, 6)] {
+            let n = 120;
+            let data = clustered(n, dim, seed);
+            for t in [0.0, 0.3, 0.8, 0.9, 0.95, 0.97, 0.99, 1.0] {
+                check_against_brute(&data, n, dim, t);
+            }
+        }
+    }
+
+    #[test]
+    fn energy_in_the_tail_does_not_fool_the_filter() {
+        // Rows whose prefix is (nearly) zero: the filter bound is all residual.
+        let (n, dim) = (40, 512);
+        let mut data = clustered(n, dim, 9);
+        for (i, row) in data.chunks_exact_mut(dim).enumerate() {
+            let cut = if i % 2 == 0 { 256 } else { 64 };
+            for x in &mut row[..cut] {
+                *x *= 1e-6;
+            }
+        }
+        for t in [0.5, 0.9, 0.97] {
+            check_against_brute(&data, n, dim, t);
+        }
+    }
+
+    #[test]
+    fn large_input_is_the_same_on_one_thread_and_many() {
+        let (n, dim) = (700, 512);
+        let data: Vec<f32> = clustered(n, dim, 11).iter().map(|&x| x as f32).collect();
+        let m = Matrix::new(&data, n, dim).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let single = pool.install(|| dedupe_cosine(&m, 0.97));
+        assert!(single.kept.len() < n);
+        for threads in 2..=3 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let got = pool.install(|| dedupe_cosine(&m, 0.97));
+            assert_eq!(got, single, "threads={threads}");
+        }
+    }
+
+    #[test]
+    fn first_copy_wins_and_similarity_is_reported() {
+        let data = [1.0f64, 0.0, 0.99, 0.01, 0.0, 1.0, 2.0, 0.0];
+        let m = Matrix::new(&data, 4, 2).unwrap();
+        let got = dedupe_cosine(&m, 0.97);
+        assert_eq!(got.kept, vec![0, 2]);
+        assert_eq!(got.duplicate_of, vec![None, Some(0), None, Some(0)]);
+        assert!((got.similarity[3].unwrap() - 1.0).abs() < 1e-15);
+        assert!(dedupe_cosine(&Matrix::<f32>::new(&[], 0, 4).unwrap(), 0.5)
+            .kept
+            .is_empty());
+    }
+}
