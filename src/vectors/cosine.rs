@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::dot::{dot1_f32, dot4_f32, Element};
+use super::dot::{dot1_f32, dot2x4_f32, dot4_f32, Element};
 use super::matrix::Matrix;
 
 /// The filter keeps a pair unless its f32 upper bound is below `threshold - FILTER_MARGIN`.
@@ -27,7 +27,14 @@ const MAX_PREFIX: usize = 256;
 
 /// Queries per block: the queries of a block are checked against the items kept before it in
 /// parallel, then against the items kept inside it, in order.
-const BLOCK: usize = 64;
+const BLOCK: usize = 256;
+
+/// Queries per group: a group streams through the kept items' prefixes once, chunk by chunk.
+const GROUP: usize = 32;
+
+/// Kept items per chunk: 128 KiB of prefixes at `s = 128`, so a chunk stays in L2 while the
+/// queries of a group are checked against it.
+const CHUNK: usize = 256;
 
 /// Work (`n * dim`) below which the kernel stays on the calling thread.
 const PARALLEL_MIN_WORK: usize = 1 << 18;
@@ -55,17 +62,24 @@ pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
     let mut duplicate_of = vec![None; n];
     let mut similarity = vec![None; n];
     let mut hits: Vec<Option<(usize, f64)>> = Vec::with_capacity(BLOCK);
+    let mut items: Vec<usize> = Vec::with_capacity(BLOCK);
     for start in (0..n).step_by(BLOCK) {
         let end = (start + BLOCK).min(n);
         let frozen = kept.len();
+        items.clear();
+        items.extend(start..end);
         hits.clear();
-        if parallel && frozen > 0 {
-            (start..end)
-                .into_par_iter()
-                .map(|i| index.first_match(i, &kept, 0, frozen))
-                .collect_into_vec(&mut hits);
-        } else {
-            hits.extend((start..end).map(|i| index.first_match(i, &kept, 0, frozen)));
+        hits.resize(end - start, None);
+        if frozen > 0 {
+            let groups = items.chunks(GROUP).zip(hits.chunks_mut(GROUP));
+            let scan = |(group, out): (&[usize], &mut [Option<(usize, f64)>])| {
+                index.first_matches(group, &kept, frozen, out);
+            };
+            if parallel {
+                items.par_chunks(GROUP).zip(hits.par_chunks_mut(GROUP)).for_each(scan);
+            } else {
+                groups.for_each(scan);
+            }
         }
         for (i, hit) in (start..end).zip(hits.iter().copied()) {
             // An item kept earlier in this block ranks below every item kept before the block,
@@ -197,6 +211,111 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         }
     }
 
+    /// For each item of `group`, the first of `kept[..to]` whose cosine to it is `>= t`.
+    ///
+    /// The group walks the kept items chunk by chunk, in rank order: the filter runs for every
+    /// unresolved item of the group (two at a time, sharing the loads of the kept prefixes),
+    /// then each item's survivors get the exact check in rank order; an item is resolved at its
+    /// first confirmed match, so that match is the earliest kept item that meets the threshold.
+    fn first_matches(&self, group: &[usize], kept: &Kept, to: usize, out: &mut [Option<(usize, f64)>]) {
+        if self.s0 == 0 {
+            for (slot, &item) in out.iter_mut().zip(group) {
+                *slot = self.first_match(item, kept, 0, to);
+            }
+            return;
+        }
+        let mut active: Vec<usize> = (0..group.len()).collect();
+        let mut survivors: Vec<Vec<usize>> = vec![Vec::new(); group.len()];
+        for start in (0..to).step_by(CHUNK) {
+            let end = (start + CHUNK).min(to);
+            for pair in active.chunks(2) {
+                if let [a, b] = *pair {
+                    // a < b: `active` stays sorted.
+                    let (lo, hi) = survivors.split_at_mut(b);
+                    self.filter2(group[a], group[b], kept, start..end, &mut lo[a], &mut hi[0]);
+                } else {
+                    let a = pair[0];
+                    self.filter1(group[a], kept, start..end, &mut survivors[a]);
+                }
+            }
+            active.retain(|&a| {
+                let item = group[a];
+                let hit = survivors[a].iter().find_map(|&pos| {
+                    let other = kept.idx[pos];
+                    self.exact(item, other).map(|cos| (other, cos))
+                });
+                survivors[a].clear();
+                out[a] = hit;
+                hit.is_none()
+            });
+            if active.is_empty() {
+                break;
+            }
+        }
+    }
+
+    /// `t - FILTER_MARGIN` in f32 (`t as f32` may round up by 6e-8: the margin covers it).
+    fn cut(&self) -> f32 {
+        self.t as f32 - FILTER_MARGIN
+    }
+
+    /// Push the positions in `range` of the kept items that pass the filter for `item`.
+    fn filter1(&self, item: usize, kept: &Kept, range: std::ops::Range<usize>, out: &mut Vec<usize>) {
+        let s0 = self.s0;
+        let query = &self.prefix[item * s0..(item + 1) * s0];
+        let rest = self.rest[item];
+        let cut = self.cut();
+        let mut pos = range.start;
+        while pos + 4 <= range.end {
+            let dots = dot4_f32(query, &kept.prefix[pos * s0..(pos + 4) * s0]);
+            for (r, dot) in dots.iter().enumerate() {
+                if *dot + rest * kept.rest[pos + r] >= cut {
+                    out.push(pos + r);
+                }
+            }
+            pos += 4;
+        }
+        for pos in pos..range.end {
+            if dot1_f32(query, &kept.prefix[pos * s0..(pos + 1) * s0]) + rest * kept.rest[pos] >= cut {
+                out.push(pos);
+            }
+        }
+    }
+
+    /// [`Self::filter1`] for two items at once.
+    fn filter2(
+        &self,
+        a: usize,
+        b: usize,
+        kept: &Kept,
+        range: std::ops::Range<usize>,
+        out_a: &mut Vec<usize>,
+        out_b: &mut Vec<usize>,
+    ) {
+        let s0 = self.s0;
+        let (qa, qb) = (&self.prefix[a * s0..(a + 1) * s0], &self.prefix[b * s0..(b + 1) * s0]);
+        let (ra, rb) = (self.rest[a], self.rest[b]);
+        let cut = self.cut();
+        let mut pos = range.start;
+        while pos + 4 <= range.end {
+            let dots = dot2x4_f32(qa, qb, &kept.prefix[pos * s0..(pos + 4) * s0]);
+            for r in 0..4 {
+                let rk = kept.rest[pos + r];
+                if dots[r] + ra * rk >= cut {
+                    out_a.push(pos + r);
+                }
+                if dots[4 + r] + rb * rk >= cut {
+                    out_b.push(pos + r);
+                }
+            }
+            pos += 4;
+        }
+        if pos < range.end {
+            self.filter1(a, kept, pos..range.end, out_a);
+            self.filter1(b, kept, pos..range.end, out_b);
+        }
+    }
+
     /// The first kept item among `kept[from..to]` whose cosine to item `i` is `>= t`.
     fn first_match(
         &self,
@@ -213,8 +332,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         }
         let query = &self.prefix[item * s0..(item + 1) * s0];
         let rest = self.rest[item];
-        // `t as f32` may round up by 6e-8: the margin covers it.
-        let cut = self.t as f32 - FILTER_MARGIN;
+        let cut = self.cut();
         let mut pos = from;
         while pos + 4 <= to {
             let dots = dot4_f32(query, &kept.prefix[pos * s0..(pos + 4) * s0]);

@@ -68,6 +68,24 @@ pub fn dot4_f32(q: &[f32], rows: &[f32]) -> [f32; 4] {
     portable::dot4_f32(q, rows)
 }
 
+/// Dot products of two queries `q0`, `q1` with four consecutive rows (as [`dot4_f32`]):
+/// `[q0·r0, q0·r1, q0·r2, q0·r3, q1·r0, q1·r1, q1·r2, q1·r3]`. Each row chunk is loaded once
+/// for both queries, which halves the memory traffic of the filter.
+#[inline]
+pub fn dot2x4_f32(q0: &[f32], q1: &[f32], rows: &[f32]) -> [f32; 8] {
+    debug_assert_eq!(q0.len(), q1.len());
+    debug_assert_eq!(rows.len(), 4 * q0.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx2_fma() {
+            // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+            return unsafe { x86::dot2x4_f32(q0, q1, rows) };
+        }
+    }
+    let (a, b) = (portable::dot4_f32(q0, rows), portable::dot4_f32(q1, rows));
+    [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]]
+}
+
 /// One f32 dot product accumulated in f32 (the filter's single-row tail).
 #[inline]
 pub fn dot1_f32(q: &[f32], row: &[f32]) -> f32 {
@@ -159,7 +177,7 @@ pub mod portable {
 #[allow(clippy::many_single_char_names)]
 mod x86 {
     use std::arch::x86_64::{
-        __m256, __m256d, _mm256_add_pd, _mm256_add_ps, _mm256_castpd256_pd128,
+        __m128, __m256, __m256d, _mm256_hadd_ps, _mm_storeu_ps, _mm256_add_pd, _mm256_add_ps, _mm256_castpd256_pd128,
         _mm256_castps256_ps128, _mm256_cvtps_pd, _mm256_extractf128_pd, _mm256_extractf128_ps,
         _mm256_fmadd_pd, _mm256_fmadd_ps, _mm256_loadu_pd, _mm256_loadu_ps, _mm256_setzero_pd,
         _mm256_setzero_ps, _mm_add_pd, _mm_add_ps, _mm_add_sd, _mm_add_ss, _mm_cvtsd_f64,
@@ -173,6 +191,53 @@ mod x86 {
         let hi = _mm256_extractf128_pd::<1>(v);
         let s = _mm_add_pd(lo, hi);
         _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)))
+    }
+
+    /// The horizontal sums of four vectors, as one 128-bit vector `[sum(a), .., sum(d)]`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn hsum4_ps(a: __m256, b: __m256, c: __m256, d: __m256) -> __m128 {
+        let ab = _mm256_hadd_ps(a, b);
+        let cd = _mm256_hadd_ps(c, d);
+        let abcd = _mm256_hadd_ps(ab, cd);
+        _mm_add_ps(_mm256_castps256_ps128(abcd), _mm256_extractf128_ps::<1>(abcd))
+    }
+
+    /// Two queries against four rows: eight accumulators (one per pair) hide the FMA latency;
+    /// each 8-float chunk costs 2 + 4 loads for 8 FMAs.
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn dot2x4_f32(q0: &[f32], q1: &[f32], rows: &[f32]) -> [f32; 8] {
+        let s = q0.len();
+        assert!(q1.len() >= s && rows.len() >= 4 * s);
+        let (p0, p1, pr) = (q0.as_ptr(), q1.as_ptr(), rows.as_ptr());
+        let mut a = [_mm256_setzero_ps(); 8];
+        let mut i = 0;
+        // SAFETY (all loads): i + 8 <= s, so every offset r * s + i + 7 < 4 * s.
+        unsafe {
+            while i + 8 <= s {
+                let x0 = _mm256_loadu_ps(p0.add(i));
+                let x1 = _mm256_loadu_ps(p1.add(i));
+                for r in 0..4 {
+                    let y = _mm256_loadu_ps(pr.add(r * s + i));
+                    a[r] = _mm256_fmadd_ps(x0, y, a[r]);
+                    a[4 + r] = _mm256_fmadd_ps(x1, y, a[4 + r]);
+                }
+                i += 8;
+            }
+        }
+        let mut out = [0.0f32; 8];
+        // SAFETY: `out` holds 8 f32, written as two unaligned 128-bit stores.
+        unsafe {
+            _mm_storeu_ps(out.as_mut_ptr(), hsum4_ps(a[0], a[1], a[2], a[3]));
+            _mm_storeu_ps(out.as_mut_ptr().add(4), hsum4_ps(a[4], a[5], a[6], a[7]));
+        }
+        for j in i..s {
+            for r in 0..4 {
+                out[r] += q0[j] * rows[r * s + j];
+                out[4 + r] += q1[j] * rows[r * s + j];
+            }
+        }
+        out
     }
 
     #[inline]
@@ -340,6 +405,14 @@ mod tests {
                     .sum();
                 assert!((f64::from(got[r]) - want).abs() < 1e-5, "n={n} r={r}");
                 assert!((f64::from(dot1_f32(&a, &rows[r * n..(r + 1) * n])) - want).abs() < 1e-5);
+                let pair = dot2x4_f32(&a, &b, &rows);
+                let want_b: f64 = b
+                    .iter()
+                    .zip(&rows[r * n..(r + 1) * n])
+                    .map(|(x, y)| f64::from(*x) * f64::from(*y))
+                    .sum();
+                assert!((f64::from(pair[r]) - want).abs() < 1e-5, "n={n} r={r}");
+                assert!((f64::from(pair[4 + r]) - want_b).abs() < 1e-5, "n={n} r={r}");
             }
         }
     }
