@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::dot::{dot1_f32, dot2x4_f32, dot4_f32, Element};
+use super::dot::{dot1_f32, dot2x4_f32, dot4_f32, dot4x2_f32, Element};
 use super::matrix::Matrix;
 
 /// The filter keeps a pair unless its f32 upper bound is below `threshold - FILTER_MARGIN`.
@@ -76,7 +76,10 @@ pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
                 index.first_matches(group, &kept, frozen, out);
             };
             if parallel {
-                items.par_chunks(GROUP).zip(hits.par_chunks_mut(GROUP)).for_each(scan);
+                items
+                    .par_chunks(GROUP)
+                    .zip(hits.par_chunks_mut(GROUP))
+                    .for_each(scan);
             } else {
                 groups.for_each(scan);
             }
@@ -217,7 +220,13 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
     /// unresolved item of the group (two at a time, sharing the loads of the kept prefixes),
     /// then each item's survivors get the exact check in rank order; an item is resolved at its
     /// first confirmed match, so that match is the earliest kept item that meets the threshold.
-    fn first_matches(&self, group: &[usize], kept: &Kept, to: usize, out: &mut [Option<(usize, f64)>]) {
+    fn first_matches(
+        &self,
+        group: &[usize],
+        kept: &Kept,
+        to: usize,
+        out: &mut [Option<(usize, f64)>],
+    ) {
         if self.s0 == 0 {
             for (slot, &item) in out.iter_mut().zip(group) {
                 *slot = self.first_match(item, kept, 0, to);
@@ -228,14 +237,25 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         let mut survivors: Vec<Vec<usize>> = vec![Vec::new(); group.len()];
         for start in (0..to).step_by(CHUNK) {
             let end = (start + CHUNK).min(to);
-            for pair in active.chunks(2) {
-                if let [a, b] = *pair {
-                    // a < b: `active` stays sorted.
-                    let (lo, hi) = survivors.split_at_mut(b);
-                    self.filter2(group[a], group[b], kept, start..end, &mut lo[a], &mut hi[0]);
-                } else {
-                    let a = pair[0];
-                    self.filter1(group[a], kept, start..end, &mut survivors[a]);
+            for quad in active.chunks(4) {
+                match *quad {
+                    [a, b, c, d] => {
+                        let mut outs = [a, b, c, d].map(|x| std::mem::take(&mut survivors[x]));
+                        self.filter4([a, b, c, d].map(|x| group[x]), kept, start..end, &mut outs);
+                        for (x, out) in [a, b, c, d].into_iter().zip(outs) {
+                            survivors[x] = out;
+                        }
+                    }
+                    [a, b, ..] => {
+                        // a < b: `active` stays sorted.
+                        let (lo, hi) = survivors.split_at_mut(b);
+                        self.filter2(group[a], group[b], kept, start..end, &mut lo[a], &mut hi[0]);
+                        if let [_, _, c] = *quad {
+                            self.filter1(group[c], kept, start..end, &mut survivors[c]);
+                        }
+                    }
+                    [a] => self.filter1(group[a], kept, start..end, &mut survivors[a]),
+                    [] => {}
                 }
             }
             active.retain(|&a| {
@@ -260,7 +280,13 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
     }
 
     /// Push the positions in `range` of the kept items that pass the filter for `item`.
-    fn filter1(&self, item: usize, kept: &Kept, range: std::ops::Range<usize>, out: &mut Vec<usize>) {
+    fn filter1(
+        &self,
+        item: usize,
+        kept: &Kept,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<usize>,
+    ) {
         let s0 = self.s0;
         let query = &self.prefix[item * s0..(item + 1) * s0];
         let rest = self.rest[item];
@@ -276,8 +302,43 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
             pos += 4;
         }
         for pos in pos..range.end {
-            if dot1_f32(query, &kept.prefix[pos * s0..(pos + 1) * s0]) + rest * kept.rest[pos] >= cut {
+            if dot1_f32(query, &kept.prefix[pos * s0..(pos + 1) * s0]) + rest * kept.rest[pos]
+                >= cut
+            {
                 out.push(pos);
+            }
+        }
+    }
+
+    /// [`Self::filter1`] for four items at once.
+    fn filter4(
+        &self,
+        items: [usize; 4],
+        kept: &Kept,
+        range: std::ops::Range<usize>,
+        outs: &mut [Vec<usize>; 4],
+    ) {
+        let s0 = self.s0;
+        let queries = items.map(|i| &self.prefix[i * s0..(i + 1) * s0]);
+        let rests = items.map(|i| self.rest[i]);
+        let cut = self.cut();
+        let mut pos = range.start;
+        while pos + 2 <= range.end {
+            let dots = dot4x2_f32(queries, &kept.prefix[pos * s0..(pos + 2) * s0]);
+            let (r0, r1) = (kept.rest[pos], kept.rest[pos + 1]);
+            for (j, out) in outs.iter_mut().enumerate() {
+                if dots[2 * j] + rests[j] * r0 >= cut {
+                    out.push(pos);
+                }
+                if dots[2 * j + 1] + rests[j] * r1 >= cut {
+                    out.push(pos + 1);
+                }
+            }
+            pos += 2;
+        }
+        if pos < range.end {
+            for (j, out) in outs.iter_mut().enumerate() {
+                self.filter1(items[j], kept, pos..range.end, out);
             }
         }
     }
@@ -293,7 +354,10 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         out_b: &mut Vec<usize>,
     ) {
         let s0 = self.s0;
-        let (qa, qb) = (&self.prefix[a * s0..(a + 1) * s0], &self.prefix[b * s0..(b + 1) * s0]);
+        let (qa, qb) = (
+            &self.prefix[a * s0..(a + 1) * s0],
+            &self.prefix[b * s0..(b + 1) * s0],
+        );
         let (ra, rb) = (self.rest[a], self.rest[b]);
         let cut = self.cut();
         let mut pos = range.start;
