@@ -39,6 +39,9 @@ const CHUNK: usize = 256;
 /// Work (`n * dim`) below which the kernel stays on the calling thread.
 const PARALLEL_MIN_WORK: usize = 1 << 18;
 
+/// A confirmed match: the kept item's index and the cosine.
+type Hit = Option<(usize, f64)>;
+
 /// The result columns, over the input (rank) order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dedupe {
@@ -61,7 +64,7 @@ pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
     let mut kept = Kept::new(index.s0);
     let mut duplicate_of = vec![None; n];
     let mut similarity = vec![None; n];
-    let mut hits: Vec<Option<(usize, f64)>> = Vec::with_capacity(BLOCK);
+    let mut hits: Vec<Hit> = Vec::with_capacity(BLOCK);
     let mut items: Vec<usize> = Vec::with_capacity(BLOCK);
     for start in (0..n).step_by(BLOCK) {
         let end = (start + BLOCK).min(n);
@@ -72,7 +75,7 @@ pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
         hits.resize(end - start, None);
         if frozen > 0 {
             let groups = items.chunks(GROUP).zip(hits.chunks_mut(GROUP));
-            let scan = |(group, out): (&[usize], &mut [Option<(usize, f64)>])| {
+            let scan = |(group, out): (&[usize], &mut [Hit])| {
                 index.first_matches(group, &kept, frozen, out);
             };
             if parallel {
@@ -220,13 +223,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
     /// unresolved item of the group (two at a time, sharing the loads of the kept prefixes),
     /// then each item's survivors get the exact check in rank order; an item is resolved at its
     /// first confirmed match, so that match is the earliest kept item that meets the threshold.
-    fn first_matches(
-        &self,
-        group: &[usize],
-        kept: &Kept,
-        to: usize,
-        out: &mut [Option<(usize, f64)>],
-    ) {
+    fn first_matches(&self, group: &[usize], kept: &Kept, to: usize, out: &mut [Hit]) {
         if self.s0 == 0 {
             for (slot, &item) in out.iter_mut().zip(group) {
                 *slot = self.first_match(item, kept, 0, to);
@@ -381,13 +378,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
     }
 
     /// The first kept item among `kept[from..to]` whose cosine to item `i` is `>= t`.
-    fn first_match(
-        &self,
-        item: usize,
-        kept: &Kept,
-        from: usize,
-        to: usize,
-    ) -> Option<(usize, f64)> {
+    fn first_match(&self, item: usize, kept: &Kept, from: usize, to: usize) -> Hit {
         let s0 = self.s0;
         if s0 == 0 {
             return kept.idx[from..to]
