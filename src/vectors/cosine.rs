@@ -574,6 +574,45 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any data and any threshold: an error or a well-formed answer, never a panic.
+        #[test]
+        fn never_panics(
+            n in 0usize..12,
+            dim in proptest::sample::select(vec![1usize, 2, 7, 128, 136, 300]),
+            seed in proptest::prelude::any::<u64>(),
+            specials in proptest::collection::vec(
+                proptest::sample::select(vec![0.0f32, -0.0, f32::NAN, f32::INFINITY,
+                    f32::MIN_POSITIVE, 1e-45, f32::MAX, -f32::MAX, 1e30]), 0..6),
+            threshold in proptest::prelude::any::<f64>(),
+            unit in 0.0f64..=1.0,
+        ) {
+            let mut rng = Rng(seed);
+            let mut data: Vec<f32> = (0..n * dim).map(|_| rng.normal() as f32).collect();
+            for (k, v) in specials.iter().enumerate() {
+                if !data.is_empty() {
+                    let at = (seed as usize).wrapping_add(k * 7919) % data.len();
+                    data[at] = *v;
+                }
+            }
+            if let Ok(m) = Matrix::new(&data, n, dim) {
+                for t in [threshold, unit] {
+                    let out = dedupe_cosine(&m, t);
+                    proptest::prop_assert_eq!(out.duplicate_of.len(), n);
+                    for (i, d) in out.duplicate_of.iter().enumerate() {
+                        if let Some(j) = d {
+                            proptest::prop_assert!(*j < i && out.kept.contains(j));
+                        }
+                    }
+                }
+            }
+            let wide: Vec<f64> = data.iter().map(|&x| f64::from(x) * 1e300).collect();
+            if let Ok(m) = Matrix::new(&wide, n, dim) {
+                let _ = dedupe_cosine(&m, unit);
+            }
+        }
+    }
+
     #[test]
     fn first_copy_wins_and_similarity_is_reported() {
         let data = [1.0f64, 0.0, 0.99, 0.01, 0.0, 1.0, 2.0, 0.0];
