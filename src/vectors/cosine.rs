@@ -323,12 +323,20 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         while pos + 2 <= range.end {
             let dots = dot4x2_f32(queries, &kept.prefix[pos * s0..(pos + 2) * s0]);
             let (r0, r1) = (kept.rest[pos], kept.rest[pos + 1]);
-            for (j, out) in outs.iter_mut().enumerate() {
-                if dots[2 * j] + rests[j] * r0 >= cut {
-                    out.push(pos);
-                }
-                if dots[2 * j + 1] + rests[j] * r1 >= cut {
-                    out.push(pos + 1);
+            // Branch-free test of the eight bounds; survivors are rare, so one branch per pass.
+            let mut mask = 0u32;
+            for j in 0..4 {
+                mask |= u32::from(dots[2 * j] + rests[j] * r0 >= cut) << (2 * j);
+                mask |= u32::from(dots[2 * j + 1] + rests[j] * r1 >= cut) << (2 * j + 1);
+            }
+            if mask != 0 {
+                for (j, out) in outs.iter_mut().enumerate() {
+                    if mask & (1 << (2 * j)) != 0 {
+                        out.push(pos);
+                    }
+                    if mask & (1 << (2 * j + 1)) != 0 {
+                        out.push(pos + 1);
+                    }
                 }
             }
             pos += 2;
