@@ -47,6 +47,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 def tiktoken_available() -> bool:
-    return bool(os.environ.get("TIKTOKEN_CACHE_DIR")) and Path(
-        os.environ["TIKTOKEN_CACHE_DIR"]
-    ).is_dir()
+    return (
+        bool(os.environ.get("TIKTOKEN_CACHE_DIR"))
+        and Path(os.environ["TIKTOKEN_CACHE_DIR"]).is_dir()
+    )

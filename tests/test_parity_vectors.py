@@ -9,8 +9,12 @@ only where two scores lie within 1e-9: those examples are ``assume``d away.
 
 from __future__ import annotations
 
+import gzip
+import json
 import math
+import re
 import threading
+import zlib
 from typing import Any, Callable
 
 import numpy as np
@@ -20,6 +24,7 @@ from hypothesis import strategies as st
 
 from briefpack import reference
 from briefpack.errors import InputError
+from conftest import CORPUS
 
 try:
     from briefpack import _core
@@ -167,17 +172,63 @@ def test_dedupe_cosine_clustered_high_dimension_against_brute_force() -> None:
     u = unit_rows(x32)
     gram = u @ u.T
     for t in (0.9, 0.97, 0.99):
-        kept: list[int] = []
-        dup: list[int | None] = []
-        for i in range(n):
-            hits = [k for k in kept if gram[i, k] >= t]
-            dup.append(hits[0] if hits else None)
-            if not hits:
-                kept.append(i)
+        dup = greedy(gram, t)
         got = _core.dedupe_cosine(x32, t)
-        assert got[0] == kept
+        assert got[0] == [i for i, d in enumerate(dup) if d is None]
         assert got[1] == dup
-        assert len(kept) < n
+        assert len(got[0]) < n
+
+
+def hashed_bow(texts: list[str], dim: int) -> np.ndarray:
+    """Signed hashed bag-of-words vectors: sparse, with most energy in the buckets of common
+    words (a hard case for a prefix bound; real near duplicates from the corpus)."""
+    x = np.zeros((len(texts), dim), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for word in re.findall(r"\w+", text.lower()):
+            h = zlib.crc32(word.encode())
+            x[i, h % dim] += 1.0 if (h >> 20) & 1 else -1.0
+    return x[np.abs(x).sum(axis=1) > 0]
+
+
+def corpus_texts(limit: int) -> list[str]:
+    if not CORPUS.is_file():
+        pytest.skip("the shared corpus is absent")
+    texts = []
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as f:
+        for line in f:
+            texts.append(json.loads(line)["text"])
+            if len(texts) == limit:
+                break
+    return texts
+
+
+def greedy(gram: np.ndarray, t: float) -> list[int | None]:
+    """The greedy pass over a precomputed cosine matrix (first kept item meeting t wins)."""
+    keep = np.zeros(len(gram), dtype=bool)
+    dup: list[int | None] = []
+    for i in range(len(gram)):
+        hits = np.flatnonzero((gram[i, :i] >= t) & keep[:i])
+        dup.append(int(hits[0]) if hits.size else None)
+        keep[i] = not hits.size
+    return dup
+
+
+def test_dedupe_cosine_on_corpus_embeddings() -> None:
+    """Hashed embeddings of real passages (with their real duplicates): against a float64
+    brute force on 2000 passages, and against the reference itself on 80."""
+    texts = corpus_texts(2000)
+    x = hashed_bow(texts, 1024)
+    u = unit_rows(x)
+    gram = u @ u.T
+    for t in (0.8, 0.9, 0.97):
+        assert not np.any(np.abs(gram - t) < NEAR_THRESHOLD)
+        want = greedy(gram, t)
+        assert want.count(None) < len(want)
+        assert _core.dedupe_cosine(x, t)[1] == want
+    small = hashed_bow(texts[:80], 256)
+    for t in (0.5, 0.9):
+        want = tuple(reference.dedupe_cosine(small, threshold=t))
+        assert_same_dedupe(_core.dedupe_cosine(small, t), want)
 
 
 def test_dedupe_cosine_reference_doctest_and_defaults() -> None:

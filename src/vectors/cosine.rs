@@ -110,11 +110,11 @@ pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
 struct Index<'m, 'a, T: Element> {
     m: &'m Matrix<'a, T>,
     t: f64,
-    /// Filter prefix length (0: no filter).
+    /// Number of filter dimensions (0: no filter).
     s0: usize,
-    /// `n * s0`: each row's first `s0` components divided by its norm, as f32.
+    /// `n * s0`: each row's components in the filter dimensions, divided by its norm, as f32.
     prefix: Vec<f32>,
-    /// Norm of each row's components after `s0`, divided by its norm, as f32.
+    /// Norm of each row's other components, divided by its norm, as f32.
     rest: Vec<f32>,
     /// Exact-stage checkpoints: `s0` and its doublings below `dim` (none without a filter).
     ckpts: Vec<usize>,
@@ -155,6 +155,30 @@ impl Kept {
     }
 }
 
+/// The `s` dimensions holding the most energy over all unit rows, ascending.
+///
+/// Any subset of dimensions gives a valid bound; the one that leaves the least energy in the
+/// rest gives the tightest. Embeddings often concentrate energy in a few dimensions (hashed
+/// bag-of-words vectors in the common words' buckets, transformer embeddings in their "rogue"
+/// dimensions); a fixed prefix would leave those in the rest and prune almost nothing.
+fn top_energy_dims<T: Element>(m: &Matrix<'_, T>, s: usize) -> Vec<usize> {
+    let dim = m.dim();
+    let mut energy = vec![0.0f64; dim];
+    for i in 0..m.len() {
+        let inv2 = m.inv_norm(i) * m.inv_norm(i);
+        for (e, &x) in energy.iter_mut().zip(m.row(i)) {
+            let x = x.to_f64();
+            *e += x * x * inv2;
+        }
+    }
+    let mut order: Vec<usize> = (0..dim).collect();
+    // Most energy first; ties by index, so the choice is deterministic.
+    order.sort_by(|&a, &b| energy[b].total_cmp(&energy[a]).then(a.cmp(&b)));
+    order.truncate(s);
+    order.sort_unstable();
+    order
+}
+
 /// The filter prefix length for a dimension.
 fn prefix_len(dim: usize) -> usize {
     if dim < MIN_FILTER_DIM {
@@ -168,7 +192,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
     fn new(m: &'m Matrix<'a, T>, t: f64, parallel: bool) -> Self {
         let (n, dim) = (m.len(), m.dim());
         let s0 = prefix_len(dim);
-        // The filter's prefix end is the first checkpoint; then doubling, while below `dim`.
+        // Exact-stage checkpoints: s0, then doubling, while below `dim`.
         let mut ckpts = Vec::new();
         if s0 > 0 {
             let mut c = s0;
@@ -178,15 +202,32 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
             }
         }
         let nc = ckpts.len();
+        let selected = if s0 > 0 {
+            top_energy_dims(m, s0)
+        } else {
+            Vec::new()
+        };
+        let mut chosen = vec![false; dim];
+        for &d in &selected {
+            chosen[d] = true;
+        }
         let mut prefix = vec![0.0f32; n * s0];
+        let mut rest = vec![0.0f32; if s0 > 0 { n } else { 0 }];
         let mut tails = vec![0.0f64; n * nc];
         if nc > 0 {
-            let fill = |i: usize, p: &mut [f32], tl: &mut [f64]| {
+            let fill = |i: usize, p: &mut [f32], r: &mut f32, tl: &mut [f64]| {
                 let row = m.row(i);
                 let inv = m.inv_norm(i);
-                for (dst, &x) in p.iter_mut().zip(&row[..s0]) {
-                    *dst = (x.to_f64() * inv) as f32;
+                for (dst, &d) in p.iter_mut().zip(&selected) {
+                    *dst = (row[d].to_f64() * inv) as f32;
                 }
+                // The rest's norm summed directly (not 1 - |p|^2, which would cancel).
+                let mut other = 0.0f64;
+                for (&x, &c) in row.iter().zip(&chosen) {
+                    let x = x.to_f64();
+                    other += if c { 0.0 } else { x * x };
+                }
+                *r = (other.sqrt() * inv) as f32;
                 // Sums of squares of the segments after each checkpoint, from the end.
                 let mut acc = 0.0f64;
                 let mut end = dim;
@@ -198,14 +239,19 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
                 }
             };
             if parallel {
-                let rows = prefix.par_chunks_mut(s0).zip(tails.par_chunks_mut(nc));
-                rows.enumerate().for_each(|(i, (p, tl))| fill(i, p, tl));
+                let rows = prefix.par_chunks_mut(s0).zip(rest.par_iter_mut());
+                let rows = rows.zip(tails.par_chunks_mut(nc));
+                rows.enumerate()
+                    .for_each(|(i, ((p, r), tl))| fill(i, p, r, tl));
             } else {
-                let rows = prefix.chunks_mut(s0).zip(tails.chunks_mut(nc));
-                rows.enumerate().for_each(|(i, (p, tl))| fill(i, p, tl));
+                let rows = prefix
+                    .chunks_mut(s0)
+                    .zip(rest.iter_mut())
+                    .zip(tails.chunks_mut(nc));
+                rows.enumerate()
+                    .for_each(|(i, ((p, r), tl))| fill(i, p, r, tl));
             }
         }
-        let rest = tails.iter().step_by(nc.max(1)).map(|&x| x as f32).collect();
         Self {
             m,
             t,
@@ -559,6 +605,38 @@ mod tests {
         for t in [0.5, 0.9, 0.97] {
             check_against_brute(&data, n, dim, t);
         }
+    }
+
+    #[test]
+    fn energy_in_a_few_dimensions_anywhere() {
+        // Sparse non-negative rows with most energy in a few buckets far from the start (like
+        // hashed bag-of-words vectors): the filter must pick those dimensions and stay exact.
+        let (n, dim) = (150, 1024);
+        let mut rng = Rng(21);
+        let mut data = vec![0.0f64; n * dim];
+        for i in 0..n {
+            let row = &mut data[i * dim..(i + 1) * dim];
+            if i > 0 && rng.next() < 0.3 {
+                let src = (rng.next() * i as f64) as usize;
+                let copy: Vec<f64> = data[src * dim..(src + 1) * dim].to_vec();
+                let row = &mut data[i * dim..(i + 1) * dim];
+                row.copy_from_slice(&copy);
+                row[(rng.next() * dim as f64) as usize] += 1.0 + 3.0 * rng.next();
+                continue;
+            }
+            for hot in [900, 901, 950, 1000] {
+                row[hot] = 5.0 + 10.0 * rng.next();
+            }
+            for _ in 0..60 {
+                row[(rng.next() * dim as f64) as usize] += 1.0;
+            }
+        }
+        for t in [0.8, 0.9, 0.97, 0.99] {
+            check_against_brute(&data, n, dim, t);
+        }
+        let m = Matrix::new(&data, n, dim).unwrap();
+        let top = top_energy_dims(&m, prefix_len(dim));
+        assert!([900, 901, 950, 1000].iter().all(|d| top.contains(d)));
     }
 
     #[test]

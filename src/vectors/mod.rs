@@ -13,24 +13,27 @@
 //! far inside the contract (identical decisions unless a cosine is within 1e-6 of the
 //! threshold; similarities within 1e-6).
 //!
-//! Most pairs never get that full f64 dot product. For `dim >= 128`, each row keeps a short
-//! prefix `p` (its first `s = dim / 8` components, at most 256, divided by its norm, as f32)
-//! and `r`, the norm of the rest divided by the norm. By Cauchy–Schwarz on the rest,
-//! `cos(x, y) <= p_x · p_y + r_x r_y`, so a pair whose bound (computed in f32 with four kept
-//! rows per pass, see `dot::dot4_f32`) is below `threshold - 1e-5` is provably not a
-//! duplicate (the margin is three times the bound's worst rounding error). The few pairs left
-//! are summed exactly in f64 segment by segment (ends at `s, 2s, 4s, ...`), with the same
-//! bound on the remaining segments checked after each one. Pruning is exact: decisions are
-//! those of the brute-force greedy, never an approximation (no ANN).
+//! Most pairs never get that full f64 dot product. For `dim >= 128`, the filter picks the
+//! `s = dim / 8` dimensions (multiple of 8, at most 256) that hold the most energy over all
+//! unit rows; each row keeps `p`, its components in those dimensions divided by its norm (as
+//! f32), and `r`, the norm of its other components divided by its norm. By Cauchy–Schwarz on
+//! the other components, `cos(x, y) <= p_x · p_y + r_x r_y`, so a pair whose bound (computed
+//! in f32, four queries per pass over two kept rows, see `dot::dot4x2_f32`) is below
+//! `threshold - 1e-5` is provably not a duplicate (the margin is three times the bound's worst
+//! rounding error). The few pairs left are summed exactly in f64 segment by segment (ends at
+//! `s, 2s, 4s, ...`), with the same bound on the remaining segments checked after each one.
+//! Pruning is exact: decisions are those of the brute-force greedy, never an approximation
+//! (no ANN).
 //!
-//! Items are processed in blocks of 64: the block's items are checked against the items kept
-//! before the block in parallel (rayon, for inputs of at least 2^18 values), then, in order,
-//! against the items kept inside the block. Results do not depend on the thread count.
+//! Items are processed in blocks of 256: the block's items are checked against the items kept
+//! before the block in parallel (rayon, for inputs of at least 2^18 values; groups of 32 items
+//! walk the kept items in L2-sized chunks), then, in order, against the items kept inside the
+//! block. Results do not depend on the thread count.
 //!
 //! Complexity: O(n · dim) to validate and index; the greedy pass is O(n · kept · s) for the
 //! filter plus O(dim) per pair the filter keeps, worst case O(n · kept · dim) when every pair
-//! is near the threshold. Extra memory: O(n · s) floats (the prefixes, once for all items and
-//! once in kept order so the filter streams through memory).
+//! is near the threshold. Extra memory: O(n · s) floats (the filter rows, once for all items
+//! and once in kept order so the filter streams through memory); the input is not copied.
 //!
 //! # Performance notes
 //!
