@@ -5,13 +5,22 @@ cosines mostly 0.05-0.2, same-topic ~0.5) and 10% perturbed copies of earlier ro
 ~0.96-0.999; ~8.4% end up above the threshold 0.97). Every benchmark checks that its answer
 equals the numpy peer's, so a speed-up can never come from a different result.
 
+A second workload uses real text: signed hashed bag-of-words vectors (dim 1024) of the first
+5000 passages of the shared corpus, threshold 0.9 (sparse, with most energy in the buckets of
+common words; skipped when ``../shared/corpus`` is absent).
+
 Run with timings: ``python -m pytest benches/test_bench_vectors.py --benchmark-enable``
 (a plain ``pytest`` run executes each case once as a smoke test).
 """
 
 from __future__ import annotations
 
+import gzip
+import json
+import re
+import zlib
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,6 +35,9 @@ except ImportError:
 
 DIM = 1024
 THRESHOLD = 0.97
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "passages.jsonl.gz"
+CORPUS_N = 5000
+CORPUS_THRESHOLD = 0.9
 
 pytestmark = pytest.mark.skipif(
     not hasattr(_core, "dedupe_cosine"), reason="briefpack._core lacks dedupe_cosine"
@@ -108,3 +120,37 @@ def test_bench_dedupe_cosine(benchmark: Any, n: int, backend: str) -> None:
     assert list(result[0]) == kept
     assert list(result[1]) == dup
     assert 0.85 * n < len(kept) < 0.95 * n  # the near copies were found
+
+
+@cache
+def corpus_vectors() -> np.ndarray:
+    texts = []
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as f:
+        for line in f:
+            texts.append(json.loads(line)["text"])
+            if len(texts) == CORPUS_N:
+                break
+    x = np.zeros((len(texts), DIM), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for word in re.findall(r"\w+", text.lower()):
+            h = zlib.crc32(word.encode())
+            x[i, h % DIM] += 1.0 if (h >> 20) & 1 else -1.0
+    return x[np.abs(x).sum(axis=1) > 0]
+
+
+@cache
+def corpus_expected() -> list[Any]:
+    return numpy_gram_greedy(corpus_vectors(), CORPUS_THRESHOLD)[1]
+
+
+@pytest.mark.skipif(not CORPUS.is_file(), reason="the shared corpus is absent")
+@pytest.mark.parametrize("backend", ["rust", "numpy-gram"])
+def test_bench_dedupe_cosine_corpus(benchmark: Any, backend: str) -> None:
+    x = corpus_vectors()
+    if backend == "rust":
+        fn: Any = lambda: _core.dedupe_cosine(x, CORPUS_THRESHOLD)  # noqa: E731
+    else:
+        fn = lambda: numpy_gram_greedy(x, CORPUS_THRESHOLD)  # noqa: E731
+    benchmark.group = f"dedupe_cosine corpus {len(x)}x{DIM} hashed bag-of-words"
+    result = benchmark.pedantic(fn, rounds=3, iterations=1, warmup_rounds=0)
+    assert list(result[1]) == corpus_expected()
