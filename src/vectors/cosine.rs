@@ -19,10 +19,10 @@ const FILTER_MARGIN: f32 = 1e-5;
 /// (the f64 partial sums are accurate to about `dim * 2^-53`).
 const EXACT_MARGIN: f64 = 1e-9;
 
-/// Below this dimension the filter cannot pay for itself: every pair gets the exact check.
-const MIN_FILTER_DIM: usize = 128;
+/// Below this dimension the exact dot product is as cheap as the filter: no filter.
+const MIN_FILTER_DIM: usize = 16;
 
-/// The filter prefix is `dim / 8` rounded down to a multiple of 8, at most this long.
+/// The filter uses `dim / 8` dimensions (see [`prefix_len`]), at most this many.
 const MAX_PREFIX: usize = 256;
 
 /// Queries per block: the queries of a block are checked against the items kept before it in
@@ -184,7 +184,11 @@ fn prefix_len(dim: usize) -> usize {
     if dim < MIN_FILTER_DIM {
         0
     } else {
-        (dim / 8).min(MAX_PREFIX) / 8 * 8
+        // dim / 8 rounded up to a multiple of 8; at least 16 (8 leave too much out), at most
+        // half the dimensions (rounded down to a multiple of 8, so at least 8).
+        (dim.div_ceil(8).div_ceil(8) * 8)
+            .clamp(16, MAX_PREFIX)
+            .min(dim / 16 * 8)
     }
 }
 
@@ -582,7 +586,16 @@ mod tests {
 
     #[test]
     fn matches_brute_force_across_dimensions_and_thresholds() {
-        for (dim, seed) in [(3, 1), (64, 2), (130, 3), (300, 4), (1024, 5), (777, 6)] {
+        for (dim, seed) in [
+            (3, 1),
+            (16, 7),
+            (23, 8),
+            (64, 2),
+            (130, 3),
+            (300, 4),
+            (1024, 5),
+            (777, 6),
+        ] {
             let n = 120;
             let data = clustered(n, dim, seed);
             for t in [0.0, 0.3, 0.8, 0.9, 0.95, 0.97, 0.99, 1.0] {
@@ -696,6 +709,18 @@ mod tests {
             if let Ok(m) = Matrix::new(&wide, n, dim) {
                 let _ = dedupe_cosine(&m, unit);
             }
+        }
+    }
+
+    #[test]
+    fn prefix_lengths() {
+        let got: Vec<usize> = [15, 16, 31, 32, 64, 127, 384, 1024, 4096]
+            .map(prefix_len)
+            .to_vec();
+        assert_eq!(got, vec![0, 8, 8, 16, 16, 16, 48, 128, 256]);
+        for dim in 16..600 {
+            let s = prefix_len(dim);
+            assert!(s.is_multiple_of(8) && s >= 8 && 2 * s <= dim, "dim={dim}");
         }
     }
 

@@ -13,8 +13,8 @@
 //! far inside the contract (identical decisions unless a cosine is within 1e-6 of the
 //! threshold; similarities within 1e-6).
 //!
-//! Most pairs never get that full f64 dot product. For `dim >= 128`, the filter picks the
-//! `s = dim / 8` dimensions (multiple of 8, at most 256) that hold the most energy over all
+//! Most pairs never get that full f64 dot product. For `dim >= 16`, the filter picks the
+//! `s = dim / 8` dimensions (a multiple of 8, from 8 to 256) that hold the most energy over all
 //! unit rows; each row keeps `p`, its components in those dimensions divided by its norm (as
 //! f32), and `r`, the norm of its other components divided by its norm. By Cauchy–Schwarz on
 //! the other components, `cos(x, y) <= p_x · p_y + r_x r_y`, so a pair whose bound (computed
