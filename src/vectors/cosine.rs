@@ -10,9 +10,10 @@ use super::matrix::Matrix;
 
 /// The filter keeps a pair unless its f32 upper bound is below `threshold - FILTER_MARGIN`.
 ///
-/// The bound's own rounding error is below 3e-6 (normalised prefixes rounded to f32: 1.2e-7;
-/// f32 accumulation of at most `MAX_PREFIX / 16 + 4` terms per lane: < 2e-6; the residual
-/// product and the sum: < 3e-7), so a pruned pair's true cosine is below `threshold - 7e-6`.
+/// The bound's own rounding error is below 3e-6, relative to `|p_x| |p_y| <= 1`: filter rows
+/// rounded to f32, 1.2e-7; f32 accumulation of at most `MAX_FILTER_DIMS / 8` terms per lane and a
+/// 3-level horizontal sum, < 35 * 2^-24 = 2.1e-6; the rest product, the sum and `t` rounded to
+/// f32, < 2e-7. So a pruned pair's true cosine is below `threshold - 7e-6`.
 const FILTER_MARGIN: f32 = 1e-5;
 
 /// The exact stage stops a pair early when its f64 bound is below `threshold - EXACT_MARGIN`
@@ -22,17 +23,17 @@ const EXACT_MARGIN: f64 = 1e-9;
 /// Below this dimension the exact dot product is as cheap as the filter: no filter.
 const MIN_FILTER_DIM: usize = 16;
 
-/// The filter uses `dim / 8` dimensions (see [`prefix_len`]), at most this many.
-const MAX_PREFIX: usize = 256;
+/// The filter uses `dim / 8` dimensions (see [`filter_len`]), at most this many.
+const MAX_FILTER_DIMS: usize = 256;
 
 /// Queries per block: the queries of a block are checked against the items kept before it in
 /// parallel, then against the items kept inside it, in order.
 const BLOCK: usize = 256;
 
-/// Queries per group: a group streams through the kept items' prefixes once, chunk by chunk.
+/// Queries per group: a group streams through the kept items' filter rows once, chunk by chunk.
 const GROUP: usize = 32;
 
-/// Kept items per chunk: 128 KiB of prefixes at `s = 128`, so a chunk stays in L2 while the
+/// Kept items per chunk: 128 KiB of filter rows at `s = 128`, so a chunk stays in L2 while the
 /// queries of a group are checked against it.
 const CHUNK: usize = 256;
 
@@ -113,7 +114,7 @@ struct Index<'m, 'a, T: Element> {
     /// Number of filter dimensions (0: no filter).
     s0: usize,
     /// `n * s0`: each row's components in the filter dimensions, divided by its norm, as f32.
-    prefix: Vec<f32>,
+    coords: Vec<f32>,
     /// Norm of each row's other components, divided by its norm, as f32.
     rest: Vec<f32>,
     /// Exact-stage checkpoints: `s0` and its doublings below `dim` (none without a filter).
@@ -127,7 +128,7 @@ struct Index<'m, 'a, T: Element> {
 struct Kept {
     s0: usize,
     idx: Vec<usize>,
-    prefix: Vec<f32>,
+    coords: Vec<f32>,
     rest: Vec<f32>,
 }
 
@@ -136,7 +137,7 @@ impl Kept {
         Self {
             s0,
             idx: Vec::new(),
-            prefix: Vec::new(),
+            coords: Vec::new(),
             rest: Vec::new(),
         }
     }
@@ -148,8 +149,8 @@ impl Kept {
     fn push<T: Element>(&mut self, index: &Index<'_, '_, T>, i: usize) {
         self.idx.push(i);
         if self.s0 > 0 {
-            self.prefix
-                .extend_from_slice(&index.prefix[i * self.s0..(i + 1) * self.s0]);
+            self.coords
+                .extend_from_slice(&index.coords[i * self.s0..(i + 1) * self.s0]);
             self.rest.push(index.rest[i]);
         }
     }
@@ -179,15 +180,15 @@ fn top_energy_dims<T: Element>(m: &Matrix<'_, T>, s: usize) -> Vec<usize> {
     order
 }
 
-/// The filter prefix length for a dimension.
-fn prefix_len(dim: usize) -> usize {
+/// The number of filter dimensions for a dimension.
+fn filter_len(dim: usize) -> usize {
     if dim < MIN_FILTER_DIM {
         0
     } else {
         // dim / 8 rounded up to a multiple of 8; at least 16 (8 leave too much out), at most
         // half the dimensions (rounded down to a multiple of 8, so at least 8).
         (dim.div_ceil(8).div_ceil(8) * 8)
-            .clamp(16, MAX_PREFIX)
+            .clamp(16, MAX_FILTER_DIMS)
             .min(dim / 16 * 8)
     }
 }
@@ -195,7 +196,7 @@ fn prefix_len(dim: usize) -> usize {
 impl<'m, 'a, T: Element> Index<'m, 'a, T> {
     fn new(m: &'m Matrix<'a, T>, t: f64, parallel: bool) -> Self {
         let (n, dim) = (m.len(), m.dim());
-        let s0 = prefix_len(dim);
+        let s0 = filter_len(dim);
         // Exact-stage checkpoints: s0, then doubling, while below `dim`.
         let mut ckpts = Vec::new();
         if s0 > 0 {
@@ -215,7 +216,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         for &d in &selected {
             chosen[d] = true;
         }
-        let mut prefix = vec![0.0f32; n * s0];
+        let mut coords = vec![0.0f32; n * s0];
         let mut rest = vec![0.0f32; if s0 > 0 { n } else { 0 }];
         let mut tails = vec![0.0f64; n * nc];
         if nc > 0 {
@@ -243,12 +244,12 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
                 }
             };
             if parallel {
-                let rows = prefix.par_chunks_mut(s0).zip(rest.par_iter_mut());
+                let rows = coords.par_chunks_mut(s0).zip(rest.par_iter_mut());
                 let rows = rows.zip(tails.par_chunks_mut(nc));
                 rows.enumerate()
                     .for_each(|(i, ((p, r), tl))| fill(i, p, r, tl));
             } else {
-                let rows = prefix
+                let rows = coords
                     .chunks_mut(s0)
                     .zip(rest.iter_mut())
                     .zip(tails.chunks_mut(nc));
@@ -260,7 +261,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
             m,
             t,
             s0,
-            prefix,
+            coords,
             rest,
             ckpts,
             tails,
@@ -270,7 +271,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
     /// For each item of `group`, the first of `kept[..to]` whose cosine to it is `>= t`.
     ///
     /// The group walks the kept items chunk by chunk, in rank order: the filter runs for every
-    /// unresolved item of the group (two at a time, sharing the loads of the kept prefixes),
+    /// unresolved item of the group (four at a time, sharing the loads of the kept filter rows),
     /// then each item's survivors get the exact check in rank order; an item is resolved at its
     /// first confirmed match, so that match is the earliest kept item that meets the threshold.
     fn first_matches(&self, group: &[usize], kept: &Kept, to: usize, out: &mut [Hit]) {
@@ -335,12 +336,12 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         out: &mut Vec<usize>,
     ) {
         let s0 = self.s0;
-        let query = &self.prefix[item * s0..(item + 1) * s0];
+        let query = &self.coords[item * s0..(item + 1) * s0];
         let rest = self.rest[item];
         let cut = self.cut();
         let mut pos = range.start;
         while pos + 4 <= range.end {
-            let dots = dot4_f32(query, &kept.prefix[pos * s0..(pos + 4) * s0]);
+            let dots = dot4_f32(query, &kept.coords[pos * s0..(pos + 4) * s0]);
             for (r, dot) in dots.iter().enumerate() {
                 if *dot + rest * kept.rest[pos + r] >= cut {
                     out.push(pos + r);
@@ -349,7 +350,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
             pos += 4;
         }
         for pos in pos..range.end {
-            if dot1_f32(query, &kept.prefix[pos * s0..(pos + 1) * s0]) + rest * kept.rest[pos]
+            if dot1_f32(query, &kept.coords[pos * s0..(pos + 1) * s0]) + rest * kept.rest[pos]
                 >= cut
             {
                 out.push(pos);
@@ -366,12 +367,12 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         outs: &mut [Vec<usize>; 4],
     ) {
         let s0 = self.s0;
-        let queries = items.map(|i| &self.prefix[i * s0..(i + 1) * s0]);
+        let queries = items.map(|i| &self.coords[i * s0..(i + 1) * s0]);
         let rests = items.map(|i| self.rest[i]);
         let cut = self.cut();
         let mut pos = range.start;
         while pos + 2 <= range.end {
-            let dots = dot4x2_f32(queries, &kept.prefix[pos * s0..(pos + 2) * s0]);
+            let dots = dot4x2_f32(queries, &kept.coords[pos * s0..(pos + 2) * s0]);
             let (r0, r1) = (kept.rest[pos], kept.rest[pos + 1]);
             // Branch-free test of the eight bounds; survivors are rare, so one branch per pass.
             let mut mask = 0u32;
@@ -410,14 +411,14 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
     ) {
         let s0 = self.s0;
         let (qa, qb) = (
-            &self.prefix[a * s0..(a + 1) * s0],
-            &self.prefix[b * s0..(b + 1) * s0],
+            &self.coords[a * s0..(a + 1) * s0],
+            &self.coords[b * s0..(b + 1) * s0],
         );
         let (ra, rb) = (self.rest[a], self.rest[b]);
         let cut = self.cut();
         let mut pos = range.start;
         while pos + 4 <= range.end {
-            let dots = dot2x4_f32(qa, qb, &kept.prefix[pos * s0..(pos + 4) * s0]);
+            let dots = dot2x4_f32(qa, qb, &kept.coords[pos * s0..(pos + 4) * s0]);
             for r in 0..4 {
                 let rk = kept.rest[pos + r];
                 if dots[r] + ra * rk >= cut {
@@ -443,12 +444,12 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
                 .iter()
                 .find_map(|&other| self.exact(item, other).map(|cos| (other, cos)));
         }
-        let query = &self.prefix[item * s0..(item + 1) * s0];
+        let query = &self.coords[item * s0..(item + 1) * s0];
         let rest = self.rest[item];
         let cut = self.cut();
         let mut pos = from;
         while pos + 4 <= to {
-            let dots = dot4_f32(query, &kept.prefix[pos * s0..(pos + 4) * s0]);
+            let dots = dot4_f32(query, &kept.coords[pos * s0..(pos + 4) * s0]);
             for (r, dot) in dots.iter().enumerate() {
                 if *dot + rest * kept.rest[pos + r] >= cut {
                     let other = kept.idx[pos + r];
@@ -460,7 +461,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
             pos += 4;
         }
         while pos < to {
-            let dot = dot1_f32(query, &kept.prefix[pos * s0..(pos + 1) * s0]);
+            let dot = dot1_f32(query, &kept.coords[pos * s0..(pos + 1) * s0]);
             if dot + rest * kept.rest[pos] >= cut {
                 let other = kept.idx[pos];
                 if let Some(cos) = self.exact(item, other) {
@@ -606,7 +607,7 @@ mod tests {
 
     #[test]
     fn energy_in_the_tail_does_not_fool_the_filter() {
-        // Rows whose prefix is (nearly) zero: the filter bound is all residual.
+        // Rows whose leading components are (nearly) zero.
         let (n, dim) = (40, 512);
         let mut data = clustered(n, dim, 9);
         for (i, row) in data.chunks_exact_mut(dim).enumerate() {
@@ -648,7 +649,7 @@ mod tests {
             check_against_brute(&data, n, dim, t);
         }
         let m = Matrix::new(&data, n, dim).unwrap();
-        let top = top_energy_dims(&m, prefix_len(dim));
+        let top = top_energy_dims(&m, filter_len(dim));
         assert!([900, 901, 950, 1000].iter().all(|d| top.contains(d)));
     }
 
@@ -713,13 +714,13 @@ mod tests {
     }
 
     #[test]
-    fn prefix_lengths() {
+    fn filter_lengths() {
         let got: Vec<usize> = [15, 16, 31, 32, 64, 127, 384, 1024, 4096]
-            .map(prefix_len)
+            .map(filter_len)
             .to_vec();
         assert_eq!(got, vec![0, 8, 8, 16, 16, 16, 48, 128, 256]);
         for dim in 16..600 {
-            let s = prefix_len(dim);
+            let s = filter_len(dim);
             assert!(s.is_multiple_of(8) && s >= 8 && 2 * s <= dim, "dim={dim}");
         }
     }
