@@ -258,7 +258,17 @@ mod tests {
                 f64::from_bits(1u64 << (k + 1074))
             }
         };
-        for &x in &[1.0, 0.75, 1.5, 1e300, 1e-300, 5e-324, 1e-310, 2.2e-308, f64::MAX] {
+        for &x in &[
+            1.0,
+            0.75,
+            1.5,
+            1e300,
+            1e-300,
+            5e-324,
+            1e-310,
+            2.2e-308,
+            f64::MAX,
+        ] {
             let e = exponent(x);
             assert!(exact(e - 1) <= x && x < exact(e), "x={x} e={e}");
         }
