@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::dot::{dot1_f32, dot2x4_f32, dot4_f32, dot4x2_f32, Element};
+use super::dot::{bounds4x2_f32, dot1_f32, dot4_f32, Element};
 use super::matrix::Matrix;
 
 /// The filter keeps a pair unless its f32 upper bound is below `threshold - FILTER_MARGIN`.
@@ -33,9 +33,9 @@ const BLOCK: usize = 256;
 /// Queries per group: a group streams through the kept items' filter rows once, chunk by chunk.
 const GROUP: usize = 32;
 
-/// Kept items per chunk: 128 KiB of filter rows at `s = 128`, so a chunk stays in L2 while the
-/// queries of a group are checked against it.
-const CHUNK: usize = 256;
+/// Kept items per chunk: the first stage reads 16 KiB of them at `s = 128`, so a chunk stays
+/// in L1 while the queries of a group are checked against it (256 measured the same here).
+const CHUNK: usize = 64;
 
 /// Work (`n * dim`) below which the kernel stays on the calling thread.
 const PARALLEL_MIN_WORK: usize = 1 << 18;
@@ -113,9 +113,14 @@ struct Index<'m, 'a, T: Element> {
     t: f64,
     /// Number of filter dimensions (0: no filter).
     s0: usize,
-    /// `n * s0`: each row's components in the filter dimensions, divided by its norm, as f32.
+    /// Number of them in the first stage (`s0 / 2` from `s0 = 32`, else `s0`).
+    sa: usize,
+    /// `n * s0`: each row's components in the filter dimensions (most energy first), divided
+    /// by its norm, as f32.
     coords: Vec<f32>,
-    /// Norm of each row's other components, divided by its norm, as f32.
+    /// Norm of each row's components outside the first `sa` filter dimensions, over its norm.
+    rest_a: Vec<f32>,
+    /// Norm of each row's components outside all `s0` filter dimensions, over its norm.
     rest: Vec<f32>,
     /// Exact-stage checkpoints: `s0` and its doublings below `dim` (none without a filter).
     ckpts: Vec<usize>,
@@ -129,6 +134,7 @@ struct Kept {
     s0: usize,
     idx: Vec<usize>,
     coords: Vec<f32>,
+    rest_a: Vec<f32>,
     rest: Vec<f32>,
 }
 
@@ -138,6 +144,7 @@ impl Kept {
             s0,
             idx: Vec::new(),
             coords: Vec::new(),
+            rest_a: Vec::new(),
             rest: Vec::new(),
         }
     }
@@ -146,17 +153,21 @@ impl Kept {
         self.idx.len()
     }
 
+    fn coords(&self, pos: usize) -> &[f32] {
+        &self.coords[pos * self.s0..(pos + 1) * self.s0]
+    }
+
     fn push<T: Element>(&mut self, index: &Index<'_, '_, T>, i: usize) {
         self.idx.push(i);
         if self.s0 > 0 {
-            self.coords
-                .extend_from_slice(&index.coords[i * self.s0..(i + 1) * self.s0]);
+            self.coords.extend_from_slice(index.coords(i));
+            self.rest_a.push(index.rest_a[i]);
             self.rest.push(index.rest[i]);
         }
     }
 }
 
-/// The `s` dimensions holding the most energy over all unit rows, ascending.
+/// The `s` dimensions holding the most energy over all unit rows, most energy first.
 ///
 /// Any subset of dimensions gives a valid bound; the one that leaves the least energy in the
 /// rest gives the tightest. Embeddings often concentrate energy in a few dimensions (hashed
@@ -176,7 +187,6 @@ fn top_energy_dims<T: Element>(m: &Matrix<'_, T>, s: usize) -> Vec<usize> {
     // Most energy first; ties by index, so the choice is deterministic.
     order.sort_by(|&a, &b| energy[b].total_cmp(&energy[a]).then(a.cmp(&b)));
     order.truncate(s);
-    order.sort_unstable();
     order
 }
 
@@ -197,6 +207,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
     fn new(m: &'m Matrix<'a, T>, t: f64, parallel: bool) -> Self {
         let (n, dim) = (m.len(), m.dim());
         let s0 = filter_len(dim);
+        let sa = if s0 >= 32 { s0 / 16 * 8 } else { s0 };
         // Exact-stage checkpoints: s0, then doubling, while below `dim`.
         let mut ckpts = Vec::new();
         if s0 > 0 {
@@ -212,27 +223,30 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         } else {
             Vec::new()
         };
-        let mut chosen = vec![false; dim];
-        for &d in &selected {
-            chosen[d] = true;
-        }
+        // The rest norms are computed as sqrt(1 - |p|^2). A row's squared norm and `|p|^2`
+        // are sums of at most `dim` terms, each off by at most `dim * 2^-53` (relative, any
+        // summation order), so `1 - |p|^2` is off by less than `(dim + s0) * 2^-52` and its
+        // square root by less than the square root of that. Adding twice that square root
+        // (~1e-6 at dim 1024) means a rest norm never understates; overstating only weakens
+        // the bound a little.
+        let slack = (((dim + s0 + 16) as f64) * 2f64.powi(-50)).sqrt() as f32;
+        let rows_with_filter = if s0 > 0 { n } else { 0 };
         let mut coords = vec![0.0f32; n * s0];
-        let mut rest = vec![0.0f32; if s0 > 0 { n } else { 0 }];
+        let mut rest_a = vec![0.0f32; rows_with_filter];
+        let mut rest = vec![0.0f32; rows_with_filter];
         let mut tails = vec![0.0f64; n * nc];
         if nc > 0 {
-            let fill = |i: usize, p: &mut [f32], r: &mut f32, tl: &mut [f64]| {
+            let fill = |i: usize, p: &mut [f32], ra: &mut f32, r: &mut f32, tl: &mut [f64]| {
                 let row = m.row(i);
                 let inv = m.inv_norm(i);
-                for (dst, &d) in p.iter_mut().zip(&selected) {
-                    *dst = (row[d].to_f64() * inv) as f32;
+                let mut energy = [0.0f64; 2];
+                for (k, (dst, &d)) in p.iter_mut().zip(&selected).enumerate() {
+                    let x = row[d].to_f64() * inv;
+                    energy[usize::from(k >= sa)] += x * x;
+                    *dst = x as f32;
                 }
-                // The rest's norm summed directly (not 1 - |p|^2, which would cancel).
-                let mut other = 0.0f64;
-                for (&x, &c) in row.iter().zip(&chosen) {
-                    let x = x.to_f64();
-                    other += if c { 0.0 } else { x * x };
-                }
-                *r = (other.sqrt() * inv) as f32;
+                *ra = (1.0 - energy[0]).max(0.0).sqrt() as f32 + slack;
+                *r = (1.0 - energy[0] - energy[1]).max(0.0).sqrt() as f32 + slack;
                 // Sums of squares of the segments after each checkpoint, from the end.
                 let mut acc = 0.0f64;
                 let mut end = dim;
@@ -244,28 +258,32 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
                 }
             };
             if parallel {
-                let rows = coords.par_chunks_mut(s0).zip(rest.par_iter_mut());
-                let rows = rows.zip(tails.par_chunks_mut(nc));
+                let rows = coords.par_chunks_mut(s0).zip(rest_a.par_iter_mut());
+                let rows = rows.zip(rest.par_iter_mut()).zip(tails.par_chunks_mut(nc));
                 rows.enumerate()
-                    .for_each(|(i, ((p, r), tl))| fill(i, p, r, tl));
+                    .for_each(|(i, (((p, ra), r), tl))| fill(i, p, ra, r, tl));
             } else {
-                let rows = coords
-                    .chunks_mut(s0)
-                    .zip(rest.iter_mut())
-                    .zip(tails.chunks_mut(nc));
+                let rows = coords.chunks_mut(s0).zip(rest_a.iter_mut());
+                let rows = rows.zip(rest.iter_mut()).zip(tails.chunks_mut(nc));
                 rows.enumerate()
-                    .for_each(|(i, ((p, r), tl))| fill(i, p, r, tl));
+                    .for_each(|(i, (((p, ra), r), tl))| fill(i, p, ra, r, tl));
             }
         }
         Self {
             m,
             t,
             s0,
+            sa,
             coords,
+            rest_a,
             rest,
             ckpts,
             tails,
         }
+    }
+
+    fn coords(&self, i: usize) -> &[f32] {
+        &self.coords[i * self.s0..(i + 1) * self.s0]
     }
 
     /// For each item of `group`, the first of `kept[..to]` whose cosine to it is `>= t`.
@@ -286,24 +304,16 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         for start in (0..to).step_by(CHUNK) {
             let end = (start + CHUNK).min(to);
             for quad in active.chunks(4) {
-                match *quad {
-                    [a, b, c, d] => {
-                        let mut outs = [a, b, c, d].map(|x| std::mem::take(&mut survivors[x]));
-                        self.filter4([a, b, c, d].map(|x| group[x]), kept, start..end, &mut outs);
-                        for (x, out) in [a, b, c, d].into_iter().zip(outs) {
-                            survivors[x] = out;
-                        }
+                if let [a, b, c, d] = *quad {
+                    let mut outs = [a, b, c, d].map(|x| std::mem::take(&mut survivors[x]));
+                    self.filter4([a, b, c, d].map(|x| group[x]), kept, start..end, &mut outs);
+                    for (x, out) in [a, b, c, d].into_iter().zip(outs) {
+                        survivors[x] = out;
                     }
-                    [a, b, ..] => {
-                        // a < b: `active` stays sorted.
-                        let (lo, hi) = survivors.split_at_mut(b);
-                        self.filter2(group[a], group[b], kept, start..end, &mut lo[a], &mut hi[0]);
-                        if let [_, _, c] = *quad {
-                            self.filter1(group[c], kept, start..end, &mut survivors[c]);
-                        }
+                } else {
+                    for &a in quad {
+                        self.filter1(group[a], kept, start..end, &mut survivors[a]);
                     }
-                    [a] => self.filter1(group[a], kept, start..end, &mut survivors[a]),
-                    [] => {}
                 }
             }
             active.retain(|&a| {
@@ -327,6 +337,17 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         self.t as f32 - FILTER_MARGIN
     }
 
+    /// Whether the kept item at `pos` passes the second stage of the filter for `item`, given
+    /// their f32 dot product over the first stage's dimensions.
+    #[inline]
+    fn second_stage(&self, item: usize, kept: &Kept, pos: usize, dot_a: f32) -> bool {
+        if self.sa == self.s0 {
+            return true;
+        }
+        let (q, k) = (&self.coords(item)[self.sa..], &kept.coords(pos)[self.sa..]);
+        dot_a + dot1_f32(q, k) + self.rest[item] * kept.rest[pos] >= self.cut()
+    }
+
     /// Push the positions in `range` of the kept items that pass the filter for `item`.
     fn filter1(
         &self,
@@ -335,25 +356,24 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         range: std::ops::Range<usize>,
         out: &mut Vec<usize>,
     ) {
-        let s0 = self.s0;
-        let query = &self.coords[item * s0..(item + 1) * s0];
-        let rest = self.rest[item];
+        let query = &self.coords(item)[..self.sa];
+        let rest = self.rest_a[item];
         let cut = self.cut();
         let mut pos = range.start;
         while pos + 4 <= range.end {
-            let dots = dot4_f32(query, &kept.coords[pos * s0..(pos + 4) * s0]);
-            for (r, dot) in dots.iter().enumerate() {
-                if *dot + rest * kept.rest[pos + r] >= cut {
-                    out.push(pos + r);
+            let rows = [0, 1, 2, 3].map(|r| kept.coords(pos + r));
+            for (r, &dot) in dot4_f32(query, rows).iter().enumerate() {
+                let k = pos + r;
+                if dot + rest * kept.rest_a[k] >= cut && self.second_stage(item, kept, k, dot) {
+                    out.push(k);
                 }
             }
             pos += 4;
         }
-        for pos in pos..range.end {
-            if dot1_f32(query, &kept.coords[pos * s0..(pos + 1) * s0]) + rest * kept.rest[pos]
-                >= cut
-            {
-                out.push(pos);
+        for k in pos..range.end {
+            let dot = dot1_f32(query, &kept.coords(k)[..self.sa]);
+            if dot + rest * kept.rest_a[k] >= cut && self.second_stage(item, kept, k, dot) {
+                out.push(k);
             }
         }
     }
@@ -366,27 +386,24 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         range: std::ops::Range<usize>,
         outs: &mut [Vec<usize>; 4],
     ) {
-        let s0 = self.s0;
-        let queries = items.map(|i| &self.coords[i * s0..(i + 1) * s0]);
-        let rests = items.map(|i| self.rest[i]);
+        let sa = self.sa;
+        let queries = items.map(|i| &self.coords(i)[..sa]);
+        let rests = items.map(|i| self.rest_a[i]);
         let cut = self.cut();
         let mut pos = range.start;
         while pos + 2 <= range.end {
-            let dots = dot4x2_f32(queries, &kept.coords[pos * s0..(pos + 2) * s0]);
-            let (r0, r1) = (kept.rest[pos], kept.rest[pos + 1]);
-            // Branch-free test of the eight bounds; survivors are rare, so one branch per pass.
-            let mut mask = 0u32;
-            for j in 0..4 {
-                mask |= u32::from(dots[2 * j] + rests[j] * r0 >= cut) << (2 * j);
-                mask |= u32::from(dots[2 * j + 1] + rests[j] * r1 >= cut) << (2 * j + 1);
-            }
+            let rows = [&kept.coords(pos)[..sa], &kept.coords(pos + 1)[..sa]];
+            let row_rest = [kept.rest_a[pos], kept.rest_a[pos + 1]];
+            let (dots, mask) = bounds4x2_f32(queries, rows, rests, row_rest, cut);
             if mask != 0 {
                 for (j, out) in outs.iter_mut().enumerate() {
-                    if mask & (1 << (2 * j)) != 0 {
-                        out.push(pos);
-                    }
-                    if mask & (1 << (2 * j + 1)) != 0 {
-                        out.push(pos + 1);
+                    for r in 0..2 {
+                        let bit = 2 * j + r;
+                        if mask & (1 << bit) != 0
+                            && self.second_stage(items[j], kept, pos + r, dots[bit])
+                        {
+                            out.push(pos + r);
+                        }
                     }
                 }
             }
@@ -399,76 +416,22 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         }
     }
 
-    /// [`Self::filter1`] for two items at once.
-    fn filter2(
-        &self,
-        a: usize,
-        b: usize,
-        kept: &Kept,
-        range: std::ops::Range<usize>,
-        out_a: &mut Vec<usize>,
-        out_b: &mut Vec<usize>,
-    ) {
-        let s0 = self.s0;
-        let (qa, qb) = (
-            &self.coords[a * s0..(a + 1) * s0],
-            &self.coords[b * s0..(b + 1) * s0],
-        );
-        let (ra, rb) = (self.rest[a], self.rest[b]);
-        let cut = self.cut();
-        let mut pos = range.start;
-        while pos + 4 <= range.end {
-            let dots = dot2x4_f32(qa, qb, &kept.coords[pos * s0..(pos + 4) * s0]);
-            for r in 0..4 {
-                let rk = kept.rest[pos + r];
-                if dots[r] + ra * rk >= cut {
-                    out_a.push(pos + r);
-                }
-                if dots[4 + r] + rb * rk >= cut {
-                    out_b.push(pos + r);
-                }
-            }
-            pos += 4;
-        }
-        if pos < range.end {
-            self.filter1(a, kept, pos..range.end, out_a);
-            self.filter1(b, kept, pos..range.end, out_b);
-        }
-    }
-
-    /// The first kept item among `kept[from..to]` whose cosine to item `i` is `>= t`.
+    /// The first kept item among `kept[from..to]` whose cosine to `item` is `>= t`.
     fn first_match(&self, item: usize, kept: &Kept, from: usize, to: usize) -> Hit {
-        let s0 = self.s0;
-        if s0 == 0 {
-            return kept.idx[from..to]
-                .iter()
-                .find_map(|&other| self.exact(item, other).map(|cos| (other, cos)));
+        let confirm = |pos: &usize| {
+            let other = kept.idx[*pos];
+            self.exact(item, other).map(|cos| (other, cos))
+        };
+        if self.s0 == 0 {
+            return (from..to).find_map(|pos| confirm(&pos));
         }
-        let query = &self.coords[item * s0..(item + 1) * s0];
-        let rest = self.rest[item];
-        let cut = self.cut();
-        let mut pos = from;
-        while pos + 4 <= to {
-            let dots = dot4_f32(query, &kept.coords[pos * s0..(pos + 4) * s0]);
-            for (r, dot) in dots.iter().enumerate() {
-                if *dot + rest * kept.rest[pos + r] >= cut {
-                    let other = kept.idx[pos + r];
-                    if let Some(cos) = self.exact(item, other) {
-                        return Some((other, cos));
-                    }
-                }
+        let mut survivors = Vec::new();
+        for start in (from..to).step_by(CHUNK) {
+            survivors.clear();
+            self.filter1(item, kept, start..(start + CHUNK).min(to), &mut survivors);
+            if let Some(hit) = survivors.iter().find_map(confirm) {
+                return Some(hit);
             }
-            pos += 4;
-        }
-        while pos < to {
-            let dot = dot1_f32(query, &kept.coords[pos * s0..(pos + 1) * s0]);
-            if dot + rest * kept.rest[pos] >= cut {
-                let other = kept.idx[pos];
-                if let Some(cos) = self.exact(item, other) {
-                    return Some((other, cos));
-                }
-            }
-            pos += 1;
         }
         None
     }

@@ -52,12 +52,13 @@ impl Element for f64 {
     }
 }
 
-/// Dot products of `q` with four rows of the same length laid out one after another in `rows`
-/// (`rows.len() == 4 * q.len()`), accumulated in f32. Fast and approximate: the caller bounds
-/// the error (see `cosine::FILTER_MARGIN`).
+/// Dot products of `q` with four rows, accumulated in f32; only the first `q.len()` values
+/// of each row are read. Fast and approximate: the caller bounds the error (see
+/// `cosine::FILTER_MARGIN`).
 #[inline]
-pub fn dot4_f32(q: &[f32], rows: &[f32]) -> [f32; 4] {
-    debug_assert_eq!(rows.len(), 4 * q.len());
+pub fn dot4_f32(q: &[f32], rows: [&[f32]; 4]) -> [f32; 4] {
+    let s = q.len();
+    let rows = rows.map(|r| &r[..s]);
     #[cfg(target_arch = "x86_64")]
     {
         if has_avx2_fma() {
@@ -65,49 +66,39 @@ pub fn dot4_f32(q: &[f32], rows: &[f32]) -> [f32; 4] {
             return unsafe { x86::dot4_f32(q, rows) };
         }
     }
-    portable::dot4_f32(q, rows)
+    rows.map(|r| portable::dot1_f32(q, r))
 }
 
-/// Dot products of two queries `q0`, `q1` with four consecutive rows (as [`dot4_f32`]):
-/// `[q0·r0, q0·r1, q0·r2, q0·r3, q1·r0, q1·r1, q1·r2, q1·r3]`. Each row chunk is loaded once
-/// for both queries, which halves the memory traffic of the filter.
+/// The filter's inner step: dot products of four queries of length `s` with two rows (of
+/// length `s`), `[q0·r0, q0·r1, q1·r0, q1·r1, q2·r0, q2·r1, q3·r0, q3·r1]`, and the mask of
+/// the pairs whose bound `dot + q_rest[j] * row_rest[r]` is `>= cut` (bit `2j + r`). Each row
+/// chunk is loaded once for the four queries (which stay in L1), so the kept rows' traffic per
+/// pair is a quarter of [`dot4_f32`]'s.
 #[inline]
-pub fn dot2x4_f32(q0: &[f32], q1: &[f32], rows: &[f32]) -> [f32; 8] {
-    debug_assert_eq!(q0.len(), q1.len());
-    debug_assert_eq!(rows.len(), 4 * q0.len());
+pub fn bounds4x2_f32(
+    q: [&[f32]; 4],
+    rows: [&[f32]; 2],
+    q_rest: [f32; 4],
+    row_rest: [f32; 2],
+    cut: f32,
+) -> ([f32; 8], u32) {
     #[cfg(target_arch = "x86_64")]
     {
         if has_avx2_fma() {
             // SAFETY: the CPU supports AVX2 and FMA (checked just above).
-            return unsafe { x86::dot2x4_f32(q0, q1, rows) };
+            return unsafe { x86::bounds4x2_f32(q, rows, q_rest, row_rest, cut) };
         }
     }
-    let (a, b) = (portable::dot4_f32(q0, rows), portable::dot4_f32(q1, rows));
-    [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]]
-}
-
-/// Dot products of four queries with two consecutive rows (`rows.len() == 2 * q[0].len()`):
-/// `[q0·r0, q0·r1, q1·r0, q1·r1, q2·r0, q2·r1, q3·r0, q3·r1]`. Each row chunk is loaded once
-/// for the four queries (which stay in L1), so the kept rows' traffic is a quarter of
-/// [`dot4_f32`]'s per pair.
-#[inline]
-pub fn dot4x2_f32(q: [&[f32]; 4], rows: &[f32]) -> [f32; 8] {
-    debug_assert!(q.iter().all(|x| x.len() == q[0].len()));
-    debug_assert_eq!(rows.len(), 2 * q[0].len());
-    #[cfg(target_arch = "x86_64")]
-    {
-        if has_avx2_fma() {
-            // SAFETY: the CPU supports AVX2 and FMA (checked just above).
-            return unsafe { x86::dot4x2_f32(q, rows) };
-        }
-    }
-    let s = q[0].len();
-    let mut out = [0.0f32; 8];
+    let mut dots = [0.0f32; 8];
+    let mut mask = 0u32;
     for (j, qj) in q.iter().enumerate() {
-        out[2 * j] = portable::dot1_f32(qj, &rows[..s]);
-        out[2 * j + 1] = portable::dot1_f32(qj, &rows[s..2 * s]);
+        for (r, row) in rows.iter().enumerate() {
+            let dot = portable::dot1_f32(qj, row);
+            dots[2 * j + r] = dot;
+            mask |= u32::from(dot + q_rest[j] * row_rest[r] >= cut) << (2 * j + r);
+        }
     }
-    out
+    (dots, mask)
 }
 
 /// One f32 dot product accumulated in f32 (the filter's single-row tail).
@@ -182,15 +173,6 @@ pub mod portable {
         acc.iter().sum::<f32>() + tail
     }
 
-    pub fn dot4_f32(q: &[f32], rows: &[f32]) -> [f32; 4] {
-        let s = q.len();
-        let mut out = [0.0f32; 4];
-        for (r, o) in out.iter_mut().enumerate() {
-            *o = dot1_f32(q, &rows[r * s..(r + 1) * s]);
-        }
-        out
-    }
-
     fn sum8(acc: [f64; 8]) -> f64 {
         ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]))
     }
@@ -205,8 +187,8 @@ mod x86 {
         _mm256_castps256_ps128, _mm256_cvtps_pd, _mm256_extractf128_pd, _mm256_extractf128_ps,
         _mm256_fmadd_pd, _mm256_fmadd_ps, _mm256_hadd_ps, _mm256_loadu_pd, _mm256_loadu_ps,
         _mm256_setzero_pd, _mm256_setzero_ps, _mm_add_pd, _mm_add_ps, _mm_add_sd, _mm_add_ss,
-        _mm_cvtsd_f64, _mm_cvtss_f32, _mm_loadu_ps, _mm_movehl_ps, _mm_shuffle_ps, _mm_storeu_ps,
-        _mm_unpackhi_pd,
+        _mm_cmpge_ps, _mm_cvtsd_f64, _mm_cvtss_f32, _mm_loadu_ps, _mm_movehl_ps, _mm_movemask_ps,
+        _mm_mul_ps, _mm_set1_ps, _mm_setr_ps, _mm_shuffle_ps, _mm_storeu_ps, _mm_unpackhi_pd,
     };
 
     #[inline]
@@ -231,58 +213,28 @@ mod x86 {
         )
     }
 
-    /// Two queries against four rows: eight accumulators (one per pair) hide the FMA latency;
-    /// each 8-float chunk costs 2 + 4 loads for 8 FMAs.
-    #[target_feature(enable = "avx2,fma")]
-    pub unsafe fn dot2x4_f32(q0: &[f32], q1: &[f32], rows: &[f32]) -> [f32; 8] {
-        let s = q0.len();
-        assert!(q1.len() >= s && rows.len() >= 4 * s);
-        let (p0, p1, pr) = (q0.as_ptr(), q1.as_ptr(), rows.as_ptr());
-        let mut a = [_mm256_setzero_ps(); 8];
-        let mut i = 0;
-        // SAFETY (all loads): i + 8 <= s, so every offset r * s + i + 7 < 4 * s.
-        unsafe {
-            while i + 8 <= s {
-                let x0 = _mm256_loadu_ps(p0.add(i));
-                let x1 = _mm256_loadu_ps(p1.add(i));
-                for r in 0..4 {
-                    let y = _mm256_loadu_ps(pr.add(r * s + i));
-                    a[r] = _mm256_fmadd_ps(x0, y, a[r]);
-                    a[4 + r] = _mm256_fmadd_ps(x1, y, a[4 + r]);
-                }
-                i += 8;
-            }
-        }
-        let mut out = [0.0f32; 8];
-        // SAFETY: `out` holds 8 f32, written as two unaligned 128-bit stores.
-        unsafe {
-            _mm_storeu_ps(out.as_mut_ptr(), hsum4_ps(a[0], a[1], a[2], a[3]));
-            _mm_storeu_ps(out.as_mut_ptr().add(4), hsum4_ps(a[4], a[5], a[6], a[7]));
-        }
-        for j in i..s {
-            for r in 0..4 {
-                out[r] += q0[j] * rows[r * s + j];
-                out[4 + r] += q1[j] * rows[r * s + j];
-            }
-        }
-        out
-    }
-
     /// Four queries against two rows: eight accumulators (one per pair); each 8-float chunk
-    /// costs 4 query loads (from L1) and 2 row loads for 8 FMAs.
+    /// costs 4 query loads (from L1) and 2 row loads for 8 FMAs. The bounds are tested with
+    /// two 4-wide compares.
     #[target_feature(enable = "avx2,fma")]
-    pub unsafe fn dot4x2_f32(q: [&[f32]; 4], rows: &[f32]) -> [f32; 8] {
+    pub unsafe fn bounds4x2_f32(
+        q: [&[f32]; 4],
+        rows: [&[f32]; 2],
+        q_rest: [f32; 4],
+        row_rest: [f32; 2],
+        cut: f32,
+    ) -> ([f32; 8], u32) {
         let s = q[0].len();
-        assert!(q.iter().all(|x| x.len() >= s) && rows.len() >= 2 * s);
-        let p = [q[0].as_ptr(), q[1].as_ptr(), q[2].as_ptr(), q[3].as_ptr()];
-        let pr = rows.as_ptr();
+        assert!(q.iter().all(|x| x.len() == s) && rows.iter().all(|r| r.len() == s));
+        let p = q.map(<[f32]>::as_ptr);
+        let (r0, r1) = (rows[0].as_ptr(), rows[1].as_ptr());
         let mut a = [_mm256_setzero_ps(); 8];
         let mut i = 0;
-        // SAFETY (all loads): i + 8 <= s, every query holds s values and rows 2 * s.
+        // SAFETY (all loads): i + 8 <= s and every slice holds s values.
         unsafe {
             while i + 8 <= s {
-                let y0 = _mm256_loadu_ps(pr.add(i));
-                let y1 = _mm256_loadu_ps(pr.add(s + i));
+                let y0 = _mm256_loadu_ps(r0.add(i));
+                let y1 = _mm256_loadu_ps(r1.add(i));
                 for j in 0..4 {
                     let x = _mm256_loadu_ps(p[j].add(i));
                     a[2 * j] = _mm256_fmadd_ps(x, y0, a[2 * j]);
@@ -291,19 +243,37 @@ mod x86 {
                 i += 8;
             }
         }
-        let mut out = [0.0f32; 8];
-        // SAFETY: `out` holds 8 f32, written as two unaligned 128-bit stores.
-        unsafe {
-            _mm_storeu_ps(out.as_mut_ptr(), hsum4_ps(a[0], a[1], a[2], a[3]));
-            _mm_storeu_ps(out.as_mut_ptr().add(4), hsum4_ps(a[4], a[5], a[6], a[7]));
-        }
-        for t in i..s {
-            for j in 0..4 {
-                out[2 * j] += q[j][t] * rows[t];
-                out[2 * j + 1] += q[j][t] * rows[s + t];
+        let mut lo = hsum4_ps(a[0], a[1], a[2], a[3]);
+        let mut hi = hsum4_ps(a[4], a[5], a[6], a[7]);
+        if i < s {
+            let mut tail = [0.0f32; 8];
+            for t in i..s {
+                for j in 0..4 {
+                    tail[2 * j] += q[j][t] * rows[0][t];
+                    tail[2 * j + 1] += q[j][t] * rows[1][t];
+                }
+            }
+            // SAFETY: `tail` holds 8 f32, read as two unaligned 128-bit loads.
+            unsafe {
+                lo = _mm_add_ps(lo, _mm_loadu_ps(tail.as_ptr()));
+                hi = _mm_add_ps(hi, _mm_loadu_ps(tail.as_ptr().add(4)));
             }
         }
-        out
+        let rr = _mm_setr_ps(row_rest[0], row_rest[1], row_rest[0], row_rest[1]);
+        let qlo = _mm_setr_ps(q_rest[0], q_rest[0], q_rest[1], q_rest[1]);
+        let qhi = _mm_setr_ps(q_rest[2], q_rest[2], q_rest[3], q_rest[3]);
+        let cutv = _mm_set1_ps(cut);
+        let pass_lo = _mm_cmpge_ps(_mm_add_ps(lo, _mm_mul_ps(qlo, rr)), cutv);
+        let pass_hi = _mm_cmpge_ps(_mm_add_ps(hi, _mm_mul_ps(qhi, rr)), cutv);
+        let mask = _mm_movemask_ps(pass_lo).cast_unsigned()
+            | (_mm_movemask_ps(pass_hi).cast_unsigned() << 4);
+        let mut dots = [0.0f32; 8];
+        // SAFETY: `dots` holds 8 f32, written as two unaligned 128-bit stores.
+        unsafe {
+            _mm_storeu_ps(dots.as_mut_ptr(), lo);
+            _mm_storeu_ps(dots.as_mut_ptr().add(4), hi);
+        }
+        (dots, mask)
     }
 
     #[inline]
@@ -389,32 +359,32 @@ mod x86 {
         s
     }
 
-    /// `q` against four consecutive rows: 8 accumulators (two per row) hide the FMA latency and
-    /// each chunk of `q` is loaded once for the four rows.
+    /// `q` against four rows of the same length: 8 accumulators (two per row) hide the FMA
+    /// latency and each chunk of `q` is loaded once for the four rows.
     #[target_feature(enable = "avx2,fma")]
-    pub unsafe fn dot4_f32(q: &[f32], rows: &[f32]) -> [f32; 4] {
+    pub unsafe fn dot4_f32(q: &[f32], rows: [&[f32]; 4]) -> [f32; 4] {
         let s = q.len();
-        assert!(rows.len() >= 4 * s);
+        assert!(rows.iter().all(|r| r.len() == s));
         let pq = q.as_ptr();
-        let pr = rows.as_ptr();
+        let pr = rows.map(<[f32]>::as_ptr);
         let mut a = [_mm256_setzero_ps(); 8];
         let mut i = 0;
-        // SAFETY (all loads): i + 16 <= s, so every row offset r * s + i + 15 < 4 * s.
+        // SAFETY (all loads): i + 16 <= s (or i + 8 <= s) and every slice holds s values.
         unsafe {
             while i + 16 <= s {
                 let q0 = _mm256_loadu_ps(pq.add(i));
                 let q1 = _mm256_loadu_ps(pq.add(i + 8));
                 for r in 0..4 {
-                    let base = pr.add(r * s + i);
-                    a[2 * r] = _mm256_fmadd_ps(q0, _mm256_loadu_ps(base), a[2 * r]);
-                    a[2 * r + 1] = _mm256_fmadd_ps(q1, _mm256_loadu_ps(base.add(8)), a[2 * r + 1]);
+                    a[2 * r] = _mm256_fmadd_ps(q0, _mm256_loadu_ps(pr[r].add(i)), a[2 * r]);
+                    a[2 * r + 1] =
+                        _mm256_fmadd_ps(q1, _mm256_loadu_ps(pr[r].add(i + 8)), a[2 * r + 1]);
                 }
                 i += 16;
             }
             while i + 8 <= s {
                 let q0 = _mm256_loadu_ps(pq.add(i));
                 for r in 0..4 {
-                    a[2 * r] = _mm256_fmadd_ps(q0, _mm256_loadu_ps(pr.add(r * s + i)), a[2 * r]);
+                    a[2 * r] = _mm256_fmadd_ps(q0, _mm256_loadu_ps(pr[r].add(i)), a[2 * r]);
                 }
                 i += 8;
             }
@@ -423,7 +393,7 @@ mod x86 {
         for (r, o) in out.iter_mut().enumerate() {
             let mut t = hsum_ps(_mm256_add_ps(a[2 * r], a[2 * r + 1]));
             for j in i..s {
-                t += q[j] * rows[r * s + j];
+                t += q[j] * rows[r][j];
             }
             *o = t;
         }
@@ -461,45 +431,41 @@ mod tests {
             let b64: Vec<f64> = b.iter().map(|x| f64::from(*x)).collect();
             assert!((f64::dot(&a64, &b64) - exact).abs() < 1e-12);
             assert!((portable::dot_f64(&a64, &b64) - exact).abs() < 1e-12);
-            let rows: Vec<f32> = (0..4 * n).map(|_| lcg(&mut seed)).collect();
-            let got = dot4_f32(&a, &rows);
+            // Rows one longer than the queries: only the first n values may be read.
+            let rows: Vec<Vec<f32>> = (0..4)
+                .map(|_| (0..=n).map(|_| lcg(&mut seed)).collect())
+                .collect();
+            let want = |q: &[f32], r: usize| -> f64 {
+                q.iter()
+                    .zip(&rows[r])
+                    .map(|(x, y)| f64::from(*x) * f64::from(*y))
+                    .sum()
+            };
+            let close = |got: f32, want: f64| (f64::from(got) - want).abs() < 1e-5;
+            let four = dot4_f32(&a, [&rows[0], &rows[1], &rows[2], &rows[3]]);
+            let (quad, mask) = bounds4x2_f32(
+                [&a, &b, &b, &a],
+                [&rows[1][..n], &rows[3][..n]],
+                [0.5, 0.25, 0.0, 1.0],
+                [0.5, 1.0],
+                0.1,
+            );
             for r in 0..4 {
-                let want: f64 = a
-                    .iter()
-                    .zip(&rows[r * n..(r + 1) * n])
-                    .map(|(x, y)| f64::from(*x) * f64::from(*y))
-                    .sum();
-                assert!((f64::from(got[r]) - want).abs() < 1e-5, "n={n} r={r}");
-                assert!((f64::from(dot1_f32(&a, &rows[r * n..(r + 1) * n])) - want).abs() < 1e-5);
-                let pair = dot2x4_f32(&a, &b, &rows);
-                let want_b: f64 = b
-                    .iter()
-                    .zip(&rows[r * n..(r + 1) * n])
-                    .map(|(x, y)| f64::from(*x) * f64::from(*y))
-                    .sum();
-                assert!((f64::from(pair[r]) - want).abs() < 1e-5, "n={n} r={r}");
+                assert!(close(four[r], want(&a, r)), "n={n} r={r}");
                 assert!(
-                    (f64::from(pair[4 + r]) - want_b).abs() < 1e-5,
+                    close(dot1_f32(&a, &rows[r][..n]), want(&a, r)),
                     "n={n} r={r}"
                 );
-                let quad = dot4x2_f32(
-                    [&a, &b, &b, &a],
-                    &rows[(r / 2) * 2 * n..(r / 2 + 1) * 2 * n],
-                );
-                let slot = r % 2;
-                assert!((f64::from(quad[slot]) - want).abs() < 1e-5, "n={n} r={r}");
-                assert!(
-                    (f64::from(quad[2 + slot]) - want_b).abs() < 1e-5,
-                    "n={n} r={r}"
-                );
-                assert!(
-                    (f64::from(quad[4 + slot]) - want_b).abs() < 1e-5,
-                    "n={n} r={r}"
-                );
-                assert!(
-                    (f64::from(quad[6 + slot]) - want).abs() < 1e-5,
-                    "n={n} r={r}"
-                );
+            }
+            let q_rest = [0.5f32, 0.25, 0.0, 1.0];
+            for (j, q) in [&a, &b, &b, &a].iter().enumerate() {
+                assert!(close(quad[2 * j], want(q, 1)), "n={n} j={j}");
+                assert!(close(quad[2 * j + 1], want(q, 3)), "n={n} j={j}");
+                for (r, rr) in [0.5f32, 1.0].iter().enumerate() {
+                    let bound = quad[2 * j + r] + q_rest[j] * rr;
+                    let bit = (mask >> (2 * j + r)) & 1 == 1;
+                    assert_eq!(bit, bound >= 0.1, "n={n} j={j} r={r}");
+                }
             }
         }
     }

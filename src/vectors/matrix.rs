@@ -80,13 +80,16 @@ impl<'a, T: Element + Scale> Matrix<'a, T> {
         let mut inv_norm = Vec::with_capacity(n);
         let mut rescale: Vec<(usize, i32)> = Vec::new();
         for (i, row) in data.chunks_exact(dim.max(1)).take(n).enumerate() {
+            // Branch-free so that it vectorises; NaN fails `is_finite` and never raises the max.
             let mut max_abs = 0.0f64;
+            let mut finite = true;
             for &x in row {
                 let a = x.to_f64().abs();
-                if !a.is_finite() {
-                    return Err(VectorError::NonFinite(i));
-                }
-                max_abs = max_abs.max(a);
+                finite &= a.is_finite();
+                max_abs = if a > max_abs { a } else { max_abs };
+            }
+            if !finite {
+                return Err(VectorError::NonFinite(i));
             }
             if max_abs == 0.0 {
                 return Err(VectorError::ZeroNorm(i));
