@@ -1,4 +1,4 @@
-//! briefpack's Rust core: the hot paths of context assembly behind one PyO3 module.
+//! briefpack's Rust core: the hot paths of context assembly behind one `PyO3` module.
 //!
 //! This file holds only the `#[pymodule]`; each kernel lives in its own module as plain Rust
 //! (testable with `cargo test`, no Python needed) with its binding in a `py` submodule.
@@ -7,12 +7,16 @@ use pyo3::prelude::*;
 
 mod dedupe;
 mod errors;
+mod pack;
 mod text;
+mod vectors;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     text::py::register(m)?;
     dedupe::py::register(m)?;
+    vectors::py::register(m)?;
+    pack::py::register(m)?;
     Ok(())
 }

@@ -217,6 +217,10 @@ def dedupe_minhash(
 
 
 def _unit(v: list[float]) -> list[float]:
+    # Scale by a power of two first: exact, so the result is unchanged for ordinary vectors,
+    # but the squares can then neither overflow (|x| > 1e154) nor all underflow (|x| < 1e-162).
+    e = math.frexp(max(abs(x) for x in v))[1]
+    v = [math.ldexp(x, -e) for x in v]
     norm = math.sqrt(math.fsum(x * x for x in v))
     return [x / norm for x in v]
 
