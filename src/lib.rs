@@ -5,8 +5,12 @@
 
 use pyo3::prelude::*;
 
+mod errors;
+mod tokens;
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    tokens::py::register(m)?;
     Ok(())
 }
