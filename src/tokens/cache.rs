@@ -138,7 +138,9 @@ impl TokenCache {
         // holding the lock cannot leave a shard inconsistent in a way that matters for counts
         // (each entry is written whole), so a poisoned lock is used as is.
         let s = (key >> 124) as usize % SHARDS;
-        self.shards[s].lock().unwrap_or_else(PoisonError::into_inner)
+        self.shards[s]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Whether the cache is on (capacity > 0).

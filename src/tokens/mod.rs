@@ -120,8 +120,7 @@ pub fn count_limited(encoding: Encoding, text: &str, limit: usize) -> usize {
 }
 
 /// The process-wide cache of counts used by the batch functions.
-pub static CACHE: LazyLock<TokenCache> =
-    LazyLock::new(|| TokenCache::new(cache::DEFAULT_CAPACITY));
+pub static CACHE: LazyLock<TokenCache> = LazyLock::new(|| TokenCache::new(cache::DEFAULT_CAPACITY));
 
 /// [`count`] through `cache` (`approx` bypasses it: counting code points is as cheap as
 /// hashing them).
@@ -160,7 +159,7 @@ pub fn count_limited_cached(
     n
 }
 
-/// Count every text (through `cache` when given).
+/// Count every text (through `cache` when given), in input order, on the calling thread.
 pub fn count_batch<S: AsRef<str>>(
     encoding: Encoding,
     texts: &[S],
@@ -196,7 +195,7 @@ pub fn count_limited_batch<S: AsRef<str>>(
 mod tests {
     use super::*;
 
-    /// (text, o200k_base, cl100k_base), counted once with tiktoken 0.14 `encode_ordinary`.
+    /// (text, `o200k_base`, `cl100k_base`), counted once with tiktoken 0.14 `encode_ordinary`.
     const KNOWN: &[(&str, usize, usize)] = &[
         ("", 0, 0),
         ("hello world", 2, 2),
@@ -278,7 +277,10 @@ mod tests {
     #[test]
     fn names() {
         assert_eq!(Encoding::from_name("o200k_base"), Some(Encoding::O200kBase));
-        assert_eq!(Encoding::from_name("cl100k_base"), Some(Encoding::Cl100kBase));
+        assert_eq!(
+            Encoding::from_name("cl100k_base"),
+            Some(Encoding::Cl100kBase)
+        );
         assert_eq!(Encoding::from_name("approx"), Some(Encoding::Approx));
         assert_eq!(Encoding::from_name("gpt2"), None);
     }
