@@ -9,6 +9,7 @@ mod dedupe;
 mod errors;
 mod pack;
 mod text;
+mod tokens;
 mod vectors;
 
 #[pymodule]
@@ -18,5 +19,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dedupe::py::register(m)?;
     vectors::py::register(m)?;
     pack::py::register(m)?;
+    tokens::py::register(m)?;
     Ok(())
 }
