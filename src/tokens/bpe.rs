@@ -1,57 +1,189 @@
-//! One byte-pair encoding: `bpe-openai`'s pretokenizer and vocabulary, counted piece by piece.
+//! One byte-pair encoding: tiktoken's pretokenizer and merge, with the vocabulary compiled in.
 //!
-//! Each piece (a pretokenizer match) is counted as tiktoken's `CoreBPE::encode_ordinary` does:
-//! a piece that is itself a token is one token; otherwise tiktoken's `_byte_pair_merge` runs on
-//! it (repeatedly merge the adjacent pair whose bytes have the lowest rank, leftmost on ties).
-//! Pieces longer than [`MERGE_MAX`] bytes go to `bpe`'s linear-time backtracking counter
-//! instead, which gives the same count (checked against tiktoken) without the quadratic merge.
+//! - Vocabulary: `data/NAME.bpe`, written by `scripts/gen_vocab.py` from tiktoken's own files
+//!   (`b"BPV1"`, a little-endian `u32` count `n`, `n` token lengths as bytes, then the tokens'
+//!   bytes in rank order). At first use it becomes a hash map from token bytes to rank.
+//! - Pretokenizer: tiktoken's regex, run by `regex-automata` (a lazy DFA, leftmost-first,
+//!   anchored at each piece start). tiktoken's `\s+(?!\S)` needs a look-ahead, which a DFA has
+//!   not: as in `bpe-openai` (MIT, github/rust-gems), it becomes a separate pattern `\s+\s`
+//!   whose last character is given back, tried after the main alternatives, and `\s+$` is
+//!   added to the main pattern so a run of whitespace at the very end is kept whole.
+//! - Each piece is counted as tiktoken's `CoreBPE::encode_ordinary` encodes it: a piece that is
+//!   a token is one token; otherwise `_byte_pair_merge` (repeatedly merge the adjacent pair
+//!   whose bytes have the lowest rank, the leftmost on ties). Pieces up to [`MERGE_MAX`] bytes
+//!   run tiktoken's O(p²) loop on a stack buffer; longer ones the same merges in the same order
+//!   with a heap and a linked list, O(p log p) (tiktoken itself is quadratic there).
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::LazyLock;
 
-use bpe_openai::Tokenizer;
+use regex_automata::meta::Regex;
+use regex_automata::{Anchored, Input};
 use rustc_hash::FxHashMap;
 
-/// Longest piece (in bytes) counted with the tiktoken merge on a stack buffer; longer pieces use
-/// `bpe`'s backtracking encoder, which is linear in the piece length.
+/// Longest piece (in bytes) counted with tiktoken's quadratic merge on a stack buffer.
 pub const MERGE_MAX: usize = 128;
 
-/// Rank meaning "this pair is not a token".
+/// Rank meaning "these bytes are not a token".
 const NO_RANK: u32 = u32::MAX;
 
-/// A tokenizer: the pretokenizer and vocabulary of `bpe-openai` plus a rank table for the merge.
+/// tiktoken's `cl100k_base` pattern with the look-ahead rewritten (see the module doc).
+const CL100K_PATTERNS: [(&str, bool); 3] = [
+    (
+        r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+$",
+        false,
+    ),
+    (r"\s+\s", true),
+    (r"\s+", false),
+];
+
+/// tiktoken's `o200k_base` pattern with the look-ahead rewritten (see the module doc).
+const O200K_PATTERNS: [(&str, bool); 3] = [
+    (
+        concat!(
+            r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+            r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+            r"|\p{N}{1,3}",
+            r"| ?[^\s\p{L}\p{N}]+[\r\n/]*",
+            r"|\s*[\r\n]+",
+            r"|\s+$",
+        ),
+        false,
+    ),
+    (r"\s+\s", true),
+    (r"\s+", false),
+];
+
+static O200K_DATA: &[u8] = include_bytes!("data/o200k_base.bpe");
+static CL100K_DATA: &[u8] = include_bytes!("data/cl100k_base.bpe");
+
+/// The tokens of a `.bpe` blob, in rank order. The blobs are compiled in and checked by the
+/// unit tests, so a malformed one is a build defect: it panics on first use.
+fn read_vocab(data: &'static [u8]) -> Vec<&'static [u8]> {
+    assert!(
+        data.len() >= 8 && &data[..4] == b"BPV1",
+        "bad vocabulary header"
+    );
+    let n = u32::from_le_bytes([data[4], data[5], data[6], data[7]]) as usize;
+    let (lengths, mut rest) = data[8..].split_at(n);
+    let mut tokens = Vec::with_capacity(n);
+    for &len in lengths {
+        let (token, tail) = rest.split_at(usize::from(len));
+        tokens.push(token);
+        rest = tail;
+    }
+    assert!(rest.is_empty(), "bad vocabulary length");
+    tokens
+}
+
+/// A regex of several patterns, tried in order at each position; a pattern flagged `true`
+/// gives back its last character (the emulated look-ahead).
+struct Pretokenizer {
+    regex: Regex,
+    lookahead: Vec<bool>,
+}
+
+impl Pretokenizer {
+    fn new(patterns: &[(&str, bool)]) -> Self {
+        let (sources, lookahead): (Vec<&str>, Vec<bool>) = patterns.iter().copied().unzip();
+        // The patterns are constants, covered by the unit tests.
+        #[allow(clippy::expect_used)]
+        let regex = Regex::new_many(&sources).expect("the pretokenizer patterns compile");
+        Self { regex, lookahead }
+    }
+}
+
+/// The pieces of a text, in order; together they are the whole text.
+struct Splits<'a> {
+    pre: &'a Pretokenizer,
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Iterator for Splits<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = &self.text[self.pos..];
+        if rest.is_empty() {
+            return None;
+        }
+        let start = self.pos;
+        let end = match self
+            .pre
+            .regex
+            .find(Input::new(rest).anchored(Anchored::Yes))
+        {
+            Some(m) => {
+                let mut end = start + m.end();
+                if self.pre.lookahead[m.pattern().as_usize()] {
+                    // `\s+\s` matched at least two characters: give the last one back.
+                    let last = self.text[start..end]
+                        .chars()
+                        .next_back()
+                        .map_or(0, char::len_utf8);
+                    if end - last > start {
+                        end -= last;
+                    }
+                }
+                end
+            }
+            // Every character matches some alternative, so this is unreachable; never drop
+            // text silently: the rest is one piece.
+            None => self.text.len(),
+        };
+        self.pos = end;
+        Some(&self.text[start..end])
+    }
+}
+
+/// A tokenizer: pretokenizer plus rank table.
 pub struct Bpe {
-    tokenizer: &'static Tokenizer,
-    /// Token bytes -> rank (the token id; ranks are the merge priorities, lowest first).
+    pre: Pretokenizer,
+    /// Token bytes -> rank (the token id; lower ranks merge first).
     ranks: FxHashMap<&'static [u8], u32>,
 }
 
 impl Bpe {
-    fn new(tokenizer: &'static Tokenizer) -> Self {
-        let n = tokenizer.bpe.num_tokens();
-        let mut ranks = FxHashMap::with_capacity_and_hasher(n, rustc_hash::FxBuildHasher);
-        for id in 0..n {
-            // Token ids fit in u32: the vocabularies have about 10^5 tokens.
-            let id = id as u32;
-            ranks.insert(tokenizer.bpe.token_bytes(id), id);
+    fn new(data: &'static [u8], patterns: &[(&str, bool)]) -> Self {
+        let tokens = read_vocab(data);
+        let mut ranks =
+            FxHashMap::with_capacity_and_hasher(tokens.len(), rustc_hash::FxBuildHasher);
+        for (rank, token) in tokens.into_iter().enumerate() {
+            // Ranks fit in u32: the vocabularies have about 10^5 tokens.
+            ranks.insert(token, rank as u32);
         }
-        Self { tokenizer, ranks }
+        Self {
+            pre: Pretokenizer::new(patterns),
+            ranks,
+        }
+    }
+
+    /// The pretokenizer's pieces of `text`.
+    pub fn split<'a>(&'a self, text: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        Splits {
+            pre: &self.pre,
+            text,
+            pos: 0,
+        }
     }
 
     /// The number of tokens of `text`: `len(enc.encode_ordinary(text))`.
     pub fn count(&self, text: &str) -> usize {
-        self.tokenizer
-            .split(text)
+        self.split(text)
             .map(|piece| self.count_piece(piece.as_bytes()))
             .sum()
     }
 
-    /// The number of tokens of `text` if it is `<= limit`, else some number `> limit`.
+    /// The number of tokens of `text` if it is `<= limit`, else some number `> limit` (and
+    /// `<=` the count).
     ///
     /// Stops after the first piece that takes the running total past `limit`, so the cost is
     /// bounded by the pieces needed to exceed the limit (plus that one piece).
     pub fn count_limited(&self, text: &str, limit: usize) -> usize {
         let mut total = 0usize;
-        for piece in self.tokenizer.split(text) {
+        for piece in self.split(text) {
             total += self.count_piece(piece.as_bytes());
             if total > limit {
                 break;
@@ -60,10 +192,10 @@ impl Bpe {
         total
     }
 
-    /// Pretokenizer pieces of `text` (for tests).
+    /// The number of tokens in the vocabulary.
     #[cfg(test)]
-    pub fn split<'a>(&'a self, text: &'a str) -> impl Iterator<Item = &'a str> {
-        self.tokenizer.split(text)
+    pub fn vocab_size(&self) -> usize {
+        self.ranks.len()
     }
 
     #[inline]
@@ -81,7 +213,7 @@ impl Bpe {
             return 1;
         }
         if piece.len() > MERGE_MAX {
-            return self.tokenizer.bpe.count(piece);
+            return self.heap_merge_count(piece);
         }
         self.merge_count(piece)
     }
@@ -131,10 +263,61 @@ impl Bpe {
         }
         len - 1
     }
+
+    /// The same merges as [`Self::merge_count`], in the same order, in O(p log p).
+    ///
+    /// Parts are a linked list over their start bytes; a min-heap holds candidate merges
+    /// `(rank, start, end)` of two adjacent parts spanning `start..end`. The smallest
+    /// `(rank, start)` is tiktoken's choice (lowest rank, leftmost). A candidate is stale, and
+    /// skipped, once either part has merged with something else: then the part at `start` is
+    /// gone or the two parts no longer end at `end` (parts only grow).
+    fn heap_merge_count(&self, piece: &[u8]) -> usize {
+        let n = piece.len();
+        // next[i]: start of the part after the part starting at i (n at the end);
+        // prev[i]: start of the part before it (usize::MAX for the first).
+        let mut next: Vec<usize> = (1..=n).collect();
+        let mut prev: Vec<usize> = (0..n).map(|i| i.wrapping_sub(1)).collect();
+        let mut alive = vec![true; n];
+        let mut heap = BinaryHeap::with_capacity(n);
+        for i in 0..n.saturating_sub(1) {
+            let rank = self.rank(&piece[i..i + 2]);
+            if rank != NO_RANK {
+                heap.push(Reverse((rank, i, i + 2)));
+            }
+        }
+        let mut parts = n;
+        while let Some(Reverse((_, start, end))) = heap.pop() {
+            let mid = next[start];
+            if !alive[start] || mid >= n || next[mid] != end {
+                continue;
+            }
+            alive[mid] = false;
+            next[start] = end;
+            if end < n {
+                prev[end] = start;
+            }
+            parts -= 1;
+            let before = prev[start];
+            if before != usize::MAX {
+                let rank = self.rank(&piece[before..end]);
+                if rank != NO_RANK {
+                    heap.push(Reverse((rank, before, end)));
+                }
+            }
+            if end < n {
+                let after = next[end];
+                let rank = self.rank(&piece[start..after]);
+                if rank != NO_RANK {
+                    heap.push(Reverse((rank, start, after)));
+                }
+            }
+        }
+        parts
+    }
 }
 
-static O200K_BASE: LazyLock<Bpe> = LazyLock::new(|| Bpe::new(bpe_openai::o200k_base()));
-static CL100K_BASE: LazyLock<Bpe> = LazyLock::new(|| Bpe::new(bpe_openai::cl100k_base()));
+static O200K_BASE: LazyLock<Bpe> = LazyLock::new(|| Bpe::new(O200K_DATA, &O200K_PATTERNS));
+static CL100K_BASE: LazyLock<Bpe> = LazyLock::new(|| Bpe::new(CL100K_DATA, &CL100K_PATTERNS));
 
 /// `o200k_base`, built on first use (thread-safe, once per process).
 pub fn o200k_base() -> &'static Bpe {
@@ -162,42 +345,120 @@ mod tests {
         }
     }
 
-    /// The stack merge and `bpe`'s backtracking encoder agree on pieces of every length the
-    /// merge handles (random concatenations of tokens, so merges really happen).
+    /// tiktoken's `_byte_pair_merge`, ported line by line with a `Vec` (any length).
+    fn tiktoken_merge(bpe: &Bpe, piece: &[u8]) -> usize {
+        let mut parts: Vec<(usize, u32)> = Vec::with_capacity(piece.len() + 1);
+        let mut min_rank = (NO_RANK, usize::MAX);
+        for i in 0..piece.len() - 1 {
+            let rank = bpe.rank(&piece[i..i + 2]);
+            if rank < min_rank.0 {
+                min_rank = (rank, i);
+            }
+            parts.push((i, rank));
+        }
+        parts.push((piece.len() - 1, NO_RANK));
+        parts.push((piece.len(), NO_RANK));
+        let get_rank = |parts: &Vec<(usize, u32)>, i: usize| {
+            if (i + 3) < parts.len() {
+                bpe.rank(&piece[parts[i].0..parts[i + 3].0])
+            } else {
+                NO_RANK
+            }
+        };
+        while min_rank.0 != NO_RANK {
+            let i = min_rank.1;
+            if i > 0 {
+                parts[i - 1].1 = get_rank(&parts, i - 1);
+            }
+            parts[i].1 = get_rank(&parts, i);
+            parts.remove(i + 1);
+            min_rank = (NO_RANK, usize::MAX);
+            for (i, &(_, rank)) in parts[..parts.len() - 1].iter().enumerate() {
+                if rank < min_rank.0 {
+                    min_rank = (rank, i);
+                }
+            }
+        }
+        parts.len() - 1
+    }
+
+    /// Random concatenations of token prefixes: pieces on which many merges happen.
+    fn random_piece(tokens: &[&[u8]], rng: &mut Lcg, len: usize) -> Vec<u8> {
+        let mut piece = Vec::with_capacity(len + 8);
+        while piece.len() < len {
+            let token = tokens[rng.next(tokens.len())];
+            let take = token.len().min(1 + rng.next(4));
+            piece.extend_from_slice(&token[..take]);
+        }
+        piece.truncate(len);
+        piece
+    }
+
     #[test]
-    fn merge_agrees_with_backtracking() {
+    fn vocabularies_load() {
+        assert_eq!(o200k_base().vocab_size(), 199_998);
+        assert_eq!(cl100k_base().vocab_size(), 100_256);
         for bpe in [o200k_base(), cl100k_base()] {
+            for b in 0..=255u8 {
+                assert_ne!(bpe.rank(&[b]), NO_RANK, "byte {b} is a token");
+            }
+        }
+        // Spot checks against tiktoken 0.14's ranks.
+        assert_eq!(cl100k_base().rank(b"hello"), 15_339);
+        assert_eq!(o200k_base().rank(b"hello"), 24_912);
+    }
+
+    /// The stack merge, the heap merge and tiktoken's own loop agree.
+    #[test]
+    fn merges_agree_with_tiktoken_loop() {
+        for (data, bpe) in [(O200K_DATA, o200k_base()), (CL100K_DATA, cl100k_base())] {
+            let tokens = read_vocab(data);
             let mut rng = Lcg(7);
-            let n = bpe.tokenizer.bpe.num_tokens();
-            for _ in 0..20_000 {
-                let len = 2 + rng.next(MERGE_MAX - 1);
-                let mut piece = Vec::with_capacity(len + 64);
-                while piece.len() < len {
-                    let id = rng.next(n) as u32;
-                    let bytes = bpe.tokenizer.bpe.token_bytes(id);
-                    // Short tokens make pieces with many merges.
-                    let take = bytes.len().min(1 + rng.next(4));
-                    piece.extend_from_slice(&bytes[..take]);
+            for round in 0..6_000 {
+                let len = if round % 10 == 0 {
+                    MERGE_MAX + 1 + rng.next(900)
+                } else {
+                    2 + rng.next(MERGE_MAX - 1)
+                };
+                let piece = random_piece(&tokens, &mut rng, len);
+                let expected = tiktoken_merge(bpe, &piece);
+                assert_eq!(bpe.heap_merge_count(&piece), expected, "heap {piece:?}");
+                if len <= MERGE_MAX {
+                    assert_eq!(bpe.merge_count(&piece), expected, "stack {piece:?}");
                 }
-                piece.truncate(len);
-                if bpe.ranks.contains_key(piece.as_slice()) {
-                    continue;
+            }
+            // Long runs of one byte: many equal ranks, leftmost must win.
+            for len in [129, 130, 131, 257, 1000] {
+                for b in [b'a', b' ', b'0', b'!'] {
+                    let piece = vec![b; len];
+                    assert_eq!(bpe.heap_merge_count(&piece), tiktoken_merge(bpe, &piece));
                 }
-                assert_eq!(
-                    bpe.merge_count(&piece),
-                    bpe.tokenizer.bpe.count(&piece),
-                    "{piece:?}"
-                );
             }
         }
     }
 
     #[test]
     fn pieces_cover_the_text() {
-        let text = "Hello  world\r\n\n  \u{a0}x 123456 it's ТЕСТ 日本語 👍🏽  ";
+        let texts = [
+            "Hello  world\r\n\n  \u{a0}x 123456 it's ТЕСТ 日本語 👍🏽  ",
+            "   ",
+            "a",
+            "\n",
+            " \u{301}x",
+            "x  \n  ",
+        ];
         for bpe in [o200k_base(), cl100k_base()] {
-            assert_eq!(bpe.split(text).collect::<String>(), text);
+            for text in texts {
+                let pieces: Vec<&str> = bpe.split(text).collect();
+                assert!(pieces.iter().all(|p| !p.is_empty()));
+                assert_eq!(pieces.concat(), text);
+            }
         }
+        // The emulated look-ahead: a run of spaces before a word leaves one space for it.
+        let pieces: Vec<&str> = cl100k_base().split("a   b").collect();
+        assert_eq!(pieces, ["a", "  ", " b"]);
+        let pieces: Vec<&str> = o200k_base().split("x  ").collect();
+        assert_eq!(pieces, ["x", "  "]);
     }
 
     #[test]
