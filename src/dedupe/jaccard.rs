@@ -267,7 +267,7 @@ struct Touch {
 ///
 /// The index is one flat array sized up front (each word's slots: the number of prefixes that
 /// hold it), so building it allocates nothing per word.
-fn prefix_filtered(sets: &WordSets, t: f64, unique: u32) -> Dedupe {
+fn prefix_filtered(sets: &WordSets, threshold: f64, unique: u32) -> Dedupe {
     let n = sets.len();
     let mut out = Dedupe::new(n);
     let lens: Vec<u32> = (0..n).map(|k| sets.get(k).len() as u32).collect();
@@ -278,67 +278,135 @@ fn prefix_filtered(sets: &WordSets, t: f64, unique: u32) -> Dedupe {
         .map(|&id| id as usize + 1)
         .max()
         .unwrap_or(0);
-    let min_overlap = min_overlaps(max_len, t);
-    let prefix_of = |i: usize| {
-        let a = sets.get(i);
-        if a.is_empty() {
-            a
-        } else {
-            &a[..=a.len() - min_overlap[a.len()]]
-        }
+    let min_overlap = min_overlaps(max_len, threshold);
+    let prefixes: Vec<&[u32]> = (0..n)
+        .map(|i| {
+            let set = sets.get(i);
+            match set.len() {
+                0 => set,
+                len => &set[..=len - min_overlap[len]],
+            }
+        })
+        .collect();
+    let mut index = PrefixIndex::new(&prefixes, vocab, unique);
+    let mut probe = Probe {
+        touch: lens
+            .iter()
+            .map(|&len| Touch {
+                probe: u32::MAX,
+                count: 0,
+                last: 0,
+                need: 0,
+                len,
+            })
+            .collect(),
+        marks: vec![0u64; vocab.div_ceil(64)],
+        cands: Vec::new(),
+        ratio: threshold / (1.0 + threshold),
+        threshold,
     };
-    // Per word: its slots in `entries` are `slot_start[w]..slot_start[w + 1]`, filled by kept
-    // items (item, position of the word in it) up to `slot_end[w]`.
-    let mut slot_start = vec![0usize; vocab + 1];
-    for i in 0..n {
-        for &tok in prefix_of(i) {
-            if tok >= unique {
-                slot_start[tok as usize + 1] += 1;
+    for (i, prefix) in prefixes.iter().enumerate() {
+        let set = sets.get(i);
+        if set.is_empty() {
+            continue; // kept, never indexed: never the item one duplicates
+        }
+        match probe.run(i as u32, set, prefix, &index, sets) {
+            Some((k, j)) => {
+                out.duplicate_of[i] = Some(k);
+                out.similarity[i] = Some(j);
+            }
+            None => index.insert(i as u32, prefix),
+        }
+    }
+    out
+}
+
+/// The inverted index of kept prefixes: per word, the kept items whose prefix holds it, with
+/// the word's position in them. One flat array; each word's slots are reserved up front (the
+/// number of prefixes, kept or not, that hold it), so inserting never allocates.
+struct PrefixIndex {
+    /// Word `w`'s slots are `slot_start[w]..slot_start[w + 1]`, filled up to `slot_end[w]`.
+    slot_start: Vec<usize>,
+    slot_end: Vec<usize>,
+    entries: Vec<(u32, u32)>,
+    /// Words of rank below this occur in one set only: never indexed.
+    unique: u32,
+}
+
+impl PrefixIndex {
+    fn new(prefixes: &[&[u32]], vocab: usize, unique: u32) -> Self {
+        let mut slot_start = vec![0usize; vocab + 1];
+        for prefix in prefixes {
+            for &tok in *prefix {
+                if tok >= unique {
+                    slot_start[tok as usize + 1] += 1;
+                }
+            }
+        }
+        for w in 0..vocab {
+            slot_start[w + 1] += slot_start[w];
+        }
+        Self {
+            slot_end: slot_start[..vocab].to_vec(),
+            entries: vec![(0, 0); slot_start[vocab]],
+            slot_start,
+            unique,
+        }
+    }
+
+    #[inline]
+    fn postings(&self, tok: u32) -> &[(u32, u32)] {
+        let w = tok as usize;
+        &self.entries[self.slot_start[w]..self.slot_end[w]]
+    }
+
+    fn insert(&mut self, item: u32, prefix: &[u32]) {
+        for (pos, &tok) in prefix.iter().enumerate() {
+            if tok >= self.unique {
+                let w = tok as usize;
+                self.entries[self.slot_end[w]] = (item, pos as u32);
+                self.slot_end[w] += 1;
             }
         }
     }
-    for w in 0..vocab {
-        slot_start[w + 1] += slot_start[w];
-    }
-    let mut slot_end = slot_start[..vocab].to_vec();
-    let mut entries: Vec<(u32, u32)> = vec![(0, 0); slot_start[vocab]];
-    let mut touch: Vec<Touch> = lens
-        .iter()
-        .map(|&len| Touch {
-            probe: u32::MAX,
-            count: 0,
-            last: 0,
-            need: 0,
-            len,
-        })
-        .collect();
-    let mut marks = vec![0u64; vocab.div_ceil(64)];
-    let ratio = t / (1.0 + t);
-    let mut cands: Vec<u32> = Vec::new();
-    for i in 0..n {
-        let a = sets.get(i);
-        let la = a.len();
-        if la == 0 {
-            continue; // kept, never indexed: never the item one duplicates
-        }
-        let probe = i as u32;
-        let prefix = prefix_of(i);
-        cands.clear();
+}
+
+/// Scratch state reused by every probe.
+struct Probe {
+    touch: Vec<Touch>,
+    marks: Vec<u64>,
+    cands: Vec<u32>,
+    ratio: f64,
+    threshold: f64,
+}
+
+impl Probe {
+    /// The earliest kept item that `set` (item `item`) duplicates, with the similarity.
+    fn run(
+        &mut self,
+        item: u32,
+        set: &[u32],
+        prefix: &[u32],
+        index: &PrefixIndex,
+        sets: &WordSets,
+    ) -> Option<(usize, f64)> {
+        let la = set.len();
+        self.cands.clear();
         for (pos_a, &tok) in prefix.iter().enumerate() {
-            if tok < unique {
+            if tok < index.unique {
                 continue;
             }
             let rest_a = (la - pos_a - 1) as u32;
-            let w = tok as usize;
-            for &(k, pos_b) in &entries[slot_start[w]..slot_end[w]] {
-                let st = &mut touch[k as usize];
+            for &(k, pos_b) in index.postings(tok) {
+                let st = &mut self.touch[k as usize];
                 let lb = st.len;
-                if st.probe != probe {
-                    st.probe = probe;
+                if st.probe != item {
+                    st.probe = item;
                     st.count = 0;
-                    st.need = overlap_bound(la, lb as usize, ratio).map_or(u32::MAX, |o| o as u32);
+                    st.need =
+                        overlap_bound(la, lb as usize, self.ratio).map_or(u32::MAX, |o| o as u32);
                     if st.need != u32::MAX {
-                        cands.push(k);
+                        self.cands.push(k);
                     }
                 }
                 if st.need == u32::MAX {
@@ -354,46 +422,35 @@ fn prefix_filtered(sets: &WordSets, t: f64, unique: u32) -> Dedupe {
             }
         }
         // Only the candidates the positional filter kept, in rank order.
-        cands.retain(|&k| touch[k as usize].need != u32::MAX);
-        if !cands.is_empty() {
-            cands.sort_unstable();
-            for &tok in a {
-                marks[tok as usize >> 6] |= 1 << (tok & 63);
-            }
-            for &k in &cands {
-                let st = touch[k as usize];
-                if st.need == u32::MAX {
-                    continue;
-                }
-                let b = sets.get(k as usize);
-                let tail = &b[st.last as usize + 1..];
-                if let Some(more) =
-                    count_marked(&marks, tail, st.need.saturating_sub(st.count) as usize)
-                {
-                    // The count is exact; the bound was not, so decide by the division.
-                    let j = similarity(st.count as usize + more, la, b.len());
-                    if j >= t {
-                        out.duplicate_of[i] = Some(k as usize);
-                        out.similarity[i] = Some(j);
-                        break;
-                    }
-                }
-            }
-            for &tok in a {
-                marks[tok as usize >> 6] = 0;
-            }
+        let touch = &self.touch;
+        self.cands.retain(|&k| touch[k as usize].need != u32::MAX);
+        if self.cands.is_empty() {
+            return None;
         }
-        if out.duplicate_of[i].is_none() {
-            for (pos, &tok) in prefix.iter().enumerate() {
-                if tok >= unique {
-                    let w = tok as usize;
-                    entries[slot_end[w]] = (probe, pos as u32);
-                    slot_end[w] += 1;
+        self.cands.sort_unstable();
+        for &tok in set {
+            self.marks[tok as usize >> 6] |= 1 << (tok & 63);
+        }
+        let mut found = None;
+        for &k in &self.cands {
+            let st = self.touch[k as usize];
+            let other = sets.get(k as usize);
+            let tail = &other[st.last as usize + 1..];
+            let need = st.need.saturating_sub(st.count) as usize;
+            if let Some(more) = count_marked(&self.marks, tail, need) {
+                // The count is exact; the bound was not, so decide by the division.
+                let j = similarity(st.count as usize + more, la, other.len());
+                if j >= self.threshold {
+                    found = Some((k as usize, j));
+                    break;
                 }
             }
         }
+        for &tok in set {
+            self.marks[tok as usize >> 6] = 0;
+        }
+        found
     }
-    out
 }
 
 /// How many words of `b` are marked, or `None` as soon as the count cannot reach `need`.
