@@ -109,8 +109,8 @@ pub fn jaccard<S: AsRef<str>>(texts: &[S], threshold: f64) -> Result<Dedupe, Too
         sort_sets(&mut sets);
         return Ok(threshold_zero(&sets));
     }
-    rank_rare_first(&mut sets);
-    Ok(prefix_filtered(&sets, threshold))
+    let unique = rank_rare_first(&mut sets);
+    Ok(prefix_filtered(&sets, threshold, unique))
 }
 
 /// Threshold 0: every pair of non-empty sets qualifies, so every non-empty item after the
@@ -141,7 +141,9 @@ fn threshold_zero(sets: &WordSets) -> Dedupe {
 /// Sorting is a transpose and back (counting sort): list the items of each word in rank
 /// order, then walk the words in rank order appending each to its items' sets, which come
 /// out sorted. O(total words + vocabulary log vocabulary).
-fn rank_rare_first(sets: &mut WordSets) {
+///
+/// Returns how many words occur in one set only: they take the ranks `0..unique`.
+fn rank_rare_first(sets: &mut WordSets) -> u32 {
     let vocab = sets
         .ids
         .iter()
@@ -177,6 +179,7 @@ fn rank_rare_first(sets: &mut WordSets) {
             fill[i as usize] += 1;
         }
     }
+    df.iter().filter(|&&d| d == 1).count() as u32
 }
 
 /// `x.ceil()` as usize for `x >= 0` (a start guess only: callers correct it with exact checks),
@@ -212,106 +215,198 @@ fn min_overlaps(max_len: usize, t: f64) -> Vec<usize> {
     out
 }
 
-/// The least overlap `o` with `fl(o / (la + lb - o)) >= t`: exactly the overlaps at which the
-/// reference's similarity meets the threshold (the ratio grows with `o`, rounding is monotone).
-/// `None` when even `o = min(la, lb)` falls short. `0 < t <= 1`, `la, lb >= 1`.
+/// A lower bound on the overlap at which the reference's similarity `fl(o / (la + lb - o))`
+/// meets `t`, or `None` when no overlap can (the bound exceeds `min(la, lb)`).
+///
+/// Exactly, `o / (S - o) >= t` iff `o >= t * S / (1 + t)` with `S = la + lb`; the float
+/// product `ratio * S` (`ratio = t / (1 + t)`) and the rounding of the reference's division
+/// are each off by far less than one for `S < 2^50`, so one below the ceiling is a safe
+/// bound. Callers confirm a pair with the exact division. `0 < t <= 1`, `la, lb >= 1`.
 #[inline]
-fn required_overlap(la: usize, lb: usize, t: f64) -> Option<usize> {
-    let total = la + lb;
-    let most = la.min(lb);
-    let meets = |o: usize| similarity(o, la, lb) >= t;
-    let mut o = ceil_usize(t * total as f64 / (1.0 + t)).clamp(1, most);
-    while o > 1 && meets(o - 1) {
-        o -= 1;
-    }
-    while !meets(o) {
-        if o == most {
-            return None;
-        }
-        o += 1;
-    }
-    Some(o)
+fn overlap_bound(la: usize, lb: usize, ratio: f64) -> Option<usize> {
+    let bound = ceil_usize(ratio * (la + lb) as f64)
+        .saturating_sub(1)
+        .max(1);
+    (bound <= la.min(lb)).then_some(bound)
 }
 
 /// Per-probe state of one kept item: the probe that last touched it, the overlap counted in
-/// the two prefixes so far, and the overlap the pair needs (`u32::MAX`: pruned).
+/// the two prefixes so far, the position in it of the last common word found, and the
+/// overlap the pair needs (`u32::MAX`: pruned).
 #[derive(Clone, Copy)]
 struct Touch {
     probe: u32,
     count: u32,
+    last: u32,
     need: u32,
+    /// The kept item's set size (here so one cache line serves the whole check).
+    len: u32,
 }
 
 /// Exact greedy dedupe with prefix filtering (`AllPairs` / `PPJoin`) over kept items, for
-/// `0 < t <= 1`.
+/// `0 < t <= 1`. Words of rank `< unique` occur in one set only and never match.
 ///
 /// * **Prefix filter.** Sets are sorted rarest word first. If `J(A, B) >= t` then
 ///   `|A ∩ B| >= max(min_overlap[|A|], min_overlap[|B|])`, so the rarest common word lies
 ///   within the first `|A| - min_overlap[|A|] + 1` words of `A` and the first
 ///   `|B| - min_overlap[|B|] + 1` words of `B`. Kept items are indexed by the words of their
-///   prefix (with positions); an item probes the index with its own prefix.
+///   prefix (with positions); an item probes the index with its own prefix. Words found in
+///   one set only are neither indexed nor probed.
 /// * **Length filter.** `fl(min / max) >= t` is necessary, since `inter <= min` and
 ///   `union >= max`.
 /// * **Positional filter.** When the word at position `i` of `A` meets the word at position
 ///   `j` of `B`, the overlap is at most `seen + 1 + min(|A| - i - 1, |B| - j - 1)`, where
 ///   `seen` is the number of common words met before (exactly `|A[..i] ∩ B[..j]|`, since
 ///   common words before a prefix word lie in both prefixes). A pair whose bound falls below
-///   its required overlap (`required_overlap`, exact) is pruned.
-/// * **Verification** of the survivors in rank order: `A`'s words are marked in a bitset and
-///   `B`'s words counted against it, stopping as soon as the count cannot reach the required
-///   overlap; the first (earliest kept) that reaches it is the one `A` duplicates.
-fn prefix_filtered(sets: &WordSets, t: f64) -> Dedupe {
+///   a lower bound of its required overlap (`overlap_bound`) is pruned.
+/// * **Verification** of the survivors in rank order: every common word after the last one
+///   found lies after it in both sets, so the overlap is the count so far plus the words of
+///   `B` after that position that are in `A` (marked in a bitset), counted until the required
+///   overlap is reached or out of reach. The first (earliest kept) that reaches it is the one
+///   `A` duplicates.
+///
+/// The index is one flat array sized up front (each word's slots: the number of prefixes that
+/// hold it), so building it allocates nothing per word.
+fn prefix_filtered(sets: &WordSets, threshold: f64, unique: u32) -> Dedupe {
     let n = sets.len();
     let mut out = Dedupe::new(n);
-    let max_len = (0..n).map(|i| sets.get(i).len()).max().unwrap_or(0);
+    let lens: Vec<u32> = (0..n).map(|k| sets.get(k).len() as u32).collect();
+    let max_len = lens.iter().copied().max().unwrap_or(0) as usize;
     let vocab = sets
         .ids
         .iter()
         .map(|&id| id as usize + 1)
         .max()
         .unwrap_or(0);
-    let min_overlap = min_overlaps(max_len, t);
-    // Per word: (kept item, position of the word in it), for the words of kept prefixes.
-    let mut index: Vec<Vec<(u32, u32)>> = vec![Vec::new(); vocab];
-    let mut touch = vec![
-        Touch {
-            probe: u32::MAX,
-            count: 0,
-            need: 0,
-        };
-        n
-    ];
-    let mut marks = vec![0u64; vocab.div_ceil(64)];
-    let lens: Vec<u32> = (0..n).map(|k| sets.get(k).len() as u32).collect();
-    // Per probe, the required overlap by the other set's size (`u32::MAX`: impossible), cached
-    // as (probe, need) since many kept items share a size.
-    let mut need_by_len: Vec<(u32, u32)> = vec![(u32::MAX, 0); max_len + 1];
-    let mut cands: Vec<u32> = Vec::new();
-    for i in 0..n {
-        let a = sets.get(i);
-        let la = a.len();
-        if la == 0 {
+    let min_overlap = min_overlaps(max_len, threshold);
+    let prefixes: Vec<&[u32]> = (0..n)
+        .map(|i| {
+            let set = sets.get(i);
+            match set.len() {
+                0 => set,
+                len => &set[..=len - min_overlap[len]],
+            }
+        })
+        .collect();
+    let mut index = PrefixIndex::new(&prefixes, vocab, unique);
+    let mut probe = Probe {
+        touch: lens
+            .iter()
+            .map(|&len| Touch {
+                probe: u32::MAX,
+                count: 0,
+                last: 0,
+                need: 0,
+                len,
+            })
+            .collect(),
+        marks: vec![0u64; vocab.div_ceil(64)],
+        cands: Vec::new(),
+        ratio: threshold / (1.0 + threshold),
+        threshold,
+    };
+    for (i, prefix) in prefixes.iter().enumerate() {
+        let set = sets.get(i);
+        if set.is_empty() {
             continue; // kept, never indexed: never the item one duplicates
         }
-        let probe = i as u32;
-        let prefix = &a[..=la - min_overlap[la]];
-        cands.clear();
+        match probe.run(i as u32, set, prefix, &index, sets) {
+            Some((k, j)) => {
+                out.duplicate_of[i] = Some(k);
+                out.similarity[i] = Some(j);
+            }
+            None => index.insert(i as u32, prefix),
+        }
+    }
+    out
+}
+
+/// The inverted index of kept prefixes: per word, the kept items whose prefix holds it, with
+/// the word's position in them. One flat array; each word's slots are reserved up front (the
+/// number of prefixes, kept or not, that hold it), so inserting never allocates.
+struct PrefixIndex {
+    /// Word `w`'s slots are `slot_start[w]..slot_start[w + 1]`, filled up to `slot_end[w]`.
+    slot_start: Vec<usize>,
+    slot_end: Vec<usize>,
+    entries: Vec<(u32, u32)>,
+    /// Words of rank below this occur in one set only: never indexed.
+    unique: u32,
+}
+
+impl PrefixIndex {
+    fn new(prefixes: &[&[u32]], vocab: usize, unique: u32) -> Self {
+        let mut slot_start = vec![0usize; vocab + 1];
+        for prefix in prefixes {
+            for &tok in *prefix {
+                if tok >= unique {
+                    slot_start[tok as usize + 1] += 1;
+                }
+            }
+        }
+        for w in 0..vocab {
+            slot_start[w + 1] += slot_start[w];
+        }
+        Self {
+            slot_end: slot_start[..vocab].to_vec(),
+            entries: vec![(0, 0); slot_start[vocab]],
+            slot_start,
+            unique,
+        }
+    }
+
+    #[inline]
+    fn postings(&self, tok: u32) -> &[(u32, u32)] {
+        let w = tok as usize;
+        &self.entries[self.slot_start[w]..self.slot_end[w]]
+    }
+
+    fn insert(&mut self, item: u32, prefix: &[u32]) {
+        for (pos, &tok) in prefix.iter().enumerate() {
+            if tok >= self.unique {
+                let w = tok as usize;
+                self.entries[self.slot_end[w]] = (item, pos as u32);
+                self.slot_end[w] += 1;
+            }
+        }
+    }
+}
+
+/// Scratch state reused by every probe.
+struct Probe {
+    touch: Vec<Touch>,
+    marks: Vec<u64>,
+    cands: Vec<u32>,
+    ratio: f64,
+    threshold: f64,
+}
+
+impl Probe {
+    /// The earliest kept item that `set` (item `item`) duplicates, with the similarity.
+    fn run(
+        &mut self,
+        item: u32,
+        set: &[u32],
+        prefix: &[u32],
+        index: &PrefixIndex,
+        sets: &WordSets,
+    ) -> Option<(usize, f64)> {
+        let la = set.len();
+        self.cands.clear();
         for (pos_a, &tok) in prefix.iter().enumerate() {
+            if tok < index.unique {
+                continue;
+            }
             let rest_a = (la - pos_a - 1) as u32;
-            for &(k, pos_b) in &index[tok as usize] {
-                let st = &mut touch[k as usize];
-                let lb = lens[k as usize];
-                if st.probe != probe {
-                    st.probe = probe;
+            for &(k, pos_b) in index.postings(tok) {
+                let st = &mut self.touch[k as usize];
+                let lb = st.len;
+                if st.probe != item {
+                    st.probe = item;
                     st.count = 0;
-                    let cached = &mut need_by_len[lb as usize];
-                    if cached.0 != probe {
-                        let need = required_overlap(la, lb as usize, t);
-                        *cached = (probe, need.map_or(u32::MAX, |o| o as u32));
-                    }
-                    st.need = cached.1;
+                    st.need =
+                        overlap_bound(la, lb as usize, self.ratio).map_or(u32::MAX, |o| o as u32);
                     if st.need != u32::MAX {
-                        cands.push(k);
+                        self.cands.push(k);
                     }
                 }
                 if st.need == u32::MAX {
@@ -322,37 +417,40 @@ fn prefix_filtered(sets: &WordSets, t: f64) -> Dedupe {
                     st.need = u32::MAX;
                 } else {
                     st.count += 1;
+                    st.last = pos_b;
                 }
             }
         }
-        if !cands.is_empty() {
-            cands.sort_unstable();
-            for &tok in a {
-                marks[tok as usize >> 6] |= 1 << (tok & 63);
-            }
-            for &k in &cands {
-                let need = touch[k as usize].need;
-                if need == u32::MAX {
-                    continue;
-                }
-                let b = sets.get(k as usize);
-                if let Some(inter) = count_marked(&marks, b, need as usize) {
-                    out.duplicate_of[i] = Some(k as usize);
-                    out.similarity[i] = Some(similarity(inter, la, b.len()));
+        // Only the candidates the positional filter kept, in rank order.
+        let touch = &self.touch;
+        self.cands.retain(|&k| touch[k as usize].need != u32::MAX);
+        if self.cands.is_empty() {
+            return None;
+        }
+        self.cands.sort_unstable();
+        for &tok in set {
+            self.marks[tok as usize >> 6] |= 1 << (tok & 63);
+        }
+        let mut found = None;
+        for &k in &self.cands {
+            let st = self.touch[k as usize];
+            let other = sets.get(k as usize);
+            let tail = &other[st.last as usize + 1..];
+            let need = st.need.saturating_sub(st.count) as usize;
+            if let Some(more) = count_marked(&self.marks, tail, need) {
+                // The count is exact; the bound was not, so decide by the division.
+                let j = similarity(st.count as usize + more, la, other.len());
+                if j >= self.threshold {
+                    found = Some((k as usize, j));
                     break;
                 }
             }
-            for &tok in a {
-                marks[tok as usize >> 6] = 0;
-            }
         }
-        if out.duplicate_of[i].is_none() {
-            for (pos, &tok) in prefix.iter().enumerate() {
-                index[tok as usize].push((probe, pos as u32));
-            }
+        for &tok in set {
+            self.marks[tok as usize >> 6] = 0;
         }
+        found
     }
-    out
 }
 
 /// How many words of `b` are marked, or `None` as soon as the count cannot reach `need`.
@@ -432,6 +530,23 @@ mod tests {
     }
 
     #[test]
+    fn overlap_bound_never_exceeds_the_exact_need() {
+        for &t in &[1e-300, 0.1, 1.0 / 3.0, 0.5, 0.7, 0.8, 0.9, 0.999_999, 1.0] {
+            let ratio = t / (1.0 + t);
+            for la in 1..=120usize {
+                for lb in 1..=120usize {
+                    let exact = (1..=la.min(lb)).find(|&o| similarity(o, la, lb) >= t);
+                    match (overlap_bound(la, lb, ratio), exact) {
+                        (Some(bound), Some(need)) => assert!(bound <= need, "{t} {la} {lb}"),
+                        (None, Some(need)) => panic!("{t} {la} {lb}: pruned, needs {need}"),
+                        (_, None) => {}
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn min_overlap_is_tight() {
         for &t in &[1e-300, 0.1, 1.0 / 3.0, 0.5, 0.7, 0.8, 0.9, 0.999_999, 1.0] {
             let mo = min_overlaps(300, t);
@@ -447,17 +562,17 @@ mod tests {
     }
 
     /// Sets over a small vocabulary with many repeats and near copies, as word texts.
-    fn batches() -> impl Strategy<Value = Vec<String>> {
-        let text = prop::collection::vec(0u8..14, 0..12).prop_map(|ws| {
+    fn batches(vocab: u16) -> impl Strategy<Value = Vec<String>> {
+        let text = prop::collection::vec(0..vocab, 0..12).prop_map(|ws| {
             ws.iter()
                 .map(|w| format!("w{w}"))
                 .collect::<Vec<_>>()
                 .join(" ")
         });
-        prop::collection::vec(text, 0..40).prop_flat_map(|base| {
+        prop::collection::vec(text, 0..40).prop_flat_map(move |base| {
             let n = base.len();
             // Append copies of random earlier items with one word changed.
-            let copies = prop::collection::vec((0..n.max(1), 0u8..14), 0..20);
+            let copies = prop::collection::vec((0..n.max(1), 0..vocab), 0..20);
             (Just(base), copies).prop_map(|(mut base, copies)| {
                 for (src, w) in copies {
                     if let Some(t) = base.get(src).cloned() {
@@ -480,10 +595,13 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(400))]
+        #![proptest_config(ProptestConfig::with_cases(1500))]
 
         #[test]
-        fn fast_equals_naive(texts in batches(), t in threshold()) {
+        fn fast_equals_naive(
+            texts in prop_oneof![batches(6), batches(14), batches(60)],
+            t in threshold(),
+        ) {
             let mut sets = word_sets(&texts).expect("small batch");
             sort_sets(&mut sets);
             let want = naive(&sets, t);

@@ -98,8 +98,12 @@ mod tests {
             if !(only.is_empty() || only == name) {
                 return;
             }
+            let reps = std::env::var("BRIEFPACK_REPS")
+                .ok()
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(5);
             let mut times = Vec::new();
-            for _ in 0..5 {
+            for _ in 0..reps {
                 let start = std::time::Instant::now();
                 std::hint::black_box(f());
                 times.push(start.elapsed());
