@@ -30,7 +30,7 @@ KERNEL_NAMES = (
 def rust_core() -> ModuleType | None:
     """The compiled extension, or None when it is not built."""
     try:
-        from . import _core  # type: ignore[attr-defined]
+        from . import _core
     except ImportError:  # pragma: no cover - a source checkout without a build
         return None
     core: ModuleType = _core
