@@ -9,11 +9,11 @@ help: ## show this help
 install: ## install the package in editable mode with every dev extra (builds the extension)
 	python3 -m pip install -e '.[dev]'
 
-build-dev: ## rebuild the extension quickly (debug profile) into the source tree
-	maturin develop
+build-dev: ## rebuild the extension quickly (debug profile), editable install
+	MATURIN_PEP517_ARGS="--profile dev" python3 -m pip install --no-deps -e .
 
 build-prod: ## rebuild the extension with the release profile (lto, one codegen unit)
-	maturin develop --release
+	python3 -m pip install --no-deps -e .
 
 format: ## format Rust and Python
 	cargo fmt --all
