@@ -45,16 +45,32 @@ fn reduce64(x: u64) -> u64 {
     }
 }
 
-/// `(a * x + b) mod (2^61 - 1)` for `a, b, x < 2^61 - 1`... and `x` already reduced.
+/// `(a * x + b) mod (2^61 - 1)` for `a, b, x < 2^61 - 1` (`x` already reduced).
 #[inline]
-fn permute(a: u64, b: u64, x: u64) -> u64 {
-    let wide = u128::from(a) * u128::from(x) + u128::from(b); // < 2^122 + 2^61
+fn permute(mul: u64, add: u64, x: u64) -> u64 {
+    let wide = u128::from(mul) * u128::from(x) + u128::from(add); // < 2^122 + 2^61
     let r = (wide as u64 & MERSENNE_61) + (wide >> 61) as u64; // < 2^62 + 1
-    let r = (r & MERSENNE_61) + (r >> 61); // <= 2^61 + 1
-    if r >= MERSENNE_61 {
-        r - MERSENNE_61
-    } else {
-        r
+    let r = (r & MERSENNE_61) + (r >> 61); // <= p + 2
+                                           // r - p when r >= p, else r, without a compare: with t = r + 1 <= 2^61 + 2, t >> 61 is
+                                           // 1 exactly when r >= p, and then t & p = r - p + 1.
+    let t = r + 1;
+    (t & MERSENNE_61) + (t >> 61) - 1
+}
+
+/// The signature of a set of shingle hashes: per permutation, the minimum image.
+///
+/// Written without compares (the min by the sign of a difference: all values are below
+/// 2^62): LLVM vectorises the loop for SSE2 around the scalar 64x64->128 multiplies, and
+/// SSE2 has no 64-bit compare, which it would emulate at ~10 instructions each.
+fn signature(hashes: &[u64], pa: &[u64], pb: &[u64], sig: &mut [u64]) {
+    sig.fill(u64::MAX >> 2);
+    for &x in hashes {
+        let x = reduce64(x);
+        for ((s, &a), &b) in sig.iter_mut().zip(pa).zip(pb) {
+            let v = permute(a, b, x);
+            let keep = (s.wrapping_sub(v).cast_signed() >> 63).cast_unsigned(); // ones iff *s < v
+            *s = (v & !keep) | (*s & keep);
+        }
     }
 }
 
@@ -150,16 +166,7 @@ pub fn minhash<S: AsRef<str>>(
         if hashes.is_empty() {
             continue;
         }
-        sig.fill(u64::MAX);
-        for &x in &hashes {
-            let x = reduce64(x);
-            for ((s, &a), &b) in sig.iter_mut().zip(&pa).zip(&pb) {
-                let v = permute(a, b, x);
-                if v < *s {
-                    *s = v;
-                }
-            }
-        }
+        signature(&hashes, &pa, &pb, &mut sig);
         cands.clear();
         for (band, key) in keys.iter_mut().enumerate() {
             let rows_i = &sig[band * rows..(band + 1) * rows];
