@@ -24,7 +24,13 @@
 //!   64x64->128 multiply and folds twice (`2^61 = 1 mod p`) instead of a u128 division
 //!   (a library call, several times slower).
 //! * Shingle hashes are sorted and deduplicated before the permutation loop, which is the hot
-//!   loop (128 multiply-folds per distinct shingle).
+//!   loop (`num_perm` multiply-folds per distinct shingle: >90% of the instructions).
+//! * LLVM vectorises that loop for SSE2 (baseline x86-64) around the scalar multiplies; SSE2
+//!   has no 64-bit compare, so the final conditional subtraction and the running minimum are
+//!   written compare-free: 1.45 G -> 1.08 G instructions for 2,000 corpus passages.
+//! * Now: 10k corpus passages in ~0.7 s, the whole corpus (21.5k) in ~1.4 s (one core).
+//!   Not tried: AVX2 behind runtime detection (a 4-lane 61x61-bit multiply from 32-bit
+//!   limbs), which needs `unsafe` dispatch.
 
 use std::collections::HashMap;
 
