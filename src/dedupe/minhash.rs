@@ -139,7 +139,8 @@ fn band_key(rows: &[u64]) -> u64 {
 
 /// Mark every item whose `MinHash` estimate to a kept item sharing an LSH band is `>= threshold`.
 ///
-/// `num_perm` and `shingle` must be at least 1 (the binding checks them).
+/// `num_perm` and `shingle` must be at least 1 and the batch below `u32::MAX` items (the
+/// binding checks them).
 #[must_use]
 pub fn minhash<S: AsRef<str>>(
     texts: &[S],
