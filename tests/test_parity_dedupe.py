@@ -319,3 +319,26 @@ def test_corpus_minhash_matches_reference(corpus_texts: list[str]) -> None:
 
 def test_corpus_exact_matches_reference(corpus_texts: list[str]) -> None:
     _check("dedupe_exact", corpus_texts)
+
+
+def test_threads_get_the_same_answers() -> None:
+    """The kernels run with the GIL released; eight threads at once must agree with one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(3)
+    vocab = [f"w{i}" for i in range(300)]
+    texts = [" ".join(rng.choices(vocab, k=rng.randint(0, 40))) for _ in range(400)]
+    texts += [t + " extra" for t in texts[:100]]
+    calls = [
+        ("dedupe_exact", {}),
+        ("dedupe_jaccard", {"threshold": 0.5}),
+        ("dedupe_minhash", {"threshold": 0.5, "num_perm": 32}),
+        ("words", {}),
+    ]
+    want = [getattr(_core, name)(texts, **kw) for name, kw in calls]
+    with ThreadPoolExecutor(8) as pool:
+        futures = [
+            pool.submit(getattr(_core, name), texts, **kw) for _ in range(8) for name, kw in calls
+        ]
+        got = [f.result() for f in futures]
+    assert got == want * 8

@@ -6,10 +6,13 @@
 //!
 //! # Performance notes
 //!
-//! Replaced a `HashMap<Box<str>, u32>`: its 24-byte buckets and one heap allocation per word
-//! made most look-ups of rare words two cache misses (bucket, then the boxed bytes); on 10k
-//! corpus passages (1.7 M words, 52 k distinct) the interning step went from ~400 ms to
-//! ~110 ms on a busy 2-core machine. The table stays at most half full.
+//! Replaced a `HashMap<Box<str>, u32>`: perf showed a third of set building on the load of
+//! its 24-byte buckets and a fifth in `memcmp` against the separately allocated words, i.e.
+//! cache misses for rare words. Here a probe touches one 8-byte slot and the arena; the
+//! 32-bit tag makes a `memcmp` on a non-matching slot rare. Per-set repeats are dropped with
+//! a "last set seen" stamp per id instead of sorting each set. Tokenize + intern on 2,000
+//! corpus passages (x5, cachegrind): 702 M -> 589 M instructions, of which ~56 M came from a
+//! tokenizer change made at the same time. The table stays at most half full.
 
 use std::hash::BuildHasher;
 

@@ -1,15 +1,50 @@
 //! Jaccard near duplicates over word sets, exact and fast.
 //!
-//! Algorithm: every distinct word is interned to a `u32`; each text becomes the sorted set of
-//! its word ids. Items are walked in rank order; an item with a non-empty set is a duplicate of
-//! the earliest-ranked kept item `k` with `inter / union >= threshold` (one f64 division of two
-//! exact integers, as in the reference, so similarities are bit-identical). An empty set is
-//! never a duplicate and never the item one duplicates.
+//! Semantics (the reference's): items are walked in rank order; an item with a non-empty word
+//! set is a duplicate of the earliest-ranked kept item `k` with `inter / union >= threshold`
+//! (one f64 division of two exact integers, as in the reference, so similarities are
+//! bit-identical). An empty set is never a duplicate and never the item one duplicates.
 //!
-//! Invariants: first copy wins; `duplicate_of[i] < i` and is kept; decisions equal the
-//! reference's O(n * kept) loop exactly.
+//! Algorithm: every distinct word is interned to a `u32` (`intern`); words are renumbered
+//! rarest first (document frequency over the batch) and every set sorted in that order. Then
+//! `prefix_filtered` (`AllPairs`/`PPJoin`-style prefix, length and positional filters over an
+//! inverted index of the kept items' prefixes) finds each item's candidates, and verifies them
+//! in rank order, so the first that meets the threshold is the earliest kept one. Threshold 0
+//! (every non-empty pair qualifies) is a linear special case.
 //!
-//! Complexity: O(total words) to build the sets, then O(n * kept * set size) comparisons.
+//! Invariants: first copy wins; `duplicate_of[i] < i` and is kept; decisions and similarities
+//! equal the reference's O(n * kept) loop exactly (`naive` below is that loop; a proptest
+//! checks the two agree, the Python parity tests check against the reference itself). Every
+//! bound used to skip a pair is a safe (never too strong) bound on the exact f64 test, and a
+//! pair is only accepted by the exact division.
+//!
+//! Complexity: O(total words) to build and sort the sets; probing is output-sensitive, about
+//! the sum over items of the kept postings of their prefix words (quadratic in the worst case,
+//! e.g. thousands of texts that share their rarest words but are not similar).
+//!
+//! # Performance notes
+//!
+//! Measured with `BRIEFPACK_TEXTS=... cargo test --release timing -- --ignored` (best of 3,
+//! on the 2-core dev VM shared with other jobs, so wall times are +-30%); instruction counts
+//! from cachegrind.
+//!
+//! * The straightforward O(n * kept) loop over sorted id sets: 10k corpus passages at 0.5 took
+//!   2.6 s (8.5 M merges of ~90 ids); the reference takes ~16 s for 2k.
+//! * Prefix filter alone (rare-first order, index of kept prefixes): still 9 M candidates at
+//!   0.5 on 10k, i.e. 5.7 s with merges. Adding the positional filter cut verifications to
+//!   0.77 M; verifying against a bitset of the probe's words replaced branchy merges.
+//! * `HashMap<Box<str>, u32>` interning was two cache misses per rare word; the compact
+//!   interner roughly halved set building. A counting-sort transpose replaced sorting each set
+//!   after renumbering (sorting was ~10% of the instructions).
+//! * Skipping words unique to one set (never matchable) in both index and probe, a flat
+//!   pre-sized index instead of one `Vec` per word, suffix-only verification (from the last
+//!   common prefix word), a division-free lower bound for the required overlap (confirmed by
+//!   the exact division) and sorting only the survivors of the positional filter: together
+//!   -11% instructions and -15% L1 misses on 10k at 0.7.
+//! * Now, 10k corpus passages: 0.11 s at 0.9, 0.29 s at 0.7, 0.70 s at 0.5; the whole corpus
+//!   (21.5k): 0.25 s / 0.67 s / 2.3 s. Growth is superlinear at low thresholds (more shared
+//!   prefix words). Ideas not tried: size-partitioned postings (skip whole length ranges),
+//!   the `PPJoin+` suffix filter, SIMD tokenization.
 
 use super::intern::Interner;
 use super::{Dedupe, TooLarge};

@@ -24,7 +24,13 @@
 //!   64x64->128 multiply and folds twice (`2^61 = 1 mod p`) instead of a u128 division
 //!   (a library call, several times slower).
 //! * Shingle hashes are sorted and deduplicated before the permutation loop, which is the hot
-//!   loop (128 multiply-folds per distinct shingle).
+//!   loop (`num_perm` multiply-folds per distinct shingle: >90% of the instructions).
+//! * LLVM vectorises that loop for SSE2 (baseline x86-64) around the scalar multiplies; SSE2
+//!   has no 64-bit compare, so the final conditional subtraction and the running minimum are
+//!   written compare-free: 1.45 G -> 1.08 G instructions for 2,000 corpus passages.
+//! * Now: 10k corpus passages in ~0.7 s, the whole corpus (21.5k) in ~1.4 s (one core).
+//!   Not tried: AVX2 behind runtime detection (a 4-lane 61x61-bit multiply from 32-bit
+//!   limbs), which needs `unsafe` dispatch.
 
 use std::collections::HashMap;
 
@@ -45,16 +51,32 @@ fn reduce64(x: u64) -> u64 {
     }
 }
 
-/// `(a * x + b) mod (2^61 - 1)` for `a, b, x < 2^61 - 1`... and `x` already reduced.
+/// `(a * x + b) mod (2^61 - 1)` for `a, b, x < 2^61 - 1` (`x` already reduced).
 #[inline]
-fn permute(a: u64, b: u64, x: u64) -> u64 {
-    let wide = u128::from(a) * u128::from(x) + u128::from(b); // < 2^122 + 2^61
+fn permute(mul: u64, add: u64, x: u64) -> u64 {
+    let wide = u128::from(mul) * u128::from(x) + u128::from(add); // < 2^122 + 2^61
     let r = (wide as u64 & MERSENNE_61) + (wide >> 61) as u64; // < 2^62 + 1
-    let r = (r & MERSENNE_61) + (r >> 61); // <= 2^61 + 1
-    if r >= MERSENNE_61 {
-        r - MERSENNE_61
-    } else {
-        r
+    let r = (r & MERSENNE_61) + (r >> 61); // <= p + 2
+                                           // r - p when r >= p, else r, without a compare: with t = r + 1 <= 2^61 + 2, t >> 61 is
+                                           // 1 exactly when r >= p, and then t & p = r - p + 1.
+    let t = r + 1;
+    (t & MERSENNE_61) + (t >> 61) - 1
+}
+
+/// The signature of a set of shingle hashes: per permutation, the minimum image.
+///
+/// Written without compares (the min by the sign of a difference: all values are below
+/// 2^62): LLVM vectorises the loop for SSE2 around the scalar 64x64->128 multiplies, and
+/// SSE2 has no 64-bit compare, which it would emulate at ~10 instructions each.
+fn signature(hashes: &[u64], pa: &[u64], pb: &[u64], sig: &mut [u64]) {
+    sig.fill(u64::MAX >> 2);
+    for &x in hashes {
+        let x = reduce64(x);
+        for ((s, &a), &b) in sig.iter_mut().zip(pa).zip(pb) {
+            let v = permute(a, b, x);
+            let keep = (s.wrapping_sub(v).cast_signed() >> 63).cast_unsigned(); // ones iff *s < v
+            *s = (v & !keep) | (*s & keep);
+        }
     }
 }
 
@@ -117,7 +139,8 @@ fn band_key(rows: &[u64]) -> u64 {
 
 /// Mark every item whose `MinHash` estimate to a kept item sharing an LSH band is `>= threshold`.
 ///
-/// `num_perm` and `shingle` must be at least 1 (the binding checks them).
+/// `num_perm` and `shingle` must be at least 1 and the batch below `u32::MAX` items (the
+/// binding checks them).
 #[must_use]
 pub fn minhash<S: AsRef<str>>(
     texts: &[S],
@@ -150,16 +173,7 @@ pub fn minhash<S: AsRef<str>>(
         if hashes.is_empty() {
             continue;
         }
-        sig.fill(u64::MAX);
-        for &x in &hashes {
-            let x = reduce64(x);
-            for ((s, &a), &b) in sig.iter_mut().zip(&pa).zip(&pb) {
-                let v = permute(a, b, x);
-                if v < *s {
-                    *s = v;
-                }
-            }
-        }
+        signature(&hashes, &pa, &pb, &mut sig);
         cands.clear();
         for (band, key) in keys.iter_mut().enumerate() {
             let rows_i = &sig[band * rows..(band + 1) * rows];

@@ -148,6 +148,9 @@ fn dedupe_minhash(
     let num_perm = check_count("num_perm", num_perm, 1, 128)?;
     let shingle = check_count("shingle", shingle, 1, 3)?;
     let seed = check_seed(seed)?;
+    if texts.len() >= u32::MAX as usize {
+        return Err(InputError::new_err(super::TooLarge.to_string()));
+    }
     // The reference has no upper bound on num_perm (it runs out of memory); fail the same way
     // instead of aborting the process when the permutation tables cannot be allocated.
     let mut probe: Vec<u64> = Vec::new();

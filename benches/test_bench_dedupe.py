@@ -1,0 +1,94 @@
+"""Rust core vs the pure-Python reference: Jaccard and MinHash dedupe on 1k passages.
+
+A plain ``pytest`` run executes each case once (``--benchmark-disable`` is in addopts) as a
+smoke test that also checks both backends agree. Time it with:
+
+    python -m pytest benches/test_bench_dedupe.py --benchmark-enable \
+        --benchmark-columns=median,min,rounds
+
+The reference is O(n * kept) in pure Python, so its cases run a fixed 3 rounds.
+Uses 1,000 passages of ``../shared/corpus`` when present (plus 100 near copies), else
+synthetic text with the same shape.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from briefpack import reference
+
+try:
+    from briefpack import _core
+
+    HAS_RUST = hasattr(_core, "dedupe_jaccard")
+except ImportError:
+    HAS_RUST = False
+
+# ../shared/ sits beside the repository in development and CI (as in tests/conftest.py).
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "passages.jsonl.gz"
+
+N = 1000
+
+
+def _passages(n: int) -> list[str]:
+    rng = random.Random(7)
+    if CORPUS.is_file():
+        with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
+            rows = [json.loads(line)["text"] for line in fh]
+        texts = rng.sample(rows, n)
+    else:
+        vocab = [f"w{i}" for i in range(5000)]
+        texts = [" ".join(rng.choices(vocab, k=rng.randint(60, 250))) for _ in range(n)]
+    copies = []
+    for _ in range(n // 10):
+        words = rng.choice(texts).split(" ")
+        for _ in range(3):
+            words[rng.randrange(len(words))] = "edited"
+        copies.append(" ".join(words))
+    out = texts + copies
+    rng.shuffle(out)
+    return out
+
+
+TEXTS = _passages(N)
+CASES = {
+    "jaccard-0.7": ("dedupe_jaccard", {"threshold": 0.7}),
+    "jaccard-0.5": ("dedupe_jaccard", {"threshold": 0.5}),
+    "minhash-0.8": ("dedupe_minhash", {"threshold": 0.8}),
+}
+_REFERENCE_RESULTS: dict[str, Any] = {}
+
+
+def _reference(case: str) -> Any:
+    if case not in _REFERENCE_RESULTS:
+        name, kwargs = CASES[case]
+        _REFERENCE_RESULTS[case] = tuple(getattr(reference, name)(TEXTS, **kwargs))
+    return _REFERENCE_RESULTS[case]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_rust(benchmark: Any, case: str) -> None:
+    if not HAS_RUST:
+        pytest.skip("the Rust extension is not built")
+    name, kwargs = CASES[case]
+    func: Callable[..., Any] = getattr(_core, name)
+    benchmark.group = case
+    benchmark.extra_info["passages"] = len(TEXTS)
+    result = benchmark(func, TEXTS, **kwargs)
+    assert result == _reference(case)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_reference(benchmark: Any, case: str) -> None:
+    name, kwargs = CASES[case]
+    func: Callable[..., Any] = getattr(reference, name)
+    benchmark.group = case
+    benchmark.extra_info["passages"] = len(TEXTS)
+    result = benchmark.pedantic(func, args=(TEXTS,), kwargs=kwargs, rounds=3, iterations=1)
+    _REFERENCE_RESULTS.setdefault(case, tuple(result))
