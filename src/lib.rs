@@ -12,7 +12,9 @@ mod text;
 mod tokens;
 mod vectors;
 
-#[pymodule]
+// Every kernel is safe without the GIL (8-thread tests in tests/test_threads.py and the parity
+// suites hold), so free-threaded Python may run them in parallel.
+#[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     text::py::register(m)?;

@@ -7,6 +7,21 @@ API wraps them (``DedupeResult`` is a NamedTuple, so ``tuple(result)`` equals th
 from collections.abc import Sequence
 from typing import Any, Literal
 
+__all__ = [
+    "__version__",
+    "count_tokens",
+    "count_tokens_limited",
+    "dedupe_cosine",
+    "dedupe_exact",
+    "dedupe_jaccard",
+    "dedupe_minhash",
+    "exact_keys",
+    "mmr",
+    "pack",
+    "set_token_cache_capacity",
+    "token_cache_info",
+    "words",
+]
 __version__: str
 
 def dedupe_cosine(
