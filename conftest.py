@@ -13,6 +13,10 @@ import importlib.util
 import os
 from pathlib import Path
 
+import pytest
+
+from briefpack.errors import BriefpackError
+
 _TIKTOKEN_DIR = Path(__file__).resolve().parent.parent / "shared" / "tiktoken"
 if "TIKTOKEN_CACHE_DIR" not in os.environ and _TIKTOKEN_DIR.is_dir():
     os.environ["TIKTOKEN_CACHE_DIR"] = str(_TIKTOKEN_DIR)
@@ -39,3 +43,19 @@ collect_ignore = [
     for name, module in _FRAMEWORKS.items()
     if not _installed(module)
 ]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> object:
+    """Skip, rather than fail, a test whose oracle needs tiktoken's vocabularies when they
+    cannot be had (no ``../shared/tiktoken`` and no network): the reference backend counts BPE
+    tokens with tiktoken, the Rust core needs nothing."""
+    try:
+        return (yield)
+    except Exception as exc:
+        offline = type(exc).__module__.split(".")[0] in ("requests", "urllib3")
+        if offline or (
+            isinstance(exc, BriefpackError) and "vocabulary through tiktoken" in str(exc)
+        ):
+            pytest.skip(f"needs the tiktoken vocabularies, which cannot be loaded here: {exc}")
+        raise
