@@ -15,15 +15,6 @@ from .reference.tokens import check_encoding, count_with
 __all__ = ["BACKENDS", "Kernels", "get_kernels", "rust_core"]
 
 BACKENDS = ("auto", "rust", "python")
-KERNEL_NAMES = (
-    "count_tokens",
-    "dedupe_exact",
-    "dedupe_jaccard",
-    "dedupe_minhash",
-    "dedupe_cosine",
-    "pack",
-    "mmr",
-)
 
 
 @functools.cache

@@ -60,6 +60,7 @@ class _Item:
     vector: Any = None
     expanded: bool = False
     detail: dict[str, Any] = field(default_factory=dict)
+    vector_checked: bool = False  # ``vector`` is already a checked list of floats
 
 
 def _check_budget(budget: object) -> Budget:
@@ -117,7 +118,10 @@ def _check_vectors_of(items: list[_Item], names: list[str], why: str) -> list[An
     for item, name in zip(items, names):
         if item.vector is None:
             raise InputError(f"{name}: {why} needs a vector on every candidate; this one has none")
-        v = check_vector(f"{name}: vector", item.vector)
+        if not item.vector_checked:
+            item.vector = check_vector(f"{name}: vector", item.vector)
+            item.vector_checked = True
+        v = item.vector
         if dim is None:
             dim = len(v)
         elif len(v) != dim:
@@ -264,6 +268,7 @@ def _expand_parents(run: _Run, items: list[_Item], parents: Any) -> list[_Item]:
             list(item.members),
             parent.vector if parent.vector is not None else item.vector,
             expanded=True,
+            vector_checked=parent.vector is None and item.vector_checked,
         )
         by_parent[pid] = merged
         out.append(merged)
@@ -319,7 +324,12 @@ def _expand_neighbors(run: _Run, items: list[_Item], n: int, chunks_of: Any) -> 
             if text == best.chunk.text and len(idxs) == 1:
                 continue
             leader[idxs[0]] = _Item(
-                chunk, members, best.vector, expanded=True, detail={"span": span_ids}
+                chunk,
+                members,
+                best.vector,
+                expanded=True,
+                detail={"span": span_ids},
+                vector_checked=best.vector_checked,
             )
             absorbed.update(idxs[1:])
     out = []
@@ -552,11 +562,13 @@ def assemble(
     # must not depend on which candidates an earlier stage happened to drop, or on how
     # scope="document" groups them (a dimension mismatch across documents is still an error).
     uses_vectors = "dedupe='cosine'" if method == "cosine" else "mmr" if mmr is not None else None
+    checked_vectors: dict[int, list[float]] = {}  # checked once here, reused by the stages
     if uses_vectors is not None:
         every = [_Item(c, [i], c.vector) for i, c in enumerate(chunks)]
         vecs = _check_vectors_of(
             every, [describe(i, c.id) for i, c in enumerate(chunks)], uses_vectors
         )
+        checked_vectors = dict(enumerate(vecs))
         if (
             mmr is not None
             and query_vector is not None
@@ -594,7 +606,10 @@ def assemble(
             run.fate[i] = Dropped(c, "duplicate", {"of": cid, "similarity": 1.0, "method": "id"})
             continue
         seen[cid] = i
-        items.append(_Item(c, [i], c.vector))
+        if i in checked_vectors:
+            items.append(_Item(c, [i], checked_vectors[i], vector_checked=True))
+        else:
+            items.append(_Item(c, [i], c.vector))
 
     # ---- 1. supersede ----
     if supersede is not None:
