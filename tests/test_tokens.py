@@ -121,6 +121,44 @@ def test_matches_tiktoken(name: str, texts: list[str]) -> None:
     assert [core.count_tokens([t], name)[0] for t in texts] == expected
 
 
+# A text is counted segment by segment where both pretokenizers must cut (after "\n", before a
+# character that is neither whitespace nor "/"), long segments through the cache: counts of
+# texts built from already-counted text must still be tiktoken's.
+_line = st.lists(_run, min_size=1, max_size=4).map("".join)
+_lines = st.lists(_line, min_size=1, max_size=6)
+
+
+@pytest.mark.parametrize("name", BPE)
+@given(lines=_lines, heads=st.lists(_line, min_size=2, max_size=2))
+def test_text_built_from_counted_segments_matches_tiktoken(
+    name: str, lines: list[str], heads: list[str]
+) -> None:
+    body = "\n".join(lines)
+    first = f'<source id="{heads[0]}">\n{body}\n</source>'
+    second = f"[{heads[1]}]\n{body}\n</source>"
+    texts = [first, second, f"{first}\n\n{second}", f"x\n{body}\n\n{first}"]
+    core.count_tokens([first], name)  # fills the cache with the body's segments
+    assert core.count_tokens(texts, name) == tiktoken_counts(texts, name)
+    limits = [0, 1, 10**9, 5]
+    limited = core.count_tokens_limited(texts, limits, name)
+    for got, want, limit in zip(limited, tiktoken_counts(texts, name), limits):
+        assert got == want if want <= limit else got > limit
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared corpus is not present")
+@pytest.mark.parametrize("name", BPE)
+def test_corpus_blocks_under_new_labels_match_tiktoken(name: str) -> None:
+    """The pipeline's pattern: blocks counted with one label, then again with others, then
+    joined; every count must be tiktoken's."""
+    texts = _corpus()[::10]
+    wide = [f'<source id="999" title="t">\n{t}\n</source>' for t in texts]
+    final = [f'<source id="{i}" title="t">\n{t}\n</source>' for i, t in enumerate(texts, 1)]
+    joined = ["\n\n".join(final[i : i + 40]) for i in range(0, len(final), 40)]
+    core.count_tokens(wide, name)
+    got = core.count_tokens(final + joined, name)
+    assert got == tiktoken_counts(final + joined, name)
+
+
 @pytest.mark.parametrize("name", BPE)
 def test_every_short_string_matches_tiktoken(name: str) -> None:
     # Each character stands for a class the pretokenizer distinguishes: space, newline, CR,

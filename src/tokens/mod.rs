@@ -77,6 +77,7 @@
 pub mod bpe;
 pub mod cache;
 pub mod py;
+pub mod segments;
 
 use std::sync::LazyLock;
 
@@ -144,7 +145,10 @@ pub fn count_limited(encoding: Encoding, text: &str, limit: usize) -> usize {
 pub static CACHE: LazyLock<TokenCache> = LazyLock::new(|| TokenCache::new(cache::DEFAULT_CAPACITY));
 
 /// [`count`] through `cache` (`approx` bypasses it: counting code points is as cheap as
-/// hashing them).
+/// hashing them). A text that is not cached whole is counted segment by segment
+/// ([`segments`]: the counts add up exactly), each long segment through the cache too, so a
+/// text that contains known segments (a source block rendered again with another label, the
+/// whole prompt after its blocks) costs hashing for them, not tokenisation.
 pub fn count_cached(encoding: Encoding, text: &str, cache: &TokenCache) -> usize {
     if encoding == Encoding::Approx || !cache.enabled() {
         return count(encoding, text);
@@ -153,9 +157,40 @@ pub fn count_cached(encoding: Encoding, text: &str, cache: &TokenCache) -> usize
     if let Some(n) = cache.get(key) {
         return n as usize;
     }
-    let n = count(encoding, text);
+    let n = count_segments(encoding, text, usize::MAX, cache);
     cache.insert(key, n);
     n
+}
+
+/// The count of `text` as the sum over its segments, each long one through `cache`; stops
+/// once the sum passes `limit` (then it is `> limit`, and at most the count).
+fn count_segments(encoding: Encoding, text: &str, limit: usize, cache: &TokenCache) -> usize {
+    let mut total = 0usize;
+    let mut segs = segments::groups(text).peekable();
+    while let Some(seg) = segs.next() {
+        let left = limit.saturating_sub(total);
+        if total == 0 && segs.peek().is_none() {
+            return count_limited(encoding, seg, left); // one segment: the text itself
+        }
+        if seg.len() < segments::MIN_CACHED {
+            total += count_limited(encoding, seg, left);
+        } else {
+            let key = cache::key(encoding.tag(), seg);
+            if let Some(n) = cache.peek(key) {
+                total += n as usize;
+            } else {
+                let n = count_limited(encoding, seg, left);
+                if n <= left {
+                    cache.insert(key, n);
+                }
+                total += n;
+            }
+        }
+        if total > limit {
+            return total;
+        }
+    }
+    total
 }
 
 /// [`count_limited`] through `cache`: a cached exact count answers; a computed count is cached
@@ -173,7 +208,7 @@ pub fn count_limited_cached(
     if let Some(n) = cache.peek(key) {
         return n as usize;
     }
-    let n = count_limited(encoding, text, limit);
+    let n = count_segments(encoding, text, limit, cache);
     if n <= limit {
         cache.insert(key, n);
     }
