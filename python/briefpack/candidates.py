@@ -62,6 +62,47 @@ def _as_id(value: object, name: str, where: str) -> str | None:
     return str(value)
 
 
+def _valid_str(value: object) -> bool:
+    """A str of valid Unicode; ASCII is known valid without reading it (``isascii`` is O(1))."""
+    if type(value) is not str:
+        return False
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _checked_as_is(c: Chunk, index: int | None) -> Chunk | None:
+    """The common case without building anything: a ``Chunk`` whose fields are already what
+    ``to_chunk`` would return. ``None`` sends it through the full check (which also writes the
+    error message). ``index`` is None when ``id``/``doc`` are not to be resolved."""
+    cid, doc, score = c.id, c.doc, c.score
+    if (
+        (type(cid) is not str and (cid is not None or index is None))
+        or (doc is not None and type(doc) is not str)
+        or (c.parent is not None and type(c.parent) is not str)
+        or (score is not None and (type(score) is not float or not math.isfinite(score)))
+        or (c.position is not None and (type(c.position) is not int or c.position < 0))
+        or (c.tokens is not None and (type(c.tokens) is not int or c.tokens < 0))
+        or (c.meta is not None and not isinstance(c.meta, Mapping))
+        or not _valid_str(c.text)
+        or not (c.title == "" or _valid_str(c.title))
+        or not (c.url == "" or _valid_str(c.url))
+        or not (c.updated == "" or _valid_str(c.updated))
+    ):
+        return None
+    if index is None or (cid is not None and doc is not None):
+        return c
+    cid = str(index) if cid is None else cid
+    return Chunk(
+        c.text, cid, score, cid if doc is None else doc, c.position, c.parent, c.title, c.url,
+        c.updated, c.tokens, c.vector, c.meta,
+    )  # fmt: skip
+
+
 def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool = True) -> Chunk:
     """Check one candidate and return it as a ``Chunk`` with ``id`` and ``doc`` resolved.
 
@@ -76,6 +117,10 @@ def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool 
     >>> c.id, c.doc, c.score
     ('3', '3', 0.5)
     """
+    if type(obj) is Chunk:
+        fast = _checked_as_is(obj, index if resolve else None)
+        if fast is not None:
+            return fast
     raw_id = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
     where = describe(index, raw_id) if name is None else name
     if isinstance(obj, Chunk):
