@@ -580,6 +580,38 @@ def test_cosine_accepts_numpy_vectors(backend: str) -> None:
     assert ids(result) == ["a"]
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "float16"])
+def test_numpy_vectors_give_the_same_assembly_as_lists(backend: str, dtype: str) -> None:
+    """numpy vectors are checked and stacked as one matrix (no loop over floats in Python);
+    the result must be the one the same vectors give as lists of floats."""
+    np = pytest.importorskip("numpy")
+    gen = np.random.default_rng(7)
+    mat = (gen.standard_normal((40, 8)) * 4).astype(dtype)
+    mat[5] = mat[2]  # an exact copy: a cosine duplicate
+    mat[9] = mat[3] + (1 if dtype == "int64" else 0.001)
+    cands = [bp.Chunk(f"text {i}", id=f"c{i}", score=1 - i / 50, vector=mat[i]) for i in range(40)]
+    as_lists = [c.replace(vector=[float(x) for x in c.vector.tolist()]) for c in cands]
+    for options in ({"dedupe": "cosine"}, {"dedupe": "cosine", "mmr": 0.7, "mmr_k": 10}):
+        a = bp.assemble("q", cands, backend=backend, **options, **APPROX)
+        b = bp.assemble("q", as_lists, backend=backend, **options, **APPROX)
+        assert a.user == b.user
+        assert a.fates == b.fates
+    assert np.array_equal(cands[5].vector, mat[5])  # the caller's arrays are untouched
+
+
+def test_chunks_that_need_no_conversion_are_used_as_given(backend: str) -> None:
+    """A candidate that is already a checked Chunk is not copied; anything to convert or check
+    (an int score, a missing id) goes the long way and gives the same result."""
+    exact = bp.Chunk("text one", id="a", doc="d", score=0.5, title="T", tokens=3)
+    loose = bp.Chunk("text two", score=1, title=None, url=None)  # type: ignore[arg-type]
+    result = bp.assemble("q", [exact, loose], backend=backend, order="relevance", **APPROX)
+    assert result.sources[0].chunk is exact
+    second = result.sources[1].chunk
+    got = (second.id, second.doc, second.score, second.title, second.url)
+    assert got == ("1", "1", 1.0, "", "")
+    assert type(second.score) is float
+
+
 def test_auto_is_cosine_only_when_every_candidate_has_a_vector(backend: str) -> None:
     with_vectors = [
         bp.Chunk(RELOCATION, id="a", vector=[1.0, 0.0]),

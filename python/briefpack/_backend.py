@@ -48,6 +48,21 @@ class Kernels:
             return list(fn(texts, enc))
         return reference.count_tokens(texts, enc)
 
+    def count_tokens_limited(
+        self, texts: Sequence[str], limits: Sequence[int], encoding: Any
+    ) -> list[int]:
+        """Counts that are exact where ``<= limit``, and some number ``> limit`` elsewhere.
+
+        The Rust core stops counting a text once it passes its limit; the reference and a
+        caller's callable count in full (which satisfies the same contract).
+        """
+        enc = check_encoding(encoding)
+        if not callable(enc):
+            fn = self._rust("count_tokens_limited")
+            if fn is not None:
+                return list(fn(texts, limits, enc))
+        return self.count_tokens(texts, enc)
+
     def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult:
         fn = self._rust(kernel)
         if fn is not None:

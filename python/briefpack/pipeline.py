@@ -7,7 +7,9 @@ supersede -> dedupe -> expand (parents / neighbours, dedupe again, rerank) -> ca
 
 from __future__ import annotations
 
+import functools
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -111,26 +113,75 @@ def _check_choice(name: str, value: object, legal: Sequence[object]) -> Any:
     return value
 
 
-def _check_vectors_of(items: list[_Item], names: list[str], why: str) -> list[Any]:
-    """Each item's vector as a checked list of floats; all must share one dimension."""
+def _check_vectors_of(items: list[_Item], names: list[str] | Callable[[int], str], why: str) -> Any:
+    """Every item's vector, checked; all must share one dimension.
+
+    Returns a 2-D numpy array when every vector is a 1-D numpy array of numbers (checked and
+    stacked without a Python loop over the floats; the Rust kernels read it in place), else a
+    list of lists of floats. Any problem goes through the per-item check, which names the
+    first bad candidate. ``names`` gives an item's name by position (only read on an error).
+    """
+    name_of = names if callable(names) else names.__getitem__
+    mat = _as_matrix(items)
+    if mat is not None:
+        for item, row in zip(items, mat):
+            item.vector, item.vector_checked = row, True
+        return mat
     out: list[Any] = []
     dim = None
-    for item, name in zip(items, names):
+    for j, item in enumerate(items):
         if item.vector is None:
-            raise InputError(f"{name}: {why} needs a vector on every candidate; this one has none")
+            raise InputError(
+                f"{name_of(j)}: {why} needs a vector on every candidate; this one has none"
+            )
         if not item.vector_checked:
-            item.vector = check_vector(f"{name}: vector", item.vector)
+            item.vector = check_vector(f"{name_of(j)}: vector", item.vector)
             item.vector_checked = True
         v = item.vector
         if dim is None:
             dim = len(v)
         elif len(v) != dim:
             raise InputError(
-                f"{name}: vector has dimension {len(v)} but the first vector has {dim}; every "
-                "vector must have the same dimension"
+                f"{name_of(j)}: vector has dimension {len(v)} but the first vector has {dim}; "
+                "every vector must have the same dimension"
             )
         out.append(v)
     return out
+
+
+def _as_matrix(items: list[_Item]) -> Any:
+    """The items' vectors as one checked 2-D float array, or None to check them one by one.
+
+    Only when every vector is a 1-D numpy array of ints or floats of one length: finite, with a
+    non-zero norm (the same rules as ``check_vector``, applied to the whole matrix at once).
+    float32 and float64 stay as they are; other number types become float64 (exactly, as
+    ``float()`` would convert them).
+    """
+    if not items:
+        return None
+    first = items[0].vector
+    if type(first).__module__ != "numpy":
+        return None
+    np = sys.modules["numpy"]
+    vs = [it.vector for it in items]
+    if not all(type(v) is np.ndarray and v.ndim == 1 for v in vs):
+        return None
+    dtype = vs[0].dtype
+    if dtype.kind not in "iuf" or any(v.dtype != dtype for v in vs):
+        return None
+    try:
+        mat = np.stack(vs)
+    except ValueError:  # lengths differ
+        return None
+    if mat.shape[1] == 0:
+        return None
+    if dtype not in (np.float32, np.float64):
+        mat = mat.astype(np.float64)
+    if all(it.vector_checked for it in items):
+        return mat
+    if not np.isfinite(mat).all() or not mat.any(axis=1).all():
+        return None
+    return mat
 
 
 def _merge_overlap(a: str, b: str) -> str:
@@ -155,6 +206,16 @@ class _Run:
         if callable(self.tokenizer):
             return [count_with(self.tokenizer, t, n) for t, n in zip(texts, names)]
         return self.k.count_tokens(texts, self.tokenizer)
+
+    def count_limited(self, texts: list[str], limits: list[int], names: list[str]) -> list[int]:
+        """Like ``count``, but a text may stop being counted once it passes its limit."""
+        if callable(self.tokenizer):
+            return self.count(texts, names)
+        return self.k.count_tokens_limited(texts, limits, self.tokenizer)
+
+    def name_at(self, items: list[_Item], j: int) -> str:
+        """The name of ``items[j]`` (for messages built only on an error)."""
+        return self.name(items[j])
 
     def name(self, item: _Item) -> str:
         """How messages name an item: the best-ranked candidate it stands for."""
@@ -181,8 +242,9 @@ class _Run:
         for members in groups.values():
             sub = [items[i] for i in members]
             if method == "cosine":
-                names = [describe(s.members[0], s.chunk.id) for s in sub]
-                data: Any = _check_vectors_of(sub, names, "dedupe='cosine'")
+                data: Any = _check_vectors_of(
+                    sub, functools.partial(self.name_at, sub), "dedupe='cosine'"
+                )
                 res = self.k.dedupe("dedupe_cosine", data, threshold=threshold)
             elif method == "exact":
                 res = self.k.dedupe("dedupe_exact", [s.chunk.text for s in sub])
@@ -346,9 +408,11 @@ def _pack(
     """Greedy packing in rank order, counting only what the budget needs.
 
     An item costs its source block rendered with the widest label this request can produce,
-    plus one separator (a chunk's ``tokens`` stands in for the count of its text). Costs are
-    counted in batches that double in size; with ``overflow="stop"`` counting ends at the first
-    item that does not fit, so a large candidate set costs only what the budget can hold.
+    plus one separator (a chunk's ``tokens`` stands in for the count of its text). Items are
+    rendered and counted in batches that double in size; each is counted only up to what is
+    left of the budget (past that it cannot fit, whatever its exact count), and with
+    ``overflow="stop"`` counting ends at the batch holding the first item that does not fit,
+    so a large candidate set costs only what the budget can hold.
     """
     widest = str(max(1, len(items)))
     n_sep = run.count([SOURCE_SEPARATOR], ["source separator"])[0] if items else 0
@@ -363,9 +427,12 @@ def _pack(
             )
             for it in chunk_items
         ]
-        counted = run.count(texts, [run.name(it) for it in chunk_items])
+        left = budget - used
+        limits = [max(0, left - n_sep - (it.chunk.tokens or 0)) for it in chunk_items]
+        counted = run.count_limited(texts, limits, [run.name(it) for it in chunk_items])
+        # Exact where an item can fit; a number past its limit (so past what is left) where not.
         costs = [c + n_sep + (it.chunk.tokens or 0) for c, it in zip(counted, chunk_items)]
-        kept, _ = run.k.pack(costs, budget - used, overflow)
+        kept, _ = run.k.pack(costs, left, overflow)
         kept_set = set(kept)
         misfit: str | None = None
         for j, it in enumerate(chunk_items):
@@ -373,11 +440,7 @@ def _pack(
                 placed.append(it)
                 used += costs[j]
             elif misfit is None or overflow == "skip":
-                run.drop(
-                    it,
-                    "over_budget",
-                    {"cost": costs[j], "remaining": budget - used, "context_budget": budget},
-                )
+                run.drop(it, "over_budget", {"remaining": budget - used, "context_budget": budget})
                 misfit = misfit or str(it.chunk.id)
             else:
                 run.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
@@ -562,17 +625,15 @@ def assemble(
     # must not depend on which candidates an earlier stage happened to drop, or on how
     # scope="document" groups them (a dimension mismatch across documents is still an error).
     uses_vectors = "dedupe='cosine'" if method == "cosine" else "mmr" if mmr is not None else None
-    checked_vectors: dict[int, list[float]] = {}  # checked once here, reused by the stages
+    checked_vectors: dict[int, Any] = {}  # checked once here, reused by the stages
     if uses_vectors is not None:
         every = [_Item(c, [i], c.vector) for i, c in enumerate(chunks)]
-        vecs = _check_vectors_of(
-            every, [describe(i, c.id) for i, c in enumerate(chunks)], uses_vectors
-        )
-        checked_vectors = dict(enumerate(vecs))
+        vecs = _check_vectors_of(every, lambda i: describe(i, chunks[i].id), uses_vectors)
+        checked_vectors = {i: it.vector for i, it in enumerate(every)}
         if (
             mmr is not None
             and query_vector is not None
-            and vecs
+            and len(vecs)
             and len(query_vector) != len(vecs[0])
         ):
             raise InputError(
@@ -663,8 +724,7 @@ def assemble(
                 capped.append(it)
         items = capped
     if mmr is not None and items:
-        names = [describe(it.members[0], it.chunk.id) for it in items]
-        vecs = _check_vectors_of(items, names, "mmr")
+        vecs = _check_vectors_of(items, lambda j: run.name(items[j]), "mmr")
         if query_vector is not None and len(query_vector) != len(vecs[0]):
             raise InputError(
                 f"query_vector has dimension {len(query_vector)} but the vectors have "
@@ -673,11 +733,11 @@ def assemble(
         rel = None
         if query_vector is None:
             rel = []
-            for it, name in zip(items, names):
+            for it in items:
                 if it.chunk.score is None:
                     raise InputError(
-                        f"{name}: mmr without query_vector ranks by score, and this candidate "
-                        "has none; pass query_vector or give every candidate a score"
+                        f"{run.name(it)}: mmr without query_vector ranks by score, and this "
+                        "candidate has none; pass query_vector or give every candidate a score"
                     )
                 rel.append(it.chunk.score)
         picked = kernels.mmr(query_vector, vecs, mmr_k, mmr, rel)
