@@ -28,7 +28,8 @@ import os
 import random
 import re
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

@@ -612,6 +612,18 @@ def test_chunks_that_need_no_conversion_are_used_as_given(backend: str) -> None:
     assert type(second.score) is float
 
 
+@pytest.mark.parametrize("field", ["text", "title"])
+def test_the_first_bad_candidate_is_named_whatever_its_kind(backend: str, field: str) -> None:
+    """Chunks checked in place have their Unicode checked all at once, later; the error is
+    still the first bad candidate's, even when a later candidate fails a cheaper check."""
+    bad = bp.Chunk("ok", id="b").replace(**{field: "caf\u00e9 \ud800"})
+    cands = [bp.Chunk("ok", id="a"), bad, {"text": "x", "score": "high"}]
+    with pytest.raises(bp.InputError) as info:
+        bp.assemble("q", cands, backend=backend, **APPROX)
+    where = "candidate 1 (id='b')" + (": title" if field == "title" else "")
+    assert str(info.value).startswith(f"{where}: text contains a lone surrogate U+D800 at offset 5")
+
+
 def test_auto_is_cosine_only_when_every_candidate_has_a_vector(backend: str) -> None:
     with_vectors = [
         bp.Chunk(RELOCATION, id="a", vector=[1.0, 0.0]),

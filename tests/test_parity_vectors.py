@@ -15,7 +15,8 @@ import math
 import re
 import threading
 import zlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest

@@ -17,6 +17,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 from ._types import DedupeResult, PackResult
+from .batch import assemble_many
 from .citations import Citations, cite
 from .errors import BriefpackError, BudgetError, CitationError, InputError
 from .kernels import (
@@ -55,6 +56,7 @@ __all__ = [
     "Source",
     "__version__",
     "assemble",
+    "assemble_many",
     "cite",
     "count_tokens",
     "dedupe_cosine",

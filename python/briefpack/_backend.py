@@ -63,6 +63,18 @@ class Kernels:
                 return list(fn(texts, limits, enc))
         return self.count_tokens(texts, enc)
 
+    def valid_texts(self, texts: list[str]) -> bool:
+        """Whether every str is valid Unicode (the Rust core also caches their UTF-8)."""
+        fn = self._rust("valid_texts")
+        if fn is not None:
+            return bool(fn(texts))
+        try:
+            for t in texts:
+                t.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+
     def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult:
         fn = self._rust(kernel)
         if fn is not None:

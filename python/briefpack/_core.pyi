@@ -20,6 +20,7 @@ __all__ = [
     "pack",
     "set_token_cache_capacity",
     "token_cache_info",
+    "valid_texts",
     "words",
 ]
 __version__: str
@@ -267,4 +268,12 @@ def dedupe_minhash(
         InputError: bad ``texts``, ``threshold``, ``num_perm``, ``shingle`` or ``seed`` (the
             reference's messages, checked in that order).
         MemoryError: ``num_perm`` is too large to allocate.
+    """
+
+def valid_texts(texts: Any) -> bool:
+    """Whether ``texts`` is a sequence (not a str) of str without lone surrogates.
+
+    Reading each str as UTF-8 leaves the UTF-8 cached in the str object, so kernels that read
+    the same strs afterwards borrow it instead of encoding again. Never raises for bad items:
+    anything that is not a valid str answers ``False`` (check one by one for the message).
     """

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -11,7 +11,7 @@ from ._checks import check_text, type_name
 from .errors import InputError
 from .types import Chunk
 
-__all__ = ["CHUNK_FIELDS", "describe", "to_chunk"]
+__all__ = ["CHUNK_FIELDS", "describe", "to_chunk", "to_chunks"]
 
 CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))
 _STR_FIELDS = ("title", "url", "updated")
@@ -62,45 +62,61 @@ def _as_id(value: object, name: str, where: str) -> str | None:
     return str(value)
 
 
-def _valid_str(value: object) -> bool:
-    """A str of valid Unicode; ASCII is known valid without reading it (``isascii`` is O(1))."""
-    if type(value) is not str:
-        return False
-    if value.isascii():
-        return True
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _checked_as_is(c: Chunk, index: int | None) -> Chunk | None:
+def _checked_as_is(c: Chunk, index: int | None, unicode: list[str]) -> Chunk | None:
     """The common case without building anything: a ``Chunk`` whose fields are already what
-    ``to_chunk`` would return. ``None`` sends it through the full check (which also writes the
-    error message). ``index`` is None when ``id``/``doc`` are not to be resolved."""
-    cid, doc, score = c.id, c.doc, c.score
+    ``to_chunk`` would return, except that its non-ASCII strs still need their Unicode checked:
+    they are appended to ``unicode`` (checked all at once by the caller). ``None`` sends the
+    chunk through the full check (which also writes the error message). ``index`` is None when
+    ``id``/``doc`` are not to be resolved."""
+    cid, doc, score, text = c.id, c.doc, c.score, c.text
     if (
-        (type(cid) is not str and (cid is not None or index is None))
+        type(text) is not str
+        or (type(cid) is not str and (cid is not None or index is None))
         or (doc is not None and type(doc) is not str)
         or (c.parent is not None and type(c.parent) is not str)
         or (score is not None and (type(score) is not float or not math.isfinite(score)))
         or (c.position is not None and (type(c.position) is not int or c.position < 0))
         or (c.tokens is not None and (type(c.tokens) is not int or c.tokens < 0))
         or (c.meta is not None and not isinstance(c.meta, Mapping))
-        or not _valid_str(c.text)
-        or not (c.title == "" or _valid_str(c.title))
-        or not (c.url == "" or _valid_str(c.url))
-        or not (c.updated == "" or _valid_str(c.updated))
+        or type(c.title) is not str
+        or type(c.url) is not str
+        or type(c.updated) is not str
     ):
         return None
+    if not text.isascii():  # O(1): CPython knows whether a str is ASCII
+        unicode.append(text)
+    for extra in (c.title, c.url, c.updated):
+        if not extra.isascii():
+            unicode.append(extra)
     if index is None or (cid is not None and doc is not None):
         return c
     cid = str(index) if cid is None else cid
     return Chunk(
-        c.text, cid, score, cid if doc is None else doc, c.position, c.parent, c.title, c.url,
+        text, cid, score, cid if doc is None else doc, c.position, c.parent, c.title, c.url,
         c.updated, c.tokens, c.vector, c.meta,
     )  # fmt: skip
+
+
+def to_chunks(
+    candidates: Sequence[object], valid_texts: Callable[[list[str]], bool]
+) -> list[Chunk]:
+    """``[to_chunk(c, i) for i, c in enumerate(candidates)]``, with the same result and the same
+    first error, but ``Chunk``s that need no conversion are checked in place and their
+    non-ASCII strs all at once by ``valid_texts`` (the Rust core's also caches their UTF-8 for
+    the kernels that read them next).
+    """
+    out: list[Chunk] = []
+    unicode: list[str] = []
+    try:
+        for i, c in enumerate(candidates):
+            fast = _checked_as_is(c, i, unicode) if type(c) is Chunk else None
+            out.append(to_chunk(c, i) if fast is None else fast)
+    except InputError:
+        pass  # a Chunk checked in place before it may hold the first error: start over
+    else:
+        if not unicode or valid_texts(unicode):
+            return out
+    return [to_chunk(c, i) for i, c in enumerate(candidates)]
 
 
 def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool = True) -> Chunk:
@@ -117,10 +133,6 @@ def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool 
     >>> c.id, c.doc, c.score
     ('3', '3', 0.5)
     """
-    if type(obj) is Chunk:
-        fast = _checked_as_is(obj, index if resolve else None)
-        if fast is not None:
-            return fast
     raw_id = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
     where = describe(index, raw_id) if name is None else name
     if isinstance(obj, Chunk):

@@ -23,7 +23,7 @@ from ._checks import (
     check_vector,
     type_name,
 )
-from .candidates import describe, to_chunk
+from .candidates import describe, to_chunk, to_chunks
 from .errors import BudgetError, InputError
 from .ordering import Order, check_order, order
 from .prompt import (
@@ -608,7 +608,7 @@ def assemble(
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
 
-    chunks = [to_chunk(c, i) for i, c in enumerate(candidates)]
+    chunks = to_chunks(candidates, kernels.valid_texts)
     method = _resolve_method(dedupe, chunks)
     if method in DEFAULT_THRESHOLDS:
         t = (

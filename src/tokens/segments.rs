@@ -106,7 +106,7 @@ fn is_marker(segment: &str) -> bool {
 
 #[inline]
 fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
+    memchr::memchr(b'\n', bytes)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ Needs ``haystack-ai``: ``pip install 'briefpack[haystack]'``.
 """
 
 import dataclasses
-from typing import Any, Optional
+from typing import Any
 
 try:
     from haystack import Document, component, default_from_dict, default_to_dict
@@ -52,7 +52,7 @@ _ANNOTATION_KEY = "briefpack"
 
 
 def to_chunks(
-    documents: Sequence[Document], *, keys: Optional[Mapping[str, Any]] = None
+    documents: Sequence[Document], *, keys: Mapping[str, Any] | None = None
 ) -> list[Chunk]:
     """Turn Haystack ``Document``s into briefpack ``Chunk``s (``meta`` carried through).
 
@@ -80,7 +80,7 @@ def to_chunks(
     return out
 
 
-def _history(history: Optional[list[ChatMessage]]) -> Optional[list[dict[str, str]]]:
+def _history(history: list[ChatMessage] | None) -> list[dict[str, str]] | None:
     if not history:
         return None
     return [{"role": m.role.value, "content": m.text or ""} for m in history]
@@ -112,15 +112,15 @@ class BriefpackPromptBuilder:
         self,
         budget: Any = 4000,
         order: str = "edges",
-        dedupe: Optional[str] = "auto",
-        threshold: Optional[float] = None,
-        max_per_doc: Optional[int] = None,
+        dedupe: str | None = "auto",
+        threshold: float | None = None,
+        max_per_doc: int | None = None,
         tokenizer: Any = "o200k_base",
         system: str = DEFAULT_SYSTEM,
-        instructions: Optional[str] = DEFAULT_INSTRUCTIONS,
+        instructions: str | None = DEFAULT_INSTRUCTIONS,
         labels: str = "xml",
-        options: Optional[dict[str, Any]] = None,
-        keys: Optional[dict[str, Any]] = None,
+        options: dict[str, Any] | None = None,
+        keys: dict[str, Any] | None = None,
         annotate: bool = True,
     ) -> None:
         self.budget = budget
@@ -162,7 +162,7 @@ class BriefpackPromptBuilder:
         self,
         documents: list[Document],
         query: str,
-        history: Optional[list[ChatMessage]] = None,
+        history: list[ChatMessage] | None = None,
     ) -> dict[str, Any]:
         """Build the prompt for ``query`` from ``documents`` (best first).
 

@@ -13,7 +13,7 @@ token budget and orders the kept documents, keeping each ``Document``'s id and m
 Needs ``langchain-core``: ``pip install 'briefpack[langchain]'``.
 """
 
-from typing import Any, Optional
+from typing import Any
 
 try:
     from langchain_core.callbacks import Callbacks
@@ -73,8 +73,8 @@ def _state_vector(document: Document) -> Any:
 def to_chunks(
     documents: Sequence[Document],
     *,
-    keys: Optional[Mapping[str, Any]] = None,
-    vectors: Optional[Sequence[Any]] = None,
+    keys: Mapping[str, Any] | None = None,
+    vectors: Sequence[Any] | None = None,
 ) -> list[Chunk]:
     """Turn LangChain ``Document``s into briefpack ``Chunk``s (metadata carried in ``meta``).
 
@@ -103,7 +103,7 @@ def to_chunks(
     return out
 
 
-def _document(source_chunk: Chunk, extra: Optional[dict[str, Any]]) -> Document:
+def _document(source_chunk: Chunk, extra: dict[str, Any] | None) -> Document:
     meta = dict(source_chunk.meta or {})
     if extra is not None:
         meta[_ANNOTATION_KEY] = extra
@@ -153,7 +153,7 @@ def parents_from_store(store: Any) -> Any:
     "doc_id"}`` and ``options={"parents": parents_from_store(retriever.docstore)}``.
     """
 
-    def parent_of(chunk: Chunk) -> Optional[Chunk]:
+    def parent_of(chunk: Chunk) -> Chunk | None:
         if chunk.parent is None:
             return None
         [parent] = store.mget([chunk.parent])
@@ -197,11 +197,11 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
     budget: Any = 4000
     """Context tokens (int) or a ``briefpack.Budget``."""
     order: str = "edges"
-    dedupe: Optional[str] = "auto"
-    threshold: Optional[float] = None
-    max_per_doc: Optional[int] = None
+    dedupe: str | None = "auto"
+    threshold: float | None = None
+    max_per_doc: int | None = None
     tokenizer: Any = "o200k_base"
-    embeddings: Optional[Embeddings] = None
+    embeddings: Embeddings | None = None
     keys: dict[str, Any] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
     annotate: bool = True
@@ -243,7 +243,7 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
         self,
         documents: Sequence[Document],
         query: str,
-        callbacks: Optional[Callbacks] = None,
+        callbacks: Callbacks | None = None,
     ) -> Sequence[Document]:
         """Keep the documents briefpack places, in its order, for ``query``."""
         docs = list(documents)

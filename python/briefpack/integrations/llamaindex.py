@@ -15,7 +15,8 @@ and ``chunks_resolver`` build them for use with ``assemble`` directly.
 Needs ``llama-index-core``: ``pip install 'briefpack[llamaindex]'``.
 """
 
-from typing import Any, Callable, Optional, Union
+from collections.abc import Callable
+from typing import Any
 
 try:
     from llama_index.core.bridge.pydantic import ConfigDict, Field, model_validator
@@ -74,10 +75,10 @@ NodeMap = dict[str, BaseNode]
 
 def node_chunk(
     node: BaseNode,
-    score: Optional[float] = None,
+    score: float | None = None,
     *,
-    keys: Optional[Mapping[str, Sequence[str]]] = None,
-    tokens: Optional[int] = None,
+    keys: Mapping[str, Sequence[str]] | None = None,
+    tokens: int | None = None,
 ) -> Chunk:
     """One LlamaIndex node as a briefpack ``Chunk`` (its metadata carried in ``meta``).
 
@@ -113,10 +114,10 @@ def parent_resolver(
     docstore: BaseDocumentStore,
     nodes: NodeMap,
     *,
-    keys: Optional[Mapping[str, Sequence[str]]] = None,
-    fetched: Optional[NodeMap] = None,
-    tokens_of: Optional[Callable[[BaseNode], int]] = None,
-) -> Callable[[Chunk], Optional[Chunk]]:
+    keys: Mapping[str, Sequence[str]] | None = None,
+    fetched: NodeMap | None = None,
+    tokens_of: Callable[[BaseNode], int] | None = None,
+) -> Callable[[Chunk], Chunk | None]:
     """An ``assemble(parents=...)`` callable that follows ``NodeRelationship.PARENT``.
 
     ``nodes`` maps each candidate's id to its node (to read its relationships); parents are
@@ -126,7 +127,7 @@ def parent_resolver(
     docstore, stays as it is.
     """
 
-    def parent_of(chunk: Chunk) -> Optional[Chunk]:
+    def parent_of(chunk: Chunk) -> Chunk | None:
         node = nodes.get(str(chunk.id))
         info = node.relationships.get(NodeRelationship.PARENT) if node is not None else None
         if info is None or isinstance(info, list):
@@ -171,7 +172,7 @@ def chunks_resolver(
     docstore: BaseDocumentStore,
     nodes: Sequence[BaseNode],
     *,
-    keys: Optional[Mapping[str, Sequence[str]]] = None,
+    keys: Mapping[str, Sequence[str]] | None = None,
 ) -> Callable[[str], list[Chunk]]:
     """An ``assemble(chunks_of=...)`` callable that walks ``PREVIOUS`` / ``NEXT`` links.
 
@@ -221,11 +222,11 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     budget: Any = 4000
     """Context tokens (int) or a ``briefpack.Budget``."""
     order: str = "edges"
-    dedupe: Optional[str] = "auto"
-    threshold: Optional[float] = None
-    max_per_doc: Optional[int] = None
+    dedupe: str | None = "auto"
+    threshold: float | None = None
+    max_per_doc: int | None = None
     tokenizer: Any = "o200k_base"
-    docstore: Optional[BaseDocumentStore] = Field(default=None, exclude=True)
+    docstore: BaseDocumentStore | None = Field(default=None, exclude=True)
     """Holds the nodes' parents and neighbours (not serialised with the postprocessor)."""
     parents: bool = False
     neighbors: int = 0
@@ -269,15 +270,15 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
         return {**own, **self.options}
 
     def _run(
-        self, nodes: Sequence[NodeWithScore], query: Union[str, QueryBundle, None]
+        self, nodes: Sequence[NodeWithScore], query: str | QueryBundle | None
     ) -> tuple[Assembly, list[NodeWithScore], NodeMap]:
         ranked = list(nodes)
         if self.sort:
             ranked.sort(key=lambda n: (n.score is None, -(n.score or 0.0)))
         bundle = QueryBundle(query) if isinstance(query, str) else query
         keys = merge_keys(DEFAULT_KEYS, self.keys)
-        tokens: list[Optional[int]] = [None] * len(ranked)
-        tokens_of: Optional[Callable[[BaseNode], int]] = None
+        tokens: list[int | None] = [None] * len(ranked)
+        tokens_of: Callable[[BaseNode], int] | None = None
         if self.metadata_mode != MetadataMode.NONE:
             mode, tokenizer = self.metadata_mode, self.tokenizer
 
@@ -313,7 +314,7 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
         return assemble(question, chunks, **kwargs), ranked, fetched
 
     def assemble(
-        self, nodes: Sequence[NodeWithScore], query: Union[str, QueryBundle, None] = None
+        self, nodes: Sequence[NodeWithScore], query: str | QueryBundle | None = None
     ) -> Assembly:
         """The full ``Assembly`` for these nodes: prompt, sources, drops and record."""
         return self._run(nodes, query)[0]
@@ -321,14 +322,14 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     def _postprocess_nodes(
         self,
         nodes: list[NodeWithScore],
-        query_bundle: Optional[QueryBundle] = None,
+        query_bundle: QueryBundle | None = None,
     ) -> list[NodeWithScore]:
         assembly, ranked, fetched = self._run(nodes, query_bundle)
         return to_nodes(assembly, ranked, fetched)
 
 
 def to_nodes(
-    assembly: Assembly, ranked: Sequence[NodeWithScore], fetched: Optional[NodeMap] = None
+    assembly: Assembly, ranked: Sequence[NodeWithScore], fetched: NodeMap | None = None
 ) -> list[NodeWithScore]:
     """The placed sources of ``assembly`` as ``NodeWithScore``s, in the final order.
 

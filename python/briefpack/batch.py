@@ -1,0 +1,144 @@
+"""Many requests at once: evaluation sweeps and offline jobs.
+
+``assemble_many`` runs ``assemble`` over a list of requests on a pool of threads. The Rust core
+releases the GIL for its work (token counting, dedupe, packing, vectors), so on a standard
+CPython the threads overlap that work with each other's Python stages; on a free-threaded
+CPython (3.13t and later) the whole pipeline runs in parallel, since the extension declares
+that it does not need the GIL. Each request is independent and nothing a request computes
+depends on another (the token-count cache only saves work), so the results are the ones
+``assemble`` gives one request at a time, in request order, whatever the number of threads.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal, overload
+
+from ._checks import check_count, type_name
+from .errors import BriefpackError, InputError
+from .pipeline import assemble
+from .types import Assembly
+
+__all__ = ["assemble_many"]
+
+
+def _call(index: int, request: object, options: Mapping[str, Any]) -> Assembly:
+    if isinstance(request, Mapping):
+        args = {**options, **request}
+        if "question" not in args or "candidates" not in args:
+            raise InputError(
+                f"requests[{index}] must have 'question' and 'candidates', got keys "
+                f"{sorted(map(str, request))}"
+            )
+        question = args.pop("question")
+        candidates = args.pop("candidates")
+    elif isinstance(request, tuple) and len(request) == 2:
+        question, candidates = request
+        args = dict(options)
+    else:
+        raise InputError(
+            f"requests[{index}] must be a (question, candidates) pair or a mapping of assemble's "
+            f"arguments, got {type_name(request)}"
+        )
+    try:
+        return assemble(question, candidates, **args)
+    except TypeError as exc:  # an argument assemble does not take
+        raise InputError(f"requests[{index}]: {exc}") from None
+
+
+# A request: a (question, candidates) pair or a mapping of assemble's arguments.
+Request = tuple[str, Sequence[Any]] | Mapping[str, Any]
+
+
+@overload
+def assemble_many(
+    requests: Sequence[Request],
+    *,
+    workers: int | None = None,
+    return_exceptions: Literal[False] = False,
+    **options: Any,
+) -> list[Assembly]: ...
+
+
+@overload
+def assemble_many(
+    requests: Sequence[Request],
+    *,
+    workers: int | None = None,
+    return_exceptions: Literal[True],
+    **options: Any,
+) -> list[Assembly | BriefpackError]: ...
+
+
+def assemble_many(
+    requests: Sequence[Request],
+    *,
+    workers: int | None = None,
+    return_exceptions: bool = False,
+    **options: Any,
+) -> list[Assembly] | list[Assembly | BriefpackError]:
+    """Run ``assemble`` over many requests on ``workers`` threads; results in request order.
+
+    Each request is a ``(question, candidates)`` pair, or a mapping of ``assemble``'s arguments
+    (``question`` and ``candidates`` required; its other keys override ``options``).
+    ``options`` are ``assemble``'s keyword arguments, shared by every request. The results are
+    exactly those of calling ``assemble`` on each request in turn.
+
+    Args:
+        requests: the requests, in the order the results come back.
+        workers: threads to use; default: the number of CPUs (at most one per request).
+            ``1`` runs every request on the calling thread.
+        return_exceptions: with ``False`` (the default) the error of the first failing request
+            (by position, not by time) is raised, after every request has finished; with
+            ``True`` a failing request's ``InputError`` / ``BudgetError`` takes its place in
+            the list.
+        options: ``assemble``'s keyword arguments for every request.
+
+    Raises:
+        InputError: bad ``requests`` or ``workers``, or a request with bad input (the message
+            names the request: ``requests[3]: ...``).
+        BudgetError: a request whose fixed parts do not fit its window (also named).
+
+    >>> import briefpack as bp
+    >>> results = bp.assemble_many(
+    ...     [("What is the cap?", ["The cap is 4000 EUR.", "The cap is 4000 EUR."]),
+    ...      {"question": "Leave?", "candidates": ["Leave is 14 weeks."], "budget": 300}],
+    ...     budget=500, tokenizer="approx", workers=2)
+    >>> [len(r.sources) for r in results]
+    [1, 1]
+    """
+    if isinstance(requests, (str, bytes, Mapping)) or not isinstance(requests, Sequence):
+        raise InputError(f"requests must be a list of requests, got {type_name(requests)}")
+    if workers is None:
+        workers = os.cpu_count() or 1
+    else:
+        check_count("workers", workers, minimum=1)
+    if not isinstance(return_exceptions, bool):
+        raise InputError(f"return_exceptions must be a bool, got {type_name(return_exceptions)}")
+    for key in ("question", "candidates"):
+        if key in options:
+            raise InputError(f"{key} belongs in each request, not in the shared options")
+    workers = min(workers, len(requests)) or 1
+
+    def run(i: int) -> Assembly | BriefpackError:
+        try:
+            return _call(i, requests[i], options)
+        except BriefpackError as exc:
+            if exc.args and str(exc.args[0]).startswith(f"requests[{i}]"):
+                return exc
+            named = type(exc)(f"requests[{i}]: {exc}")
+            named.__cause__ = exc.__cause__
+            return named
+
+    if workers == 1:
+        results = [run(i) for i in range(len(requests))]
+    else:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="briefpack") as pool:
+            results = list(pool.map(run, range(len(requests))))
+    if not return_exceptions:
+        for r in results:
+            if isinstance(r, BriefpackError):
+                raise r
+    return results
