@@ -94,7 +94,7 @@ fn exact_keys(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>>
 
 /// Whether every item is a str of valid Unicode (no lone surrogates).
 ///
-/// Reading a str as UTF-8 this way keeps the UTF-8 inside the str object (CPython caches it),
+/// Reading a str as UTF-8 this way keeps the UTF-8 inside the str object (`CPython` caches it),
 /// so the kernels that read the same strs later borrow it instead of encoding again. Anything
 /// that is not a str, or not a sequence, answers `False` (the caller then checks one by one).
 #[pyfunction]

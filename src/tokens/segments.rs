@@ -164,8 +164,9 @@ mod tests {
         ];
         let mut text = String::new();
         let mut idx = [0usize; 4];
-        for len in 1..=4 {
-            let total = alphabet.len().pow(u32::try_from(len).unwrap());
+        for len in 1..=4_u32 {
+            let total = alphabet.len().pow(len);
+            let len = len as usize;
             for mut n in 0..total {
                 for slot in idx.iter_mut().take(len) {
                     *slot = n % alphabet.len();
