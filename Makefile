@@ -40,5 +40,5 @@ test-ci: ## exactly what CI runs
 bench: ## run the benchmarks with timing on (release build first)
 	python3 -m pytest benches --benchmark-enable --benchmark-only
 
-report: ## write benches/REPORT.md
+report: ## write benches/RESULTS.md
 	python3 benches/report.py

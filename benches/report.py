@@ -1,11 +1,11 @@
-"""Measure briefpack against the reference and its peers side by side; write benches/REPORT.md.
+"""Measure briefpack against the reference and its peers side by side; write benches/RESULTS.md.
 
 Every row is timed in this one run, on this machine, as the median of several repeats (after a
 warm-up), so the ratios compare like with like. Peers that are not installed are left out and
 the report says so. Run from the repository root after a release build:
 
     maturin develop --release   # or: pip install -e .
-    python benches/report.py            # about ten minutes on 2 cores
+    python benches/report.py            # about fifteen minutes on 2 cores
     python benches/report.py --quick    # smaller sizes, for a smoke run
 
 The workloads come from ``benches/workload.py``: real passages from ``../shared/corpus`` when it
@@ -201,30 +201,131 @@ def bench_cosine(r: Report, n: int, dim: int, ref_n: int) -> None:
     r.add(f"cosine dedupe 0.97, {ref_n:,} x {dim} float32", t_ours_small, t_ref, "")
 
 
+def _cold() -> None:
+    """Empty the token-count cache (a request whose chunks were never seen before)."""
+    core = getattr(bp, "_core", None)
+    if core is not None and hasattr(core, "set_token_cache_capacity"):
+        core.set_token_cache_capacity(0)
+        core.set_token_cache_capacity(65_536)
+
+
 def bench_assemble(r: Report, sizes: list[int], ref_limit: int) -> None:
     q = "How do I configure the network interface?"
     for n in sizes:
         cands = [bp.Chunk(**c) for c in workload.candidates(n)]  # type: ignore[arg-type]
 
         def ours(cands: list[bp.Chunk] = cands) -> bp.Assembly:
-            return bp.assemble(q, cands, budget=12_000)
+            _cold()
+            return bp.assemble(q, cands, budget=12_000, tokenizer="cl100k_base")
 
-        t_ours, a = median_time(ours, repeat=5)
+        t_ours, a = median_time(ours, repeat=5 if n <= 10_000 else 1)
+        t_warm, _ = median_time(
+            lambda cands=cands: bp.assemble(q, cands, budget=12_000, tokenizer="cl100k_base"),
+            repeat=5 if n <= 10_000 else 1,
+        )
         t_ref = None
         if n <= ref_limit:
             t_ref, b = median_time(
-                lambda cands=cands: bp.assemble(q, cands, budget=12_000, backend="python"),
+                lambda cands=cands: bp.assemble(
+                    q, cands, budget=12_000, tokenizer="cl100k_base", backend="python"
+                ),
                 repeat=1,
                 warmup=0,
             )
-            assert (a.system, a.user) == (b.system, b.user), "parity failure: assemble"
-        r.add(f"assemble, {n:,} candidates, 12k budget, jaccard, edges", t_ours, t_ref, "")
+            assert (a.system, a.user, a.fates) == (b.system, b.user, b.fates), "parity: assemble"
+        r.add(
+            f"assemble, {n:,} candidates, 12k budget, jaccard, edges (cold cache)",
+            t_ours,
+            t_ref,
+            "no peer does the whole job",
+            f"warm cache {fmt(t_warm)}",
+        )
+
+
+def bench_assemble_vectors(r: Report, n: int, dim: int) -> None:
+    """The whole pipeline with cosine dedupe on numpy vectors, next to the peer's dedupe alone."""
+    import numpy as np
+
+    q = "How do I configure the network interface?"
+    cands = [bp.Chunk(**c) for c in workload.candidates(n, vectors=dim)]  # type: ignore[arg-type]
+
+    def ours() -> bp.Assembly:
+        _cold()
+        return bp.assemble(q, cands, budget=12_000, tokenizer="cl100k_base", dedupe="cosine")
+
+    t_ours, a = median_time(ours, repeat=3)
+    mat = np.stack([c.vector for c in cands])
+
+    def gram() -> list[int]:
+        x = mat / np.linalg.norm(mat, axis=1, keepdims=True)
+        g = x @ x.T
+        kept: list[int] = []
+        for i in range(len(x)):
+            if not kept or g[i, kept].max() < 0.97:
+                kept.append(i)
+        return kept
+
+    t_np, _ = median_time(gram, repeat=3)
+    r.add(
+        f"assemble, {n:,} candidates with {dim}-d float32 vectors, cosine dedupe (cold cache)",
+        t_ours,
+        None,
+        f"numpy Gram greedy, the dedupe alone: {fmt(t_np)} (whole assemble {t_np / t_ours:.1f}x "
+        "faster)",
+        f"{sum(d.reason == 'duplicate' for d in a.dropped):,} duplicates dropped",
+    )
+
+
+def bench_batch(r: Report, requests: int, n: int) -> None:
+    """assemble_many on 1 and 2 threads: the same results, and the throughput of each."""
+    reqs = [
+        (f"question {s}?", [bp.Chunk(**c) for c in workload.candidates(n, seed=s)])  # type: ignore[arg-type]
+        for s in range(requests)
+    ]
+
+    def many(workers: int) -> list[bp.Assembly]:
+        _cold()
+        return bp.assemble_many(reqs, workers=workers, budget=12_000, tokenizer="cl100k_base")
+
+    t1, one = median_time(lambda: many(1), repeat=3)
+    t2, two = median_time(lambda: many(2), repeat=3)
+    assert [a.user for a in one] == [a.user for a in two], "assemble_many is not deterministic"
+    r.add(
+        f"assemble_many, {requests} requests x {n} candidates, 2 threads",
+        t2,
+        None,
+        f"1 thread {fmt(t1)} ({requests / t1:.0f} req/s); 2 threads {requests / t2:.0f} req/s, "
+        f"{t1 / t2:.2f}x",
+        "identical results on 1 and 2 threads",
+    )
+
+
+def bench_memory(r: Report, n: int) -> None:
+    """Peak RSS of one assemble over ``n`` candidates, in a fresh process (benches/stress.py)."""
+    import json
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, str(HERE / "stress.py"), "--only", "large", "--candidates", str(n)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    r.add(
+        f"memory: assemble {n:,} candidates ({res['input_mb']} MB of text)",
+        float(res["assemble_s"]),
+        None,
+        "",
+        f"peak RSS {res['peak_rss_mb']} MB; {res['rss_before_mb']} MB with the input loaded, "
+        "before the call",
+    )
 
 
 def write(r: Report, path: Path, args: argparse.Namespace) -> None:
     core = getattr(bp, "_core", None)
     lines = [
-        "# briefpack benchmark report",
+        "# briefpack benchmark results",
         "",
         f"Written by `python benches/report.py{' --quick' if args.quick else ''}` on "
         f"{time.strftime('%Y-%m-%d')}.",
@@ -257,7 +358,7 @@ def write(r: Report, path: Path, args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
-    parser.add_argument("--out", type=Path, default=HERE / "REPORT.md")
+    parser.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
     args = parser.parse_args()
     r = Report()
     if args.quick:
@@ -266,12 +367,17 @@ def main() -> None:
         bench_minhash(r, [200], 200)
         bench_cosine(r, 500, 256, 100)
         bench_assemble(r, [50, 200], 200)
+        bench_assemble_vectors(r, 500, 256)
+        bench_batch(r, 8, 200)
     else:
         bench_tokens(r, 10_000)
         bench_jaccard(r, [1_000, 10_000, 100_000], 1_000)
         bench_minhash(r, [1_000, 10_000], 1_000)
         bench_cosine(r, 10_000, 1024, 300)
-        bench_assemble(r, [50, 200, 1_000, 10_000], 1_000)
+        bench_assemble(r, [50, 200, 1_000, 10_000, 100_000], 1_000)
+        bench_assemble_vectors(r, 10_000, 1024)
+        bench_batch(r, 64, 200)
+        bench_memory(r, 100_000)
     write(r, args.out, args)
 
 
