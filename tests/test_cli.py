@@ -145,10 +145,10 @@ def test_demo_falls_back_to_approx_when_the_vocabulary_cannot_be_loaded(capsys, 
 
     real = Kernels.count_tokens
 
-    def offline(self, texts, encoding):
+    def offline(self, texts, encoding, **options):
         if encoding != "approx":
             raise ConnectionError("no network")  # what tiktoken's download raises offline
-        return real(self, texts, encoding)
+        return real(self, texts, encoding, **options)
 
     monkeypatch.setattr(Kernels, "count_tokens", offline)
     code, out, err = run(capsys, "demo")

@@ -137,11 +137,15 @@ def test_text_built_from_counted_segments_matches_tiktoken(
     first = f'<source id="{heads[0]}">\n{body}\n</source>'
     second = f"[{heads[1]}]\n{body}\n</source>"
     texts = [first, second, f"{first}\n\n{second}", f"x\n{body}\n\n{first}"]
-    core.count_tokens([first], name)  # fills the cache with the body's segments
-    assert core.count_tokens(texts, name) == tiktoken_counts(texts, name)
+    expected = tiktoken_counts(texts, name)
+    core.count_tokens([first], name, segments=True)  # caches the body's segments
+    assert core.count_tokens(texts, name, segments=True) == expected
+    assert core.count_tokens(texts, name) == expected
     limits = [0, 1, 10**9, 5]
-    limited = core.count_tokens_limited(texts, limits, name)
-    for got, want, limit in zip(limited, tiktoken_counts(texts, name), limits):
+    core.set_token_cache_capacity(DEFAULT_CAPACITY)
+    core.count_tokens_limited([second], [10**9], name, segments=True)
+    limited = core.count_tokens_limited(texts, limits, name, segments=True)
+    for got, want, limit in zip(limited, expected, limits):
         assert got == want if want <= limit else got > limit
 
 
@@ -154,9 +158,10 @@ def test_corpus_blocks_under_new_labels_match_tiktoken(name: str) -> None:
     wide = [f'<source id="999" title="t">\n{t}\n</source>' for t in texts]
     final = [f'<source id="{i}" title="t">\n{t}\n</source>' for i, t in enumerate(texts, 1)]
     joined = ["\n\n".join(final[i : i + 40]) for i in range(0, len(final), 40)]
-    core.count_tokens(wide, name)
-    got = core.count_tokens(final + joined, name)
+    core.count_tokens_limited(wide, [10**9] * len(wide), name, segments=True)
+    got = core.count_tokens(final + joined, name, segments=True)
     assert got == tiktoken_counts(final + joined, name)
+    assert core.token_cache_info()["size"] > len(wide) + len(final) + len(joined)  # segments
 
 
 @pytest.mark.parametrize("name", BPE)

@@ -39,13 +39,17 @@ class Kernels:
     def _rust(self, kernel: str) -> Callable[..., Any] | None:
         return getattr(self._core, kernel, None) if self._core is not None else None
 
-    def count_tokens(self, texts: Sequence[str], encoding: Any) -> list[int]:
+    def count_tokens(
+        self, texts: Sequence[str], encoding: Any, *, segments: bool = False
+    ) -> list[int]:
+        """Counts; ``segments`` lets the Rust core reuse counts of text it has seen in other
+        texts (the pipeline's rendered blocks and prompts; the results are the same)."""
         enc = check_encoding(encoding)
         if callable(enc):
             return [count_with(enc, t, f"texts[{i}]") for i, t in enumerate(texts)]
         fn = self._rust("count_tokens")
         if fn is not None:
-            return list(fn(texts, enc))
+            return list(fn(texts, enc, segments=segments) if segments else fn(texts, enc))
         return reference.count_tokens(texts, enc)
 
     def count_tokens_limited(
@@ -53,14 +57,15 @@ class Kernels:
     ) -> list[int]:
         """Counts that are exact where ``<= limit``, and some number ``> limit`` elsewhere.
 
-        The Rust core stops counting a text once it passes its limit; the reference and a
-        caller's callable count in full (which satisfies the same contract).
+        The Rust core stops counting a text once it passes its limit, and caches the counts of
+        its segments for the texts counted next (the pipeline's blocks, then its prompt); the
+        reference and a caller's callable count in full (which satisfies the same contract).
         """
         enc = check_encoding(encoding)
         if not callable(enc):
             fn = self._rust("count_tokens_limited")
             if fn is not None:
-                return list(fn(texts, limits, enc))
+                return list(fn(texts, limits, enc, segments=True))
         return self.count_tokens(texts, enc)
 
     def valid_texts(self, texts: list[str]) -> bool:

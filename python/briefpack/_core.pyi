@@ -105,6 +105,8 @@ def mmr(
 def count_tokens(
     texts: Sequence[str],
     encoding: Literal["o200k_base", "cl100k_base", "approx"] = "o200k_base",
+    *,
+    segments: bool = False,
 ) -> list[int]:
     """Count the tokens of each text, exactly as tiktoken's ``len(enc.encode_ordinary(text))``.
 
@@ -117,6 +119,11 @@ def count_tokens(
     Arguments:
         texts: a sequence (not a str or bytes) of str without lone surrogates.
         encoding: ``"o200k_base"``, ``"cl100k_base"`` or ``"approx"``.
+        segments: also cache the counts of each text's segments (runs of lines cut where the
+            tokenizer must cut, after a newline and before a character that is neither
+            whitespace nor ``/``; counts add up exactly there), so a later text that contains
+            them (a block under another label, a prompt made of counted blocks) costs hashing
+            for them, not tokenisation. Costs a little more when nothing is shared.
 
     Returns:
         One count per text, in input order.
@@ -131,6 +138,8 @@ def count_tokens_limited(
     texts: Sequence[str],
     limits: Sequence[int],
     encoding: Literal["o200k_base", "cl100k_base", "approx"] = "o200k_base",
+    *,
+    segments: bool = False,
 ) -> list[int]:
     """Count each text against its own limit, stopping early once the limit is passed.
 
@@ -147,6 +156,7 @@ def count_tokens_limited(
         texts: a sequence (not a str or bytes) of str without lone surrogates.
         limits: one int ``>= 0`` per text (ints past the platform's ``size_t`` mean no limit).
         encoding: ``"o200k_base"``, ``"cl100k_base"`` or ``"approx"``.
+        segments: as in ``count_tokens`` (a segment's count is cached only when exact).
 
     Returns:
         One value per text, in input order, as described above.

@@ -205,7 +205,7 @@ class _Run:
         """Count ``texts``; a caller's tokenizer that fails is reported by ``names``."""
         if callable(self.tokenizer):
             return [count_with(self.tokenizer, t, n) for t, n in zip(texts, names)]
-        return self.k.count_tokens(texts, self.tokenizer)
+        return self.k.count_tokens(texts, self.tokenizer, segments=True)
 
     def count_limited(self, texts: list[str], limits: list[int], names: list[str]) -> list[int]:
         """Like ``count``, but a text may stop being counted once it passes its limit."""

@@ -144,37 +144,40 @@ fn extract_limits(limits: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<usize>> {
 }
 
 /// Count the tokens of each text, exactly as tiktoken's `len(enc.encode_ordinary(text))`.
+/// `segments=True` also caches the counts of the texts' segments (see `count_cached`).
 #[pyfunction]
 #[pyo3(
-    signature = (texts, encoding = EncodingArg::Known(Encoding::O200kBase)),
-    text_signature = "(texts, encoding='o200k_base')"
+    signature = (texts, encoding = EncodingArg::Known(Encoding::O200kBase), *, segments = false),
+    text_signature = "(texts, encoding='o200k_base', *, segments=False)"
 )]
 fn count_tokens(
     py: Python<'_>,
     texts: &Bound<'_, PyAny>,
     encoding: EncodingArg,
+    segments: bool,
 ) -> PyResult<Vec<usize>> {
     let texts = extract_texts(py, texts)?;
     let encoding = encoding.check()?;
-    Ok(py.detach(|| count_batch(encoding, &texts, Some(&CACHE))))
+    Ok(py.detach(|| count_batch(encoding, &texts, Some(&CACHE), segments)))
 }
 
 /// For each text, its exact count if that is `<= limits[i]`, else some count `> limits[i]`.
 #[pyfunction]
 #[pyo3(
-    signature = (texts, limits, encoding = EncodingArg::Known(Encoding::O200kBase)),
-    text_signature = "(texts, limits, encoding='o200k_base')"
+    signature = (texts, limits, encoding = EncodingArg::Known(Encoding::O200kBase), *, segments = false),
+    text_signature = "(texts, limits, encoding='o200k_base', *, segments=False)"
 )]
 fn count_tokens_limited(
     py: Python<'_>,
     texts: &Bound<'_, PyAny>,
     limits: &Bound<'_, PyAny>,
     encoding: EncodingArg,
+    segments: bool,
 ) -> PyResult<Vec<usize>> {
     let texts = extract_texts(py, texts)?;
     let limits = extract_limits(limits, texts.len())?;
     let encoding = encoding.check()?;
-    Ok(py.detach(|| count_limited_batch(encoding, &texts, &limits, Some(&CACHE))))
+    Ok(py.detach(|| count_limited_batch(encoding, &texts, &limits, Some(&CACHE), segments)))
 }
 
 /// Empty the token-count cache and let it hold at most `capacity` counts (0 disables it).
