@@ -11,7 +11,7 @@ import functools
 import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ._backend import Kernels, get_kernels
@@ -53,7 +53,7 @@ MIN_OVERLAP = 8
 Method = Literal["auto", "exact", "jaccard", "minhash", "cosine"]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Item:
     """A unit moving through the pipeline: a candidate, or the parent/span it expanded to."""
 
@@ -61,7 +61,7 @@ class _Item:
     members: list[int]  # candidate indices it stands for, best-ranked first
     vector: Any = None
     expanded: bool = False
-    detail: dict[str, Any] = field(default_factory=dict)
+    detail: dict[str, Any] | None = None
     vector_checked: bool = False  # ``vector`` is already a checked list of floats
 
 
@@ -223,6 +223,10 @@ class _Run:
         return describe(first, self.chunks[first].id)
 
     def drop(self, item: _Item, reason: Reason, detail: dict[str, Any]) -> None:
+        if not item.expanded and len(item.members) == 1:  # the common case, ~all of a large set
+            m = item.members[0]
+            self.fate[m] = Dropped(self.chunks[m], reason, detail)
+            return
         for m in item.members:
             d = dict(detail)
             if item.expanded and self.chunks[m].id != item.chunk.id:
