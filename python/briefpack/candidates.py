@@ -62,39 +62,46 @@ def _as_id(value: object, name: str, where: str) -> str | None:
     return str(value)
 
 
-def _checked_as_is(c: Chunk, index: int | None, unicode: list[str]) -> Chunk | None:
+def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
     """The common case without building anything: a ``Chunk`` whose fields are already what
     ``to_chunk`` would return, except that its non-ASCII strs still need their Unicode checked:
     they are appended to ``unicode`` (checked all at once by the caller). ``None`` sends the
-    chunk through the full check (which also writes the error message). ``index`` is None when
-    ``id``/``doc`` are not to be resolved."""
-    cid, doc, score, text = c.id, c.doc, c.score, c.text
+    chunk through the full check (which also writes the error message)."""
+    cid, doc, score, text, title, url, updated = (
+        c.id, c.doc, c.score, c.text, c.title, c.url, c.updated,
+    )  # fmt: skip
     if (
         type(text) is not str
-        or (type(cid) is not str and (cid is not None or index is None))
+        or (cid is not None and type(cid) is not str)
         or (doc is not None and type(doc) is not str)
         or (c.parent is not None and type(c.parent) is not str)
-        or (score is not None and (type(score) is not float or not math.isfinite(score)))
+        or (score is not None and (type(score) is not float or not _isfinite(score)))
         or (c.position is not None and (type(c.position) is not int or c.position < 0))
         or (c.tokens is not None and (type(c.tokens) is not int or c.tokens < 0))
         or (c.meta is not None and not isinstance(c.meta, Mapping))
-        or type(c.title) is not str
-        or type(c.url) is not str
-        or type(c.updated) is not str
+        or type(title) is not str
+        or type(url) is not str
+        or type(updated) is not str
     ):
         return None
     if not text.isascii():  # O(1): CPython knows whether a str is ASCII
         unicode.append(text)
-    for extra in (c.title, c.url, c.updated):
-        if not extra.isascii():
-            unicode.append(extra)
-    if index is None or (cid is not None and doc is not None):
+    if title and not title.isascii():
+        unicode.append(title)
+    if url and not url.isascii():
+        unicode.append(url)
+    if updated and not updated.isascii():
+        unicode.append(updated)
+    if cid is not None and doc is not None:
         return c
     cid = str(index) if cid is None else cid
     return Chunk(
-        text, cid, score, cid if doc is None else doc, c.position, c.parent, c.title, c.url,
-        c.updated, c.tokens, c.vector, c.meta,
+        text, cid, score, cid if doc is None else doc, c.position, c.parent, title, url,
+        updated, c.tokens, c.vector, c.meta,
     )  # fmt: skip
+
+
+_isfinite = math.isfinite
 
 
 def to_chunks(
@@ -106,11 +113,12 @@ def to_chunks(
     the kernels that read them next).
     """
     out: list[Chunk] = []
+    add = out.append
     unicode: list[str] = []
     try:
         for i, c in enumerate(candidates):
             fast = _checked_as_is(c, i, unicode) if type(c) is Chunk else None
-            out.append(to_chunk(c, i) if fast is None else fast)
+            add(to_chunk(c, i) if fast is None else fast)
     except InputError:
         pass  # a Chunk checked in place before it may hold the first error: start over
     else:

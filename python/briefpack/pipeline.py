@@ -238,13 +238,16 @@ class _Run:
     ) -> list[_Item]:
         if len(items) < 2:
             return items
-        groups: dict[str, list[int]] = {}
-        for i, item in enumerate(items):
-            key = str(item.chunk.doc) if scope == "document" else ""
-            groups.setdefault(key, []).append(i)
+        if scope == "document":
+            groups: dict[str, list[int]] = {}
+            for i, item in enumerate(items):
+                groups.setdefault(str(item.chunk.doc), []).append(i)
+            parts: Any = groups.values()
+        else:
+            parts = [range(len(items))]
         dup_of: dict[int, tuple[int, float]] = {}
-        for members in groups.values():
-            sub = [items[i] for i in members]
+        for members in parts:
+            sub = [items[i] for i in members] if scope == "document" else items
             if method == "cosine":
                 data: Any = _check_vectors_of(
                     sub, functools.partial(self.name_at, sub), "dedupe='cosine'"
