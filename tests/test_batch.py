@@ -70,12 +70,24 @@ def test_budget_errors_keep_their_class() -> None:
         ([("q", ["a"])], {"candidates": []}, "candidates belongs in each request"),
         ([("q", ["a"])], {"bogus": 1}, "requests[0]: "),
         ([("q", ["a"])], {"return_exceptions": 1}, "return_exceptions must be a bool"),
+        ([("q", ["a"])], {"executor": "fork"}, "executor must be 'threads' or 'processes'"),
     ],
 )
 def test_bad_requests(requests: object, options: dict, message: str) -> None:
     with pytest.raises(InputError) as info:
         bp.assemble_many(requests, **APPROX, **options)  # type: ignore[arg-type]
     assert str(info.value).startswith(message)
+
+
+def test_processes_give_the_same_results() -> None:
+    requests = _requests(6)
+    expected = [bp.assemble(q, c, budget=120, **APPROX) for q, c in requests]
+    got = bp.assemble_many(requests, budget=120, workers=2, executor="processes", **APPROX)
+    assert [g.record() for g in got] == [e.record() for e in expected]
+    bad: list = [("ok", ["a"]), ("ok", [1])]
+    got = bp.assemble_many(bad, workers=2, executor="processes", return_exceptions=True, **APPROX)
+    assert isinstance(got[1], InputError)
+    assert str(got[1]).startswith("requests[1]: candidate 0")
 
 
 def test_no_requests_no_results() -> None:

@@ -11,9 +11,10 @@ depends on another (the token-count cache only saves work), so the results are t
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Literal, overload
 
 from ._checks import check_count, type_name
@@ -48,6 +49,22 @@ def _call(index: int, request: object, options: Mapping[str, Any]) -> Assembly:
         raise InputError(f"requests[{index}]: {exc}") from None
 
 
+def _run(i: int, request: object, options: Mapping[str, Any]) -> Assembly | BriefpackError:
+    """One request; its briefpack error comes back (named after the request), not raised."""
+    try:
+        return _call(i, request, options)
+    except BriefpackError as exc:
+        if exc.args and str(exc.args[0]).startswith(f"requests[{i}]"):
+            return exc
+        named = type(exc)(f"requests[{i}]: {exc}")
+        named.__cause__ = exc.__cause__
+        return named
+
+
+def _run_packed(job: tuple[int, object, Mapping[str, Any]]) -> Assembly | BriefpackError:
+    return _run(*job)
+
+
 # A request: a (question, candidates) pair or a mapping of assemble's arguments.
 Request = tuple[str, Sequence[Any]] | Mapping[str, Any]
 
@@ -57,6 +74,7 @@ def assemble_many(
     requests: Sequence[Request],
     *,
     workers: int | None = None,
+    executor: Literal["threads", "processes"] = "threads",
     return_exceptions: Literal[False] = False,
     **options: Any,
 ) -> list[Assembly]: ...
@@ -67,6 +85,7 @@ def assemble_many(
     requests: Sequence[Request],
     *,
     workers: int | None = None,
+    executor: Literal["threads", "processes"] = "threads",
     return_exceptions: Literal[True],
     **options: Any,
 ) -> list[Assembly | BriefpackError]: ...
@@ -76,6 +95,7 @@ def assemble_many(
     requests: Sequence[Request],
     *,
     workers: int | None = None,
+    executor: Literal["threads", "processes"] = "threads",
     return_exceptions: bool = False,
     **options: Any,
 ) -> list[Assembly] | list[Assembly | BriefpackError]:
@@ -90,6 +110,12 @@ def assemble_many(
         requests: the requests, in the order the results come back.
         workers: threads to use; default: the number of CPUs (at most one per request).
             ``1`` runs every request on the calling thread.
+        executor: ``"threads"`` (the default: no start-up cost, nothing copied; the Rust work
+            of one request overlaps the Python stages of another) or ``"processes"`` (every
+            stage in parallel on a standard CPython, for long sweeps: each worker process
+            starts fresh, and requests, options and results are pickled, so callables in
+            ``options`` must be module-level functions, and a script that calls it needs the
+            usual ``if __name__ == "__main__":`` guard).
         return_exceptions: with ``False`` (the default) the error of the first failing request
             (by position, not by time) is raised, after every request has finished; with
             ``True`` a failing request's ``InputError`` / ``BudgetError`` takes its place in
@@ -115,6 +141,8 @@ def assemble_many(
         workers = os.cpu_count() or 1
     else:
         check_count("workers", workers, minimum=1)
+    if executor not in ("threads", "processes"):
+        raise InputError(f"executor must be 'threads' or 'processes', got {executor!r}")
     if not isinstance(return_exceptions, bool):
         raise InputError(f"return_exceptions must be a bool, got {type_name(return_exceptions)}")
     for key in ("question", "candidates"):
@@ -122,21 +150,20 @@ def assemble_many(
             raise InputError(f"{key} belongs in each request, not in the shared options")
     workers = min(workers, len(requests)) or 1
 
-    def run(i: int) -> Assembly | BriefpackError:
-        try:
-            return _call(i, requests[i], options)
-        except BriefpackError as exc:
-            if exc.args and str(exc.args[0]).startswith(f"requests[{i}]"):
-                return exc
-            named = type(exc)(f"requests[{i}]: {exc}")
-            named.__cause__ = exc.__cause__
-            return named
-
+    results: list[Assembly | BriefpackError]
     if workers == 1:
-        results = [run(i) for i in range(len(requests))]
-    else:
+        results = [_run(i, r, options) for i, r in enumerate(requests)]
+    elif executor == "threads":
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="briefpack") as pool:
-            results = list(pool.map(run, range(len(requests))))
+            results = list(pool.map(lambda i: _run(i, requests[i], options), range(len(requests))))
+    else:
+        # "spawn": a fresh interpreter per worker (forking a process that may run the core's
+        # threads is not safe). Requests go out in chunks to keep the pickling overhead low.
+        jobs = [(i, r, options) for i, r in enumerate(requests)]
+        chunk = max(1, len(jobs) // (workers * 4))
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            results = list(pool.map(_run_packed, jobs, chunksize=chunk))
     if not return_exceptions:
         for r in results:
             if isinstance(r, BriefpackError):
