@@ -82,6 +82,16 @@ fn signature_portable(hashes: &[u64], pa: &[u64], pb: &[u64], sig: &mut [u64]) {
     }
 }
 
+/// Reusable buffers of the AVX2 kernel's filter: per permutation the 32-bit bound a new
+/// minimum's key stays under, and per shingle and group of 8 permutations a candidate mask.
+#[derive(Default)]
+struct Scratch {
+    #[cfg(target_arch = "x86_64")]
+    bound: Vec<u32>,
+    #[cfg(target_arch = "x86_64")]
+    hits: Vec<u8>,
+}
+
 /// The permutations of one call, with the AVX2 kernel's split constants when the CPU has it.
 struct Perms {
     a: Vec<u64>,
@@ -106,18 +116,19 @@ impl Perms {
         }
     }
 
-    /// Length of the signature buffer `signature` needs: `num_perm` rounded up to 4 lanes.
+    /// Length of the signature buffer `signature` needs: `num_perm` rounded up to 8 lanes.
     fn padded_len(&self) -> usize {
-        self.a.len().next_multiple_of(4)
+        self.a.len().next_multiple_of(8)
     }
 
     /// The signature of `hashes` (non-empty) into `sig[..num_perm]`; `sig` holds
-    /// `padded_len()` values, the ones past `num_perm` are scratch.
-    fn signature(&self, hashes: &[u64], sig: &mut [u64]) {
+    /// `padded_len()` values, the ones past `num_perm` are scratch, and so is `scratch`.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn signature(&self, hashes: &[u64], sig: &mut [u64], scratch: &mut Scratch) {
         #[cfg(target_arch = "x86_64")]
         if let Some(lanes) = &self.avx2 {
             // SAFETY: `lanes` exists only when the CPU supports AVX2 (checked in `new`).
-            unsafe { x86::signature(hashes, lanes, sig) };
+            unsafe { x86::signature(hashes, lanes, sig, scratch) };
             return;
         }
         let n = self.a.len();
@@ -125,7 +136,7 @@ impl Perms {
     }
 }
 
-/// The AVX2 kernel: four permutations a vector, `(a * x + b) mod (2^61 - 1)` from 32-bit limbs.
+/// The AVX2 kernel, exact arithmetic: four permutations a vector.
 ///
 /// With `a = a1 * 2^31 + a0` and `x = x1 * 2^31 + x0` (`a0, x0 < 2^31`, `a1, x1 < 2^30`, as
 /// `a, x < 2^61`), `a * x = a1 x1 2^62 + m 2^31 + a0 x0` with `m = a1 x0 + a0 x1 < 2^62`.
@@ -134,29 +145,59 @@ impl Perms {
 /// products, `s < 2^62 + 3 * 2^61 + 2^32 < 2^64`) is `a * x + b` mod p; one fold
 /// `(s & p) + (s >> 61) <= p + 4` and one conditional subtraction give the exact residue.
 /// All residues are below 2^62, so the signed `_mm256_cmpgt_epi64` orders them.
+///
+/// The filter: after the first [`x86::EXACT_FIRST`] shingles most images are far above the
+/// running minimum, so the rest are first screened eight permutations a vector by a 32-bit
+/// key that is cheap to compute and never misses a new minimum (see [`filter_key`]); only
+/// the flagged (shingle, permutation) pairs are computed exactly, in scalar code.
 #[cfg(target_arch = "x86_64")]
 // Short names read like the arithmetic above; `loadu`/`storeu` accept unaligned addresses.
 #[allow(clippy::many_single_char_names, clippy::cast_ptr_alignment)]
 mod x86 {
-    use super::{reduce64, MERSENNE_61};
+    use super::{filter_bound, filter_consts, permute, reduce64, Scratch, MERSENNE_61};
     use std::arch::x86_64::{
-        __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8, _mm256_cmpgt_epi64,
-        _mm256_loadu_si256, _mm256_mul_epu32, _mm256_set1_epi64x, _mm256_slli_epi64,
-        _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi64,
+        __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blend_epi32,
+        _mm256_blendv_epi8, _mm256_castsi256_ps, _mm256_cmpgt_epi32, _mm256_cmpgt_epi64,
+        _mm256_loadu_si256, _mm256_movemask_ps, _mm256_mul_epu32, _mm256_mullo_epi32,
+        _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64,
+        _mm256_storeu_si256, _mm256_sub_epi64,
     };
 
     const LOW31: u64 = (1 << 31) - 1;
     const LOW30: u64 = (1 << 30) - 1;
+    /// Shingles computed exactly before the filter starts (a multiple of `BLOCK`): the
+    /// running minimums must be low for the filter to pass few pairs.
+    pub const EXACT_FIRST: usize = 16;
+    /// Shingles screened per pass of the filter; the bounds are tightened between passes.
+    const CHUNK: usize = 32;
+    /// Shingles per pass over the permutations in the exact kernel: each group's constants
+    /// and running minimum are loaded once for `BLOCK` shingles (1, 2, 4, 8 measured: 8 runs
+    /// the fewest instructions).
+    const BLOCK: usize = 8;
+    /// The sign bit of a 32-bit lane: biasing both sides by it turns the unsigned compare of
+    /// key and bound into AVX2's signed one.
+    const BIAS: u32 = 1 << 31;
 
-    /// Per group of four permutations, 16 values: `a0` x4, `a1` x4, `2 a1` x4, `b` x4.
-    /// Lanes past `num_perm` have `a = b = 0` (their images are 0, never read).
+    /// The per-permutation constants, padded with `a = b = 0` to a multiple of 8 (padded
+    /// lanes are never flagged by the filter: their bound is 0 and their key 2).
     pub struct Lanes {
-        groups: Vec<[u64; 16]>,
+        /// Exact kernel, per group of 4: `a0` x4, `a1` x4, `2 a1` x4, `b` x4.
+        exact: Vec<[u64; 16]>,
+        /// Filter, per group of 8, as 32-bit lanes: see `filter_group`.
+        filter: Vec<[[u32; 8]; 9]>,
+        a: Vec<u64>,
+        b: Vec<u64>,
+        num_perm: usize,
     }
 
     impl Lanes {
         pub fn new(a: &[u64], b: &[u64]) -> Self {
-            let groups = a
+            let num_perm = a.len();
+            let padded = num_perm.next_multiple_of(8);
+            let (mut a, mut b) = (a.to_vec(), b.to_vec());
+            a.resize(padded, 0);
+            b.resize(padded, 0);
+            let exact = a
                 .chunks(4)
                 .zip(b.chunks(4))
                 .map(|(ca, cb)| {
@@ -170,8 +211,40 @@ mod x86 {
                     g
                 })
                 .collect();
-            Self { groups }
+            let filter = a.chunks(8).zip(b.chunks(8)).map(filter_group).collect();
+            Self {
+                exact,
+                filter,
+                a,
+                b,
+                num_perm,
+            }
         }
+    }
+
+    /// The filter constants of 8 permutations (see [`filter_consts`]), as the vectors the
+    /// kernel loads: `A_lo`, `A_lo` of the odd lanes moved to the even ones, `B_lo`, same,
+    /// `G_lo` of the even lanes and of the odd ones as 64-bit lanes, `A_hi`, `B_hi`, and
+    /// `G_hi + 2 + 2^31` (the key's offset and the compare's bias).
+    fn filter_group((a, b): (&[u64], &[u64])) -> [[u32; 8]; 9] {
+        let mut v = [[0u32; 8]; 9];
+        for l in 0..8 {
+            let (ka, kb, kg) = filter_consts(a[l], b[l]);
+            v[0][l] = ka as u32;
+            v[2][l] = kb as u32;
+            v[6][l] = (ka >> 32) as u32;
+            v[7][l] = (kb >> 32) as u32;
+            v[8][l] = ((kg >> 32) as u32).wrapping_add(2).wrapping_add(BIAS);
+            let q = 2 * (l / 2);
+            if l % 2 == 0 {
+                v[4][q] = kg as u32;
+            } else {
+                v[1][q] = ka as u32;
+                v[3][q] = kb as u32;
+                v[5][q] = kg as u32;
+            }
+        }
+        v
     }
 
     #[inline]
@@ -180,21 +253,22 @@ mod x86 {
         _mm256_set1_epi64x(v.cast_signed())
     }
 
-    /// Signature of `hashes` into `sig` (`sig.len() >= 4 * lanes.groups.len()`).
+    /// Signature of `hashes` into `sig` (`sig.len() >= 8 * lanes.filter.len()`).
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn signature(hashes: &[u64], lanes: &Lanes, sig: &mut [u64]) {
-        let groups = &lanes.groups;
-        assert!(sig.len() >= 4 * groups.len());
+    pub unsafe fn signature(hashes: &[u64], lanes: &Lanes, sig: &mut [u64], scratch: &mut Scratch) {
+        let groups = &lanes.exact;
+        assert!(sig.len() >= 4 * groups.len() && groups.len() == 2 * lanes.filter.len());
         let out = sig.as_mut_ptr().cast::<__m256i>();
         let init = splat(u64::MAX >> 2);
         for g in 0..groups.len() {
             // SAFETY: 4 * g + 4 <= sig.len() (asserted above); unaligned store.
             unsafe { _mm256_storeu_si256(out.add(g), init) };
         }
-        let mut blocks = hashes.chunks_exact(BLOCK);
+        let (first, rest) = hashes.split_at(hashes.len().min(EXACT_FIRST));
+        let mut blocks = first.chunks_exact(BLOCK);
         for block in &mut blocks {
             // SAFETY: AVX2 (the caller's promise) and the length asserted above.
             unsafe { min_images::<BLOCK>(block, groups, out) };
@@ -203,12 +277,10 @@ mod x86 {
             // SAFETY: as above.
             unsafe { min_images::<1>(std::slice::from_ref(x), groups, out) };
         }
+        if !rest.is_empty() {
+            filtered(rest, lanes, sig, scratch);
+        }
     }
-
-    /// Shingles per pass over the permutations: each group's constants and running minimum
-    /// are loaded once for `BLOCK` shingles (1, 2, 4, 8 measured: 8 runs the fewest
-    /// instructions, 180 M -> 140 M for 1,000 passages).
-    const BLOCK: usize = 8;
 
     /// Fold the images of `S` shingles into the running minimums at `out`.
     ///
@@ -256,6 +328,145 @@ mod x86 {
             unsafe { _mm256_storeu_si256(out.add(g), cur) };
         }
     }
+
+    /// Fold the images of `xs` into `sig` through the filter: per chunk of shingles, flag the
+    /// pairs whose key is within the bound of the current minimum, then compute exactly the
+    /// flagged ones and tighten their bounds.
+    #[target_feature(enable = "avx2")]
+    fn filtered(xs: &[u64], lanes: &Lanes, sig: &mut [u64], scratch: &mut Scratch) {
+        let ng = lanes.filter.len();
+        let (a, b) = (&lanes.a[..8 * ng], &lanes.b[..8 * ng]);
+        let sig = &mut sig[..8 * ng];
+        let bound = &mut scratch.bound;
+        bound.clear();
+        bound.extend(
+            sig[..lanes.num_perm]
+                .iter()
+                .map(|&v| filter_bound(v) ^ BIAS),
+        );
+        bound.resize(8 * ng, BIAS); // padded lanes: bound 0, never flagged
+                                    // Per group, CHUNK bytes: bit `l` of byte `j` flags shingle `j`, permutation `8 g + l`.
+        let hits = &mut scratch.hits;
+        hits.resize(ng * CHUNK, 0);
+        let mut xr = [0u64; CHUNK];
+        let mut x0 = [_mm256_set1_epi32(0); CHUNK];
+        let mut x1 = [_mm256_set1_epi32(0); CHUNK];
+        for chunk in xs.chunks(CHUNK) {
+            let c = chunk.len();
+            for (j, &x) in chunk.iter().enumerate() {
+                let x = reduce64(x);
+                xr[j] = x;
+                x0[j] = _mm256_set1_epi32((x as u32).cast_signed());
+                x1[j] = _mm256_set1_epi32(((x >> 32) as u32).cast_signed());
+            }
+            if c < CHUNK {
+                hits.fill(0);
+            }
+            for ((k, row), lim) in lanes
+                .filter
+                .iter()
+                .zip(hits.chunks_exact_mut(CHUNK))
+                .zip(bound.chunks_exact(8))
+            {
+                let k = k.as_ptr().cast::<__m256i>();
+                // SAFETY: `k` points at 9 vectors of 8 u32, `lim` at 8 u32.
+                let (alo, alo_odd, blo, blo_odd, glo_even, glo_odd, ahi, bhi, chi, lim) = unsafe {
+                    (
+                        _mm256_loadu_si256(k),
+                        _mm256_loadu_si256(k.add(1)),
+                        _mm256_loadu_si256(k.add(2)),
+                        _mm256_loadu_si256(k.add(3)),
+                        _mm256_loadu_si256(k.add(4)),
+                        _mm256_loadu_si256(k.add(5)),
+                        _mm256_loadu_si256(k.add(6)),
+                        _mm256_loadu_si256(k.add(7)),
+                        _mm256_loadu_si256(k.add(8)),
+                        _mm256_loadu_si256(lim.as_ptr().cast::<__m256i>()),
+                    )
+                };
+                for ((h, &x0), &x1) in row.iter_mut().zip(&x0[..c]).zip(&x1[..c]) {
+                    let even = _mm256_add_epi64(
+                        _mm256_add_epi64(_mm256_mul_epu32(alo, x0), _mm256_mul_epu32(blo, x1)),
+                        glo_even,
+                    );
+                    let odd = _mm256_add_epi64(
+                        _mm256_add_epi64(
+                            _mm256_mul_epu32(alo_odd, x0),
+                            _mm256_mul_epu32(blo_odd, x1),
+                        ),
+                        glo_odd,
+                    );
+                    let upper = _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(even), odd);
+                    let cross = _mm256_add_epi32(
+                        _mm256_add_epi32(_mm256_mullo_epi32(ahi, x0), _mm256_mullo_epi32(bhi, x1)),
+                        chi,
+                    );
+                    let key = _mm256_add_epi32(upper, cross);
+                    let above =
+                        _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(key, lim)));
+                    *h = !(above.cast_unsigned() as u8);
+                }
+            }
+            for (g, row) in hits.chunks_exact(CHUNK).enumerate() {
+                let lanes = 8 * g..8 * g + 8;
+                let (a, b) = (&a[lanes.clone()], &b[lanes.clone()]);
+                let (sig, bound) = (&mut sig[lanes.clone()], &mut bound[lanes]);
+                for (w, word) in row.chunks_exact(8).enumerate() {
+                    let mut m = u64::from_le_bytes(word.try_into().unwrap_or_default());
+                    while m != 0 {
+                        let bit = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let (x, l) = (xr[(8 * w + bit / 8) % CHUNK], bit % 8);
+                        let v = permute(a[l], b[l], x);
+                        if v < sig[l] {
+                            sig[l] = v;
+                            bound[l] = filter_bound(v) ^ BIAS;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The filter's 64-bit fixed-point constants of permutation `(a, b)`: `A = floor(2^64 a / p)`,
+/// `B = floor(2^64 c / p)` with `c = 2^32 a mod p`, `G = floor(2^64 b / p)`.
+///
+/// For `x < p` split as `x = x1 2^32 + x0`, the image `v = (a x + b) mod p` satisfies
+/// `v / p = frac(x0 a/p + x1 c/p + b/p)`, and `2^64` times that sum is `W + e` with
+/// `W = x0 A + x1 B + G` and `0 <= e < x0 + x1 + 1 < 2^32 + 2^29`. So the top 32 bits of
+/// `W mod 2^64` are `floor(t - e / 2^32)` mod 2^32 for `t = 2^32 v / p`: at most 2.2 below
+/// `t`, wrapping only when `t < 1.2`.
+#[cfg(any(target_arch = "x86_64", test))]
+fn filter_consts(a: u64, b: u64) -> (u64, u64, u64) {
+    let p = u128::from(MERSENNE_61);
+    let c = (u128::from(a) << 32) % p;
+    let fixed = |n: u128| ((n << 64) / p) as u64;
+    (fixed(u128::from(a)), fixed(c), fixed(u128::from(b)))
+}
+
+/// The 32-bit key of `x` (already reduced) under `(a, b)`: the top 32 bits of
+/// `W mod 2^64` (see [`filter_consts`]) plus 2, mod 2^32. It is at most `t + 2`, or wraps
+/// to a small number only when `t >= 2^32 - 2` (a false flag, never a miss). The AVX2
+/// filter computes exactly this, eight permutations at once; the tests use this scalar twin.
+#[cfg(test)]
+fn filter_key(a: u64, b: u64, x: u64) -> u32 {
+    let (ka, kb, kg) = filter_consts(a, b);
+    let (x0, x1) = (x & 0xFFFF_FFFF, x >> 32);
+    let w = x0
+        .wrapping_mul(ka)
+        .wrapping_add(x1.wrapping_mul(kb))
+        .wrapping_add(kg);
+    ((w >> 32) as u32).wrapping_add(2)
+}
+
+/// The bound on the key of any image below `vmin`: `(vmin >> 29) + 3` suffices (an image
+/// `v < vmin` has `t < 2^32 vmin / p < (vmin >> 29) + 1 + 2^-29`, so its key is at most
+/// `(vmin >> 29) + 3`); one more for margin, saturating.
+#[cfg(any(target_arch = "x86_64", test))]
+#[inline]
+fn filter_bound(vmin: u64) -> u32 {
+    u32::try_from((vmin >> 29) + 4).unwrap_or(u32::MAX)
 }
 
 /// The `(a_i, b_i)` of `num_perm` permutations from the `SplitMix64` stream seeded by `seed`:
@@ -372,6 +583,7 @@ fn minhash_with<S: AsRef<str>>(
     let mut hashes = Vec::new();
     let mut other_hashes = Vec::new();
     let mut sig_buf = vec![0u64; perms.padded_len()];
+    let mut scratch = Scratch::default();
     let mut keys = vec![0u64; bands];
     for (i, text) in texts.iter().enumerate() {
         shingle_hashes(text.as_ref(), shingle, &mut words, &mut hashes);
@@ -399,7 +611,7 @@ fn minhash_with<S: AsRef<str>>(
                 e.insert(i);
             }
         }
-        perms.signature(&hashes, &mut sig_buf);
+        perms.signature(&hashes, &mut sig_buf, &mut scratch);
         let sig = &sig_buf[..num_perm];
         cands.clear();
         for (band, key) in keys.iter_mut().enumerate() {
@@ -567,11 +779,12 @@ mod tests {
         let (fast, plain) = (Perms::new(128, 0, true), Perms::new(128, 0, false));
         let (mut words, mut hashes) = (Vec::new(), Vec::new());
         let (mut a, mut b) = (vec![0; 128], vec![0; 128]);
+        let mut scratch = Scratch::default();
         for t in &texts {
             shingle_hashes(t, 3, &mut words, &mut hashes);
             if !hashes.is_empty() {
-                fast.signature(&hashes, &mut a);
-                plain.signature(&hashes, &mut b);
+                fast.signature(&hashes, &mut a, &mut scratch);
+                plain.signature(&hashes, &mut b, &mut scratch);
                 assert_eq!(a, b);
             }
         }
@@ -615,9 +828,10 @@ mod tests {
         let n = a.len();
         let mut want = vec![0u64; n];
         signature_portable(hashes, a, b, &mut want);
-        let mut got = vec![7u64; n.next_multiple_of(4)];
+        let mut got = vec![7u64; n.next_multiple_of(8)];
+        let lanes = x86::Lanes::new(a, b);
         // SAFETY: AVX2 is supported (checked above).
-        unsafe { x86::signature(hashes, &x86::Lanes::new(a, b), &mut got) };
+        unsafe { x86::signature(hashes, &lanes, &mut got, &mut Scratch::default()) };
         prop_assert_eq!(&got[..n], &want[..]);
         Ok(())
     }
@@ -632,6 +846,35 @@ mod tests {
         for x in [1, p - 1, p, p + 1, 2, u64::MAX, 1 << 61, 0] {
             check_avx2(&a, &b, &[x]).expect("AVX2 equals portable");
         }
+    }
+
+    /// `a * b mod p`.
+    fn mul_mod(a: u64, b: u64) -> u64 {
+        ((u128::from(a) * u128::from(b)) % u128::from(MERSENNE_61)) as u64
+    }
+
+    /// The `x < p` whose image under `(a, b)` is `v`: `(v - b) / a mod p`.
+    fn preimage(a: u64, b: u64, v: u64) -> u64 {
+        let (mut inv, mut base, mut e) = (1, a, MERSENNE_61 - 2);
+        while e > 0 {
+            if e & 1 == 1 {
+                inv = mul_mod(inv, base);
+            }
+            base = mul_mod(base, base);
+            e >>= 1;
+        }
+        mul_mod((v + MERSENNE_61 - b) % MERSENNE_61, inv)
+    }
+
+    /// Images the filter must not miss: 0, tiny, around multiples of 2^29, and near p.
+    fn edge_images() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            0u64..64,
+            (1u64..1 << 32).prop_map(|k| (k << 29) - 1),
+            (1u64..1 << 32).prop_map(|k| k << 29),
+            (0u64..1 << 40).prop_map(|d| MERSENNE_61 - 1 - d),
+            0..MERSENNE_61,
+        ]
     }
 
     /// Batches with exact copies, case and punctuation variants and near copies.
@@ -679,7 +922,7 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         #[test]
         fn avx2_signature_matches_portable(
-            hashes in prop::collection::vec(edge_hashes(), 1..40),
+            hashes in prop::collection::vec(edge_hashes(), 1..120),
             num_perm in 1usize..140,
             seed in any::<u64>(),
             ab in prop::collection::vec((edge_hashes(), edge_hashes()), 0..8),
@@ -707,6 +950,38 @@ mod tests {
                 let got = minhash_with(&texts, threshold, num_perm, shingle, seed, simd, reuse);
                 prop_assert_eq!(&got, &want);
             }
+        }
+
+        #[test]
+        fn filter_never_misses_a_new_minimum(
+            a in prop_oneof![1..MERSENNE_61, Just(1), Just(MERSENNE_61 - 1)],
+            b in prop_oneof![0..MERSENNE_61, Just(0), Just(MERSENNE_61 - 1)],
+            v in edge_images(),
+            x in edge_hashes(),
+        ) {
+            // The key of an image v is within the bound of every minimum above v.
+            let x_v = preimage(a, b, v);
+            prop_assert_eq!(permute(a, b, x_v), v);
+            prop_assert!(filter_key(a, b, x_v) <= filter_bound(v + 1));
+            let x = reduce64(x);
+            let w = permute(a, b, x);
+            prop_assert!(filter_key(a, b, x) <= filter_bound(w + 1));
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[test]
+        fn avx2_filter_keeps_targeted_minimums(
+            seed in any::<u64>(),
+            targets in prop::collection::vec((0usize..128, edge_images()), 1..24),
+            noise in prop::collection::vec(any::<u64>(), 16..80),
+        ) {
+            // Shingles placed after the exact warm-up whose images are chosen minimums.
+            let (a, b) = permutations(128, seed);
+            let mut hashes = noise;
+            for (i, v) in targets {
+                hashes.push(preimage(a[i], b[i], v));
+            }
+            check_avx2(&a, &b, &hashes)?;
         }
 
         #[test]
