@@ -154,13 +154,13 @@ impl Perms {
 // Short names read like the arithmetic above; `loadu`/`storeu` accept unaligned addresses.
 #[allow(clippy::many_single_char_names, clippy::cast_ptr_alignment)]
 mod x86 {
-    use super::{filter_bound, filter_consts, permute, reduce64, Scratch, MERSENNE_61};
+    use super::{filter_bound, filter_consts, permute, reduce64, Scratch, KEY_OFFSET, MERSENNE_61};
     use std::arch::x86_64::{
-        __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blend_epi32,
-        _mm256_blendv_epi8, _mm256_castsi256_ps, _mm256_cmpgt_epi32, _mm256_cmpgt_epi64,
-        _mm256_loadu_si256, _mm256_movemask_ps, _mm256_mul_epu32, _mm256_mullo_epi32,
-        _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64,
-        _mm256_storeu_si256, _mm256_sub_epi64,
+        __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8,
+        _mm256_castsi256_ps, _mm256_cmpgt_epi32, _mm256_cmpgt_epi64, _mm256_loadu_si256,
+        _mm256_movemask_ps, _mm256_mul_epu32, _mm256_mullo_epi32, _mm256_set1_epi32,
+        _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256,
+        _mm256_sub_epi64,
     };
 
     const LOW31: u64 = (1 << 31) - 1;
@@ -184,7 +184,7 @@ mod x86 {
         /// Exact kernel, per group of 4: `a0` x4, `a1` x4, `2 a1` x4, `b` x4.
         exact: Vec<[u64; 16]>,
         /// Filter, per group of 8, as 32-bit lanes: see `filter_group`.
-        filter: Vec<[[u32; 8]; 9]>,
+        filter: Vec<[[u32; 8]; 5]>,
         a: Vec<u64>,
         b: Vec<u64>,
         num_perm: usize,
@@ -222,27 +222,17 @@ mod x86 {
         }
     }
 
-    /// The filter constants of 8 permutations (see [`filter_consts`]), as the vectors the
-    /// kernel loads: `A_lo`, `A_lo` of the odd lanes moved to the even ones, `B_lo`, same,
-    /// `G_lo` of the even lanes and of the odd ones as 64-bit lanes, `A_hi`, `B_hi`, and
-    /// `G_hi + 2 + 2^31` (the key's offset and the compare's bias).
-    fn filter_group((a, b): (&[u64], &[u64])) -> [[u32; 8]; 9] {
-        let mut v = [[0u32; 8]; 9];
+    /// The filter constants of 8 permutations (see [`filter_consts`]) as the vectors the
+    /// kernel loads: `C_0` .. `C_3`, then `G + 2^18 + 2^31` (the key's offset and the
+    /// compare's bias).
+    fn filter_group((a, b): (&[u64], &[u64])) -> [[u32; 8]; 5] {
+        let mut v = [[0u32; 8]; 5];
         for l in 0..8 {
-            let (ka, kb, kg) = filter_consts(a[l], b[l]);
-            v[0][l] = ka as u32;
-            v[2][l] = kb as u32;
-            v[6][l] = (ka >> 32) as u32;
-            v[7][l] = (kb >> 32) as u32;
-            v[8][l] = ((kg >> 32) as u32).wrapping_add(2).wrapping_add(BIAS);
-            let q = 2 * (l / 2);
-            if l % 2 == 0 {
-                v[4][q] = kg as u32;
-            } else {
-                v[1][q] = ka as u32;
-                v[3][q] = kb as u32;
-                v[5][q] = kg as u32;
+            let (c, g) = filter_consts(a[l], b[l]);
+            for (i, &ci) in c.iter().enumerate() {
+                v[i][l] = ci;
             }
+            v[4][l] = g.wrapping_add(KEY_OFFSET).wrapping_add(BIAS);
         }
         v
     }
@@ -349,15 +339,15 @@ mod x86 {
         let hits = &mut scratch.hits;
         hits.resize(ng * CHUNK, 0);
         let mut xr = [0u64; CHUNK];
-        let mut x0 = [_mm256_set1_epi32(0); CHUNK];
-        let mut x1 = [_mm256_set1_epi32(0); CHUNK];
+        let mut limbs = [[_mm256_set1_epi32(0); 4]; CHUNK];
         for chunk in xs.chunks(CHUNK) {
             let c = chunk.len();
             for (j, &x) in chunk.iter().enumerate() {
                 let x = reduce64(x);
                 xr[j] = x;
-                x0[j] = _mm256_set1_epi32((x as u32).cast_signed());
-                x1[j] = _mm256_set1_epi32(((x >> 32) as u32).cast_signed());
+                for (i, limb) in limbs[j].iter_mut().enumerate() {
+                    *limb = _mm256_set1_epi32(((x >> (16 * i)) & 0xFFFF) as i32);
+                }
             }
             if c < CHUNK {
                 hits.fill(0);
@@ -369,39 +359,31 @@ mod x86 {
                 .zip(bound.chunks_exact(8))
             {
                 let k = k.as_ptr().cast::<__m256i>();
-                // SAFETY: `k` points at 9 vectors of 8 u32, `lim` at 8 u32.
-                let (alo, alo_odd, blo, blo_odd, glo_even, glo_odd, ahi, bhi, chi, lim) = unsafe {
+                // SAFETY: `k` points at 5 vectors of 8 u32, `lim` at 8 u32.
+                let (c0, c1, c2, c3, g, lim) = unsafe {
                     (
                         _mm256_loadu_si256(k),
                         _mm256_loadu_si256(k.add(1)),
                         _mm256_loadu_si256(k.add(2)),
                         _mm256_loadu_si256(k.add(3)),
                         _mm256_loadu_si256(k.add(4)),
-                        _mm256_loadu_si256(k.add(5)),
-                        _mm256_loadu_si256(k.add(6)),
-                        _mm256_loadu_si256(k.add(7)),
-                        _mm256_loadu_si256(k.add(8)),
                         _mm256_loadu_si256(lim.as_ptr().cast::<__m256i>()),
                     )
                 };
-                for ((h, &x0), &x1) in row.iter_mut().zip(&x0[..c]).zip(&x1[..c]) {
-                    let even = _mm256_add_epi64(
-                        _mm256_add_epi64(_mm256_mul_epu32(alo, x0), _mm256_mul_epu32(blo, x1)),
-                        glo_even,
-                    );
-                    let odd = _mm256_add_epi64(
-                        _mm256_add_epi64(
-                            _mm256_mul_epu32(alo_odd, x0),
-                            _mm256_mul_epu32(blo_odd, x1),
+                for (h, x) in row.iter_mut().zip(&limbs[..c]) {
+                    let key = _mm256_add_epi32(
+                        _mm256_add_epi32(
+                            _mm256_mullo_epi32(c0, x[0]),
+                            _mm256_mullo_epi32(c1, x[1]),
                         ),
-                        glo_odd,
+                        _mm256_add_epi32(
+                            _mm256_add_epi32(
+                                _mm256_mullo_epi32(c2, x[2]),
+                                _mm256_mullo_epi32(c3, x[3]),
+                            ),
+                            g,
+                        ),
                     );
-                    let upper = _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(even), odd);
-                    let cross = _mm256_add_epi32(
-                        _mm256_add_epi32(_mm256_mullo_epi32(ahi, x0), _mm256_mullo_epi32(bhi, x1)),
-                        chi,
-                    );
-                    let key = _mm256_add_epi32(upper, cross);
                     let above =
                         _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(key, lim)));
                     *h = !(above.cast_unsigned() as u8);
@@ -429,44 +411,47 @@ mod x86 {
     }
 }
 
-/// The filter's 64-bit fixed-point constants of permutation `(a, b)`: `A = floor(2^64 a / p)`,
-/// `B = floor(2^64 c / p)` with `c = 2^32 a mod p`, `G = floor(2^64 b / p)`.
+/// The filter's 32-bit fixed-point constants of permutation `(a, b)`:
+/// `C_i = floor(2^32 c_i / p)` with `c_i = 2^(16 i) a mod p` (`i` = 0..3), and
+/// `G = floor(2^32 b / p)`.
 ///
-/// For `x < p` split as `x = x1 2^32 + x0`, the image `v = (a x + b) mod p` satisfies
-/// `v / p = frac(x0 a/p + x1 c/p + b/p)`, and `2^64` times that sum is `W + e` with
-/// `W = x0 A + x1 B + G` and `0 <= e < x0 + x1 + 1 < 2^32 + 2^29`. So the top 32 bits of
-/// `W mod 2^64` are `floor(t - e / 2^32)` mod 2^32 for `t = 2^32 v / p`: at most 2.2 below
-/// `t`, wrapping only when `t < 1.2`.
+/// For `x < p` in 16-bit limbs `x = sum x_i 2^(16 i)`, the image `v = (a x + b) mod p`
+/// satisfies `v / p = frac(sum x_i c_i / p + b / p)` (the integer parts of `x_i 2^(16 i) a / p`
+/// drop out), and `2^32` times that sum is `W + e` with `W = sum x_i C_i + G` and
+/// `0 <= e < sum x_i + 1 < 2^18` (`x_3 < 2^13`). So `K = W mod 2^32` (four 32-bit low
+/// multiplies) is `t - e` mod 2^32 for `t = 2^32 v / p`, and the key `K + 2^18` lies in
+/// `(t, t + 2^18]`, wrapping (to a small number: a false flag, never a miss) only when
+/// `t > 2^32 - 2^18`.
 #[cfg(any(target_arch = "x86_64", test))]
-fn filter_consts(a: u64, b: u64) -> (u64, u64, u64) {
+fn filter_consts(a: u64, b: u64) -> ([u32; 4], u32) {
     let p = u128::from(MERSENNE_61);
-    let c = (u128::from(a) << 32) % p;
-    let fixed = |n: u128| ((n << 64) / p) as u64;
-    (fixed(u128::from(a)), fixed(c), fixed(u128::from(b)))
+    let fixed = |n: u128| ((n << 32) / p) as u32;
+    let c = std::array::from_fn(|i| fixed((u128::from(a) << (16 * i)) % p));
+    (c, fixed(u128::from(b)))
 }
 
-/// The 32-bit key of `x` (already reduced) under `(a, b)`: the top 32 bits of
-/// `W mod 2^64` (see [`filter_consts`]) plus 2, mod 2^32. It is at most `t + 2`, or wraps
-/// to a small number only when `t >= 2^32 - 2` (a false flag, never a miss). The AVX2
+/// What the filter adds to `W`: the largest possible `e`, so that the key is above `t`.
+#[cfg(any(target_arch = "x86_64", test))]
+const KEY_OFFSET: u32 = 1 << 18;
+
+/// The 32-bit key of `x` (already reduced) under `(a, b)` (see [`filter_consts`]). The AVX2
 /// filter computes exactly this, eight permutations at once; the tests use this scalar twin.
 #[cfg(test)]
 fn filter_key(a: u64, b: u64, x: u64) -> u32 {
-    let (ka, kb, kg) = filter_consts(a, b);
-    let (x0, x1) = (x & 0xFFFF_FFFF, x >> 32);
-    let w = x0
-        .wrapping_mul(ka)
-        .wrapping_add(x1.wrapping_mul(kb))
-        .wrapping_add(kg);
-    ((w >> 32) as u32).wrapping_add(2)
+    let (consts, offset) = filter_consts(a, b);
+    let sum = (0..4).fold(offset, |sum, i| {
+        sum.wrapping_add(consts[i].wrapping_mul(((x >> (16 * i)) & 0xFFFF) as u32))
+    });
+    sum.wrapping_add(KEY_OFFSET)
 }
 
-/// The bound on the key of any image below `vmin`: `(vmin >> 29) + 3` suffices (an image
-/// `v < vmin` has `t < 2^32 vmin / p < (vmin >> 29) + 1 + 2^-29`, so its key is at most
-/// `(vmin >> 29) + 3`); one more for margin, saturating.
+/// The bound on the key of any image below `vmin`: an image `v < vmin` has
+/// `t < 2^32 vmin / p < (vmin >> 29) + 1 + 2^-29`, so its key is at most
+/// `(vmin >> 29) + 2^18 + 1`; one more for margin, saturating.
 #[cfg(any(target_arch = "x86_64", test))]
 #[inline]
 fn filter_bound(vmin: u64) -> u32 {
-    u32::try_from((vmin >> 29) + 4).unwrap_or(u32::MAX)
+    u32::try_from((vmin >> 29) + u64::from(KEY_OFFSET) + 2).unwrap_or(u32::MAX)
 }
 
 /// The `(a_i, b_i)` of `num_perm` permutations from the `SplitMix64` stream seeded by `seed`:
