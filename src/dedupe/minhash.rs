@@ -350,7 +350,7 @@ mod x86 {
                 }
             }
             if c < CHUNK {
-                hits.fill(0);
+                hits.fill(0); // the rows' tails must not flag stale pairs
             }
             for ((k, row), lim) in lanes
                 .filter
@@ -488,9 +488,11 @@ pub fn lsh_bands(num_perm: usize, threshold: f64) -> (usize, usize) {
     best.map_or((1, num_perm), |(_, b, r)| (b, r))
 }
 
-/// The shingle hashes of `text` into `out` (cleared), sorted and unique.
-pub(crate) fn shingle_hashes(text: &str, shingle: usize, words: &mut Vec<u64>, out: &mut Vec<u64>) {
-    words.clear();
+/// The shingle hashes of `text` into `out` (cleared), sorted and unique: the plain
+/// definition, which the tests hold [`Shingler::hashes`] to.
+#[cfg(test)]
+fn shingle_hashes(text: &str, shingle: usize, out: &mut Vec<u64>) {
+    let mut words = Vec::new();
     out.clear();
     for_each_word(text, |w| words.push(fnv1a64(w.as_bytes())));
     if words.is_empty() {
@@ -504,6 +506,71 @@ pub(crate) fn shingle_hashes(text: &str, shingle: usize, words: &mut Vec<u64>, o
     out.dedup();
 }
 
+/// Reusable buffers for the shingle hashes of one text at a time.
+#[derive(Default)]
+struct Shingler {
+    words: Vec<u64>,
+    /// Open-addressing set of the hashes seen in this text (0 marks a free slot).
+    table: Vec<u64>,
+}
+
+impl Shingler {
+    /// The distinct shingle hashes of `text` into `out` (cleared), in first-seen order.
+    ///
+    /// Duplicates are dropped through a hash set of 1.5 to 3 slots per shingle, which
+    /// costs a fraction of sorting (the hashes are `SplitMix64` outputs, so their top bits
+    /// index it well); the signature does not depend on the order.
+    fn hashes(&mut self, text: &str, shingle: usize, out: &mut Vec<u64>) {
+        let words = &mut self.words;
+        words.clear();
+        out.clear();
+        for_each_word(text, |w| words.push(fnv1a64(w.as_bytes())));
+        if words.is_empty() {
+            return;
+        }
+        let k = shingle.clamp(1, words.len());
+        // A load factor of at most 2/3: linear probing stays short.
+        let n = words.len() - k + 1;
+        let bits = (n + n / 2 + 1).next_power_of_two().trailing_zeros().max(4);
+        let mask = (1usize << bits) - 1;
+        let table = &mut self.table;
+        table.clear();
+        table.resize(mask + 1, 0);
+        let mut has_zero = false;
+        let mut add = |h: u64| {
+            if h == 0 {
+                if !has_zero {
+                    has_zero = true;
+                    out.push(0);
+                }
+                return;
+            }
+            let mut i = (h >> (64 - bits)) as usize;
+            loop {
+                let slot = &mut table[i];
+                if *slot == h {
+                    return;
+                }
+                if *slot == 0 {
+                    *slot = h;
+                    out.push(h);
+                    return;
+                }
+                i = (i + 1) & mask;
+            }
+        };
+        if k == 3 {
+            for w in words.windows(3) {
+                add(splitmix64(splitmix64(splitmix64(w[0]) ^ w[1]) ^ w[2]));
+            }
+        } else {
+            for window in words.windows(k) {
+                add(window.iter().fold(0, |h, &w| splitmix64(h ^ w)));
+            }
+        }
+    }
+}
+
 /// Hash of one band's rows, a key into that band's bucket map (equality is confirmed apart).
 #[inline]
 fn band_key(rows: &[u64]) -> u64 {
@@ -511,13 +578,29 @@ fn band_key(rows: &[u64]) -> u64 {
         .fold(0x243F_6A88_85A3_08D3, |h, &v| splitmix64(h ^ v))
 }
 
-/// Hash of a sorted shingle-hash list, a key into the map of shingle sets already seen
-/// (equality is confirmed apart).
+/// A key of a set of shingle hashes that does not depend on their order, into the map of
+/// shingle sets already seen (equality is confirmed apart). The hashes are `SplitMix64`
+/// outputs, so their sum is as good a key as a rehash.
 #[inline]
 fn set_key(hashes: &[u64]) -> u64 {
     hashes
         .iter()
-        .fold(0x1319_8A2E_0370_7344, |h, &v| splitmix64(h ^ v))
+        .fold(hashes.len() as u64, |h, &v| h.wrapping_add(v))
+}
+
+/// Whether two lists of distinct hashes hold the same set (sorts copies in `scratch`).
+fn same_set(a: &[u64], b: &[u64], scratch: &mut (Vec<u64>, Vec<u64>)) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (x, y) = scratch;
+    x.clear();
+    x.extend_from_slice(a);
+    x.sort_unstable();
+    y.clear();
+    y.extend_from_slice(b);
+    y.sort_unstable();
+    x == y
 }
 
 /// Mark every item whose `MinHash` estimate to a kept item sharing an LSH band is `>= threshold`.
@@ -564,14 +647,15 @@ fn minhash_with<S: AsRef<str>>(
         HashMap::with_hasher(foldhash::fast::RandomState::default());
     let mut listed_by: Vec<usize> = Vec::new(); // per slot: last item that listed it
     let mut cands: Vec<u32> = Vec::new();
-    let mut words = Vec::new();
+    let mut shingler = Shingler::default();
     let mut hashes = Vec::new();
     let mut other_hashes = Vec::new();
+    let mut sorted = (Vec::new(), Vec::new());
     let mut sig_buf = vec![0u64; perms.padded_len()];
     let mut scratch = Scratch::default();
     let mut keys = vec![0u64; bands];
     for (i, text) in texts.iter().enumerate() {
-        shingle_hashes(text.as_ref(), shingle, &mut words, &mut hashes);
+        shingler.hashes(text.as_ref(), shingle, &mut hashes);
         if hashes.is_empty() {
             continue;
         }
@@ -583,8 +667,8 @@ fn minhash_with<S: AsRef<str>>(
         match first_of_set.entry(key) {
             Entry::Occupied(e) => {
                 let j = *e.get();
-                shingle_hashes(texts[j].as_ref(), shingle, &mut words, &mut other_hashes);
-                if other_hashes == hashes {
+                shingler.hashes(texts[j].as_ref(), shingle, &mut other_hashes);
+                if same_set(&hashes, &other_hashes, &mut sorted) {
                     (out.duplicate_of[i], out.similarity[i]) = match out.duplicate_of[j] {
                         Some(k) => (Some(k), out.similarity[j]),
                         None => (Some(j), Some(1.0)),
@@ -674,14 +758,14 @@ mod tests {
 
     #[test]
     fn shingles() {
-        let (mut w, mut h) = (Vec::new(), Vec::new());
-        shingle_hashes("one two three four", 3, &mut w, &mut h);
+        let (mut s, mut h) = (Shingler::default(), Vec::new());
+        s.hashes("one two three four", 3, &mut h);
         assert_eq!(h.len(), 2);
-        shingle_hashes("one", 3, &mut w, &mut h);
+        s.hashes("one", 3, &mut h);
         assert_eq!(h, [splitmix64(fnv1a64(b"one"))]);
-        shingle_hashes("", 3, &mut w, &mut h);
+        s.hashes("", 3, &mut h);
         assert!(h.is_empty());
-        shingle_hashes("a a a a a", 2, &mut w, &mut h);
+        s.hashes("a a a a a", 2, &mut h);
         assert_eq!(h.len(), 1);
     }
 
@@ -762,11 +846,11 @@ mod tests {
         let data = std::fs::read_to_string(path).expect("readable UTF-8 file");
         let texts: Vec<&str> = data.split('\0').filter(|t| !t.is_empty()).collect();
         let (fast, plain) = (Perms::new(128, 0, true), Perms::new(128, 0, false));
-        let (mut words, mut hashes) = (Vec::new(), Vec::new());
+        let (mut shingler, mut hashes) = (Shingler::default(), Vec::new());
         let (mut a, mut b) = (vec![0; 128], vec![0; 128]);
         let mut scratch = Scratch::default();
         for t in &texts {
-            shingle_hashes(t, 3, &mut words, &mut hashes);
+            shingler.hashes(t, 3, &mut hashes);
             if !hashes.is_empty() {
                 fast.signature(&hashes, &mut a, &mut scratch);
                 plain.signature(&hashes, &mut b, &mut scratch);
@@ -967,6 +1051,25 @@ mod tests {
                 hashes.push(preimage(a[i], b[i], v));
             }
             check_avx2(&a, &b, &hashes)?;
+        }
+
+        #[test]
+        fn shingler_matches_the_plain_definition(
+            texts in batches(),
+            shingle in 1usize..5,
+            extra in ".*",
+        ) {
+            let mut s = Shingler::default();
+            let (mut got, mut want) = (Vec::new(), Vec::new());
+            for t in texts.iter().chain([&extra]) {
+                s.hashes(t, shingle, &mut got);
+                shingle_hashes(t, shingle, &mut want);
+                let n = got.len();
+                got.sort_unstable();
+                got.dedup();
+                prop_assert_eq!(got.len(), n); // no duplicates
+                prop_assert_eq!(&got, &want);
+            }
         }
 
         #[test]
