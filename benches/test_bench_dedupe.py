@@ -93,3 +93,47 @@ def test_reference(benchmark: Any, case: str) -> None:
     benchmark.extra_info["passages"] = len(TEXTS)
     result = benchmark.pedantic(func, args=(TEXTS,), kwargs=kwargs, rounds=3, iterations=1)
     _REFERENCE_RESULTS.setdefault(case, tuple(result))
+
+
+def _shingle_strings(texts: list[str], k: int = 3) -> list[list[str]]:
+    """Each text's ``k``-word shingles as strings, from the reference's words (as ours)."""
+    from briefpack.reference.text import words
+
+    out = []
+    for text in texts:
+        w = words(text)
+        k_ = min(k, len(w))
+        out.append([" ".join(w[i : i + k_]) for i in range(len(w) - k_ + 1)] if w else [])
+    return out
+
+
+def test_rensa_minhash(benchmark: Any) -> None:
+    """rensa on the same job, in the minhash group: 128 permutations, our bands, shingles of
+    our words built outside the timed region (kernel against kernel). Its decisions are not
+    the reference's (another hash family); ``extra_info`` counts the differing ones."""
+    rensa = pytest.importorskip("rensa")
+    from briefpack.reference.dedupe import lsh_bands
+
+    bands, _ = lsh_bands(128, 0.8)
+    shingles = _shingle_strings(TEXTS)
+
+    def run() -> set[int]:
+        lsh = rensa.RMinHashLSH(threshold=0.8, num_perm=128, num_bands=bands)
+        kept = set()
+        for i, sh in enumerate(shingles):
+            if not sh:
+                continue
+            m = rensa.RMinHash(num_perm=128, seed=42)
+            m.update(sh)
+            if not lsh.query(m):
+                lsh.insert(i, m)
+                kept.add(i)
+        return kept
+
+    benchmark.group = "minhash-0.8"
+    benchmark.extra_info["passages"] = len(TEXTS)
+    kept = benchmark(run)
+    exact_kept = _reference("minhash-0.8")[0]
+    benchmark.extra_info["decisions_different_from_reference"] = len(
+        kept.symmetric_difference(exact_kept)
+    )
