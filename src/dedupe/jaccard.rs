@@ -51,11 +51,16 @@ use super::{Dedupe, TooLarge};
 use crate::text::{for_each_word, mix64};
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
+use std::hash::BuildHasher;
 
-/// Word sets of a batch as CSR: set `i` is `ids[offsets[i]..offsets[i + 1]]`, sorted, unique.
+/// Word sets of a batch as CSR: set `i` is `ids[offsets[r]..offsets[r + 1]]` with
+/// `r = first[i]`, sorted, unique. A text identical to an earlier one is not tokenized again:
+/// `first[i]` is the first item with that text (`i` itself for a first occurrence), and the
+/// copy's own range is empty.
 pub(crate) struct WordSets {
     pub(crate) offsets: Vec<usize>,
     pub(crate) ids: Vec<u32>,
+    pub(crate) first: Vec<u32>,
     /// Per set: an order-free hash of its words (equal sets, equal hashes), however the ids
     /// are later renumbered.
     pub(crate) hashes: Vec<u64>,
@@ -66,7 +71,8 @@ pub(crate) struct WordSets {
 impl WordSets {
     #[inline]
     pub(crate) fn get(&self, i: usize) -> &[u32] {
-        &self.ids[self.offsets[i]..self.offsets[i + 1]]
+        let r = self.first[i] as usize;
+        &self.ids[self.offsets[r]..self.offsets[r + 1]]
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -80,18 +86,40 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
     // About one distinct word per 40 bytes on the corpus at serving sizes (fewer on larger
     // batches): sized so that small batches never rehash, capped so large ones grow.
     let bytes: usize = texts.iter().map(|t| t.as_ref().len()).sum();
-    let mut vocab = Interner::with_capacity((bytes / 32).min(1 << 16));
+    let words = (bytes / 32).min(1 << 16);
+    let mut vocab = Interner::with_capacity(words);
     // Per word id: the last text that had it, to drop repeats without sorting.
-    let mut last: Vec<u32> = Vec::new();
+    let mut last: Vec<u32> = Vec::with_capacity(words);
     let mut offsets = Vec::with_capacity(texts.len() + 1);
-    let mut ids: Vec<u32> = Vec::new();
+    let mut ids: Vec<u32> = Vec::with_capacity((bytes / 12).min(1 << 24));
     let mut hashes = Vec::with_capacity(texts.len());
+    let mut first = Vec::with_capacity(texts.len());
+    // Identical texts (by a hash of their bytes, confirmed by comparison): tokenized once.
+    let text_hasher = foldhash::fast::RandomState::default();
+    let mut first_text: FxHashMap<u64, u32> = FxHashMap::default();
+    first_text.reserve(texts.len());
     offsets.push(0);
     let mut overflow = false;
     for (i, text) in texts.iter().enumerate() {
         let i = i as u32; // the caller checked that the batch fits in u32
+        let text = text.as_ref();
+        match first_text.entry(text_hasher.hash_one(text.as_bytes())) {
+            Entry::Occupied(e) => {
+                let f = *e.get();
+                if texts[f as usize].as_ref() == text {
+                    first.push(f);
+                    offsets.push(ids.len());
+                    hashes.push(hashes[f as usize]);
+                    continue;
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(i);
+            }
+        }
+        first.push(i);
         let mut hash = 0u64;
-        for_each_word(text.as_ref(), |w| {
+        for_each_word(text, |w| {
             let Some(id) = vocab.intern(w) else {
                 overflow = true;
                 return;
@@ -114,6 +142,7 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
     Ok(WordSets {
         offsets,
         ids,
+        first,
         hashes,
         vocab: vocab.len(),
     })
@@ -359,6 +388,8 @@ struct Posting {
 /// and the unit tests read them; the production instance compiles them out).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Stats {
+    /// Items answered by an identical earlier text, without tokenizing or probing.
+    pub(crate) same_text: u64,
     /// Items answered by an identical earlier set, without probing.
     pub(crate) same_set: u64,
     /// Items that probed the index.
@@ -380,7 +411,8 @@ pub(crate) struct Stats {
 /// Exact greedy dedupe with prefix filtering (`AllPairs` / `PPJoin`) over kept items, for
 /// `0 < t <= 1`. Words of rank `< unique` occur in one set only and never match.
 ///
-/// * **Same set.** An item whose set equals an earlier item's gets that item's answer: if
+/// * **Same set.** An item whose set equals an earlier item's (first: an identical text,
+///   found while building the sets, then an identical set) gets that item's answer: if
 ///   the earlier one was kept, it is the duplicate of it (similarity exactly 1.0, and no kept
 ///   item before it met the threshold with that set, else it would not have been kept); if it
 ///   was a duplicate of `k`, so is this one, with the same similarity (the kept items after
@@ -411,6 +443,23 @@ pub(crate) struct Stats {
 ///
 /// The index is one flat array sized up front (each word's slots: the number of prefixes that
 /// hold it), so building it allocates nothing per word.
+impl Dedupe {
+    /// Item `i` has the same non-empty word set (of `len` words) as the earlier item `f`: its
+    /// answer is `f`'s (see `prefix_filtered`).
+    fn copy_answer(&mut self, f: usize, i: usize, len: usize) {
+        match self.duplicate_of[f] {
+            Some(k) => {
+                self.duplicate_of[i] = Some(k);
+                self.similarity[i] = self.similarity[f];
+            }
+            None => {
+                self.duplicate_of[i] = Some(f);
+                self.similarity[i] = Some(similarity(len, len, len));
+            }
+        }
+    }
+}
+
 fn prefix_filtered<const STATS: bool>(
     sets: &WordSets,
     threshold: f64,
@@ -452,6 +501,14 @@ fn prefix_filtered<const STATS: bool>(
         if set.is_empty() {
             continue; // kept, never indexed: never the item one duplicates
         }
+        let f = sets.first[i] as usize;
+        if f != i {
+            if STATS {
+                stats.same_text += 1;
+            }
+            out.copy_answer(f, i, set.len());
+            continue;
+        }
         match first_of.entry(sets.hashes[i]) {
             Entry::Occupied(e) => {
                 let f = *e.get() as usize;
@@ -459,16 +516,7 @@ fn prefix_filtered<const STATS: bool>(
                     if STATS {
                         stats.same_set += 1;
                     }
-                    match out.duplicate_of[f] {
-                        Some(k) => {
-                            out.duplicate_of[i] = Some(k);
-                            out.similarity[i] = out.similarity[f];
-                        }
-                        None => {
-                            out.duplicate_of[i] = Some(f);
-                            out.similarity[i] = Some(similarity(set.len(), set.len(), set.len()));
-                        }
-                    }
+                    out.copy_answer(f, i, set.len());
                     continue;
                 }
             }
@@ -510,6 +558,9 @@ impl PrefixIndex {
     ) -> Self {
         let mut slot_start = vec![0u32; vocab + 1];
         for i in 0..sets.len() {
+            if sets.first[i] as usize != i {
+                continue; // a copy of an earlier text: never probes, never indexed
+            }
             let set = sets.get(i);
             for &tok in &set[..prefix_len(set.len())] {
                 if tok >= unique {
@@ -805,7 +856,8 @@ mod tests {
             d.duplicate_of,
             [None, Some(0), Some(0), Some(0), None, Some(4)]
         );
-        assert_eq!(stats.same_set, 3);
+        assert_eq!(stats.same_text, 1);
+        assert_eq!(stats.same_set, 2);
         assert_eq!(stats.probes, 3);
     }
 
@@ -834,12 +886,16 @@ mod tests {
         });
         prop::collection::vec(text, 0..40).prop_flat_map(move |base| {
             let n = base.len();
-            // Append copies of random earlier items with one word changed.
-            let copies = prop::collection::vec((0..n.max(1), 0..vocab), 0..20);
+            // Append copies of random earlier items: exact, reordered, or with one word added.
+            let copies = prop::collection::vec((0..n.max(1), 0..vocab, 0..3u8), 0..20);
             (Just(base), copies).prop_map(|(mut base, copies)| {
-                for (src, w) in copies {
+                for (src, w, kind) in copies {
                     if let Some(t) = base.get(src).cloned() {
-                        base.push(format!("{t} w{w}"));
+                        base.push(match kind {
+                            0 => t,
+                            1 => t.split(' ').rev().collect::<Vec<_>>().join("  "),
+                            _ => format!("{t} w{w}"),
+                        });
                     }
                 }
                 base
