@@ -426,15 +426,17 @@ pub(crate) struct Stats {
 /// * **Length filter.** `fl(min / max) >= t` is necessary, since `inter <= min` and
 ///   `union >= max`: `|B|` must lie in `[min_overlap[|A|], max_partner[|A|]]`, checked on the
 ///   index entry itself.
+/// * **Pair prefixes.** The pair needs `need = need(|A|, |B|)` common words (exact,
+///   memoised per size), so its rarest common word sits at a position `i <= |A| - need` of
+///   `A` and `j <= |B| - need` of `B`. An index entry outside that region, i.e. with
+///   `1 + min(|A| - i - 1, |B| - j - 1) < need`, is skipped without touching the item. That
+///   loses nothing: every common word before the last one counted lies inside the region
+///   too (both sets share one order), so the count is exact up to that word, and
+///   verification counts every common word after it.
 /// * **Positional filter.** When the word at position `i` of `A` meets the word at position
 ///   `j` of `B`, the overlap is at most `seen + 1 + min(|A| - i - 1, |B| - j - 1)`, where
-///   `seen` is the number of common words met before (exactly `|A[..i] ∩ B[..j]|`, since
-///   common words before a prefix word lie in both prefixes), and `seen <= min(i, j)`. The
-///   pair needs `need(|A|, |B|)` (exact, memoised per size). With `min(i, j)` for `seen` the
-///   check needs only the index entry: a failing entry is skipped without touching the item.
-///   That item's later count then misses this word, but such a pair can never qualify, and
-///   an undercount only lowers its bounds and its verified overlap, so it is still rejected.
-///   With the counted `seen`, a failing pair is pruned.
+///   `seen` is the number of common words met before (exactly `|A[..i] ∩ B[..j]|`, as
+///   above). A pair whose bound falls below `need` is pruned.
 /// * **Verification** of the survivors in rank order: every common word after the last one
 ///   found lies after it in both sets, so the overlap is the count so far plus the words of
 ///   `B` after that position that are in `A` (marked in a bitset), counted until the required
@@ -670,7 +672,7 @@ impl Probe {
                 }
                 let need = self.need(la as u32, p.len);
                 let rest = rest_a.min(p.len - p.pos - 1);
-                if pos_a.min(p.pos) + 1 + rest < need {
+                if rest + 1 < need {
                     if STATS {
                         stats.position_pruned += 1;
                     }
