@@ -25,7 +25,7 @@ from conftest import CORPUS, HAS_RUST
 if not HAS_RUST:
     pytest.skip("the Rust extension is not built", allow_module_level=True)
 if not CORPUS.is_file():
-    pytest.skip("the corpus (../shared/corpus/passages.jsonl.gz) is absent", allow_module_level=True)
+    pytest.skip("the corpus (../shared/corpus) is absent", allow_module_level=True)
 
 from briefpack import _core
 
@@ -36,7 +36,8 @@ THRESHOLDS = [0.7] if os.environ.get("HYPOTHESIS_PROFILE") != "slow" else [0.3, 
 def _workload() -> ModuleType:
     path = Path(__file__).resolve().parents[1] / "benches" / "workload.py"
     spec = importlib.util.spec_from_file_location("_bench_workload", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)

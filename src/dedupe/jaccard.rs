@@ -5,10 +5,12 @@
 //! (one f64 division of two exact integers, as in the reference, so similarities are
 //! bit-identical). An empty set is never a duplicate and never the item one duplicates.
 //!
-//! Algorithm: every distinct word is interned to a `u32` (`intern`); words are renumbered
-//! rarest first (document frequency over the batch) and every set sorted in that order. Then
-//! `prefix_filtered` (`AllPairs`/`PPJoin`-style prefix, length and positional filters over an
-//! inverted index of the kept items' prefixes) finds each item's candidates, and verifies them
+//! Algorithm: each distinct text is tokenized once (a copy of an earlier text gets that
+//! text's answer); every distinct word is interned to a `u32` (`intern`); words are renumbered
+//! rarest first (document frequency over the distinct texts) and every set sorted in that
+//! order. Then `prefix_filtered` answers an item whose word set equals an earlier one's
+//! directly, and otherwise (`AllPairs`/`PPJoin`-style prefix, length and positional filters
+//! over an inverted index of the kept items' prefixes) finds its candidates and verifies them
 //! in rank order, so the first that meets the threshold is the earliest kept one. Threshold 0
 //! (every non-empty pair qualifies) is a linear special case.
 //!
@@ -41,10 +43,38 @@
 //!   common prefix word), a division-free lower bound for the required overlap (confirmed by
 //!   the exact division) and sorting only the survivors of the positional filter: together
 //!   -11% instructions and -15% L1 misses on 10k at 0.7.
-//! * Now, 10k corpus passages: 0.11 s at 0.9, 0.29 s at 0.7, 0.70 s at 0.5; the whole corpus
-//!   (21.5k): 0.25 s / 0.67 s / 2.3 s. Growth is superlinear at low thresholds (more shared
-//!   prefix words). Ideas not tried: size-partitioned postings (skip whole length ranges),
-//!   the `PPJoin+` suffix filter, SIMD tokenization.
+//! * Then (before issue 4), 10k corpus passages: 0.11 s at 0.9, 0.29 s at 0.7, 0.70 s at
+//!   0.5; the whole corpus (21.5k): 0.25 s / 0.67 s / 2.3 s.
+//!
+//! Issue 4 (`benches/workload.py` batches at 0.7: 10% exact copies, 10% near copies, 20%
+//! windows, drawn from the 21.5k-passage corpus, so at 100k every passage recurs ~4.6 times).
+//! Profiled with the counters of `jaccard_stats` (`Stats`, printed by the timing test) and
+//! callgrind. At 100k the old kernel probed all 100k items: 190 M index entries scanned,
+//! 150 M items touched (a cache miss each), 5 M verifications for 66.5k matches; and
+//! tokenizing + interning were half of its 10.5 G instructions.
+//!
+//! * **Identical texts** (hash of the bytes, confirmed by comparison) are tokenized once, and
+//!   **identical word sets** (order-free hash, confirmed) are answered without probing: at
+//!   100k, 55.6k of 100k items. Exact: see `prefix_filtered`.
+//! * **Index entries carry the set size**, so the length filter costs no touch (40% of the
+//!   entries at 100k), and the required overlap is exact per size pair (memoised), which
+//!   replaced a float bound whose two float/int conversions per touch were 13% of the
+//!   probing instructions at 30k.
+//! * **Pair prefixes**: an entry outside the pair's own prefix region is skipped without
+//!   touching the item (exact, see `prefix_filtered`). Touched items at 100k: 29.4 M -> 3.9 M;
+//!   verifications rose 2.1 M -> 3.2 M (pruning that used to happen at later entries now
+//!   happens in verification), still -12% wall time.
+//! * Serving sizes: words of up to 8 bytes are interned by a packed key (`intern`), the
+//!   interner and the id column are pre-sized from the batch's bytes, and the rare-first
+//!   ranks are a counting sort. 200 workload texts: 15.4 M -> 10.4 M instructions a call
+//!   (the normalisation in `text::for_each_word` is now ~45% of what remains).
+//! * Rejected / not done: a length-ordered all-pairs join with the shorter "mid" index
+//!   prefix (needs every similar pair, not just the first kept one, then a greedy pass:
+//!   more verification, and the pair-prefix skip above gets most of its effect); size-sorted
+//!   posting lists (entries are appended in rank order; the length check on the entry is
+//!   cheap once it needs no touch); the `PPJoin+` suffix filter (verification is now the
+//!   largest probing cost at 100k, so it is the next thing to try); SIMD/SWAR scanning of
+//!   ASCII runs in the shared tokenizer (`src/text`, shared with `MinHash`).
 
 use super::intern::Interner;
 use super::{Dedupe, TooLarge};
@@ -449,15 +479,12 @@ impl Dedupe {
     /// Item `i` has the same non-empty word set (of `len` words) as the earlier item `f`: its
     /// answer is `f`'s (see `prefix_filtered`).
     fn copy_answer(&mut self, f: usize, i: usize, len: usize) {
-        match self.duplicate_of[f] {
-            Some(k) => {
-                self.duplicate_of[i] = Some(k);
-                self.similarity[i] = self.similarity[f];
-            }
-            None => {
-                self.duplicate_of[i] = Some(f);
-                self.similarity[i] = Some(similarity(len, len, len));
-            }
+        if let Some(k) = self.duplicate_of[f] {
+            self.duplicate_of[i] = Some(k);
+            self.similarity[i] = self.similarity[f];
+        } else {
+            self.duplicate_of[i] = Some(f);
+            self.similarity[i] = Some(similarity(len, len, len));
         }
     }
 }
