@@ -9,13 +9,20 @@ smoke test that also checks both backends agree. Time it with:
 The reference is O(n * kept) in pure Python, so its cases run a fixed 3 rounds.
 Uses 1,000 passages of ``../shared/corpus`` when present (plus 100 near copies), else
 synthetic text with the same shape.
+
+``test_jaccard_workload`` times the Rust Jaccard kernel on ``benches/workload.py`` batches at
+serving sizes (50, 200, 1,000 candidates, checked against the reference); set
+``BRIEFPACK_BENCH_100K=1`` to add the 100,000-candidate row (a few seconds a round, not
+checked against the reference, which would take hours).
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -137,3 +144,23 @@ def test_rensa_minhash(benchmark: Any) -> None:
     benchmark.extra_info["decisions_different_from_reference"] = len(
         kept.symmetric_difference(exact_kept)
     )
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import workload  # noqa: E402  (benches/ is not a package)
+
+WORKLOAD_SIZES = [50, 200, 1000] + ([100_000] if os.environ.get("BRIEFPACK_BENCH_100K") else [])
+
+
+@pytest.mark.parametrize("n", WORKLOAD_SIZES)
+def test_jaccard_workload(benchmark: Any, n: int) -> None:
+    if not HAS_RUST:
+        pytest.skip("the Rust extension is not built")
+    texts = workload.texts(n)
+    benchmark.group = f"jaccard-0.7-workload-{n}"
+    benchmark.extra_info["candidates"] = n
+    benchmark.extra_info["bytes"] = sum(len(t.encode()) for t in texts)
+    result = benchmark(_core.dedupe_jaccard, texts, threshold=0.7)
+    assert len(result[0]) < n
+    if n <= 1000:
+        assert result == tuple(reference.dedupe_jaccard(texts, threshold=0.7))

@@ -5,10 +5,12 @@
 //! (one f64 division of two exact integers, as in the reference, so similarities are
 //! bit-identical). An empty set is never a duplicate and never the item one duplicates.
 //!
-//! Algorithm: every distinct word is interned to a `u32` (`intern`); words are renumbered
-//! rarest first (document frequency over the batch) and every set sorted in that order. Then
-//! `prefix_filtered` (`AllPairs`/`PPJoin`-style prefix, length and positional filters over an
-//! inverted index of the kept items' prefixes) finds each item's candidates, and verifies them
+//! Algorithm: each distinct text is tokenized once (a copy of an earlier text gets that
+//! text's answer); every distinct word is interned to a `u32` (`intern`); words are renumbered
+//! rarest first (document frequency over the distinct texts) and every set sorted in that
+//! order. Then `prefix_filtered` answers an item whose word set equals an earlier one's
+//! directly, and otherwise (`AllPairs`/`PPJoin`-style prefix, length and positional filters
+//! over an inverted index of the kept items' prefixes) finds its candidates and verifies them
 //! in rank order, so the first that meets the threshold is the earliest kept one. Threshold 0
 //! (every non-empty pair qualifies) is a linear special case.
 //!
@@ -41,25 +43,66 @@
 //!   common prefix word), a division-free lower bound for the required overlap (confirmed by
 //!   the exact division) and sorting only the survivors of the positional filter: together
 //!   -11% instructions and -15% L1 misses on 10k at 0.7.
-//! * Now, 10k corpus passages: 0.11 s at 0.9, 0.29 s at 0.7, 0.70 s at 0.5; the whole corpus
-//!   (21.5k): 0.25 s / 0.67 s / 2.3 s. Growth is superlinear at low thresholds (more shared
-//!   prefix words). Ideas not tried: size-partitioned postings (skip whole length ranges),
-//!   the `PPJoin+` suffix filter, SIMD tokenization.
+//! * Then (before issue 4), 10k corpus passages: 0.11 s at 0.9, 0.29 s at 0.7, 0.70 s at
+//!   0.5; the whole corpus (21.5k): 0.25 s / 0.67 s / 2.3 s.
+//!
+//! Issue 4 (`benches/workload.py` batches at 0.7: 10% exact copies, 10% near copies, 20%
+//! windows, drawn from the 21.5k-passage corpus, so at 100k every passage recurs ~4.6 times).
+//! Profiled with the counters of `jaccard_stats` (`Stats`, printed by the timing test) and
+//! callgrind. At 100k the old kernel probed all 100k items: 190 M index entries scanned,
+//! 150 M items touched (a cache miss each), 5 M verifications for 66.5k matches; and
+//! tokenizing + interning were half of its 10.5 G instructions.
+//!
+//! * **Identical texts** (hash of the bytes, confirmed by comparison) are tokenized once, and
+//!   **identical word sets** (order-free hash, confirmed) are answered without probing: at
+//!   100k, 55.6k of 100k items. Exact: see `prefix_filtered`.
+//! * **Index entries carry the set size**, so the length filter costs no touch (40% of the
+//!   entries at 100k), and the required overlap is exact per size pair (memoised), which
+//!   replaced a float bound whose two float/int conversions per touch were 13% of the
+//!   probing instructions at 30k.
+//! * **Pair prefixes**: an entry outside the pair's own prefix region is skipped without
+//!   touching the item (exact, see `prefix_filtered`). Touched items at 100k: 29.4 M -> 3.9 M;
+//!   verifications rose 2.1 M -> 3.2 M (pruning that used to happen at later entries now
+//!   happens in verification), still -12% wall time.
+//! * Serving sizes: words of up to 8 bytes are interned by a packed key (`intern`), the
+//!   interner and the id column are pre-sized from the batch's bytes, and the rare-first
+//!   ranks are a counting sort. 200 workload texts: 15.4 M -> 10.4 M instructions a call
+//!   (the normalisation in `text::for_each_word` is now ~45% of what remains).
+//! * Rejected / not done: a length-ordered all-pairs join with the shorter "mid" index
+//!   prefix (needs every similar pair, not just the first kept one, then a greedy pass:
+//!   more verification, and the pair-prefix skip above gets most of its effect); size-sorted
+//!   posting lists (entries are appended in rank order; the length check on the entry is
+//!   cheap once it needs no touch); the `PPJoin+` suffix filter (verification is now the
+//!   largest probing cost at 100k, so it is the next thing to try); SIMD/SWAR scanning of
+//!   ASCII runs in the shared tokenizer (`src/text`, shared with `MinHash`).
 
 use super::intern::Interner;
 use super::{Dedupe, TooLarge};
-use crate::text::for_each_word;
+use crate::text::{for_each_word, mix64};
+use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry;
+use std::hash::BuildHasher;
 
-/// Word sets of a batch as CSR: set `i` is `ids[offsets[i]..offsets[i + 1]]`, sorted, unique.
+/// Word sets of a batch as CSR: set `i` is `ids[offsets[r]..offsets[r + 1]]` with
+/// `r = first[i]`, sorted, unique. A text identical to an earlier one is not tokenized again:
+/// `first[i]` is the first item with that text (`i` itself for a first occurrence), and the
+/// copy's own range is empty.
 pub(crate) struct WordSets {
     pub(crate) offsets: Vec<usize>,
     pub(crate) ids: Vec<u32>,
+    pub(crate) first: Vec<u32>,
+    /// Per set: an order-free hash of its words (equal sets, equal hashes), however the ids
+    /// are later renumbered.
+    pub(crate) hashes: Vec<u64>,
+    /// The number of distinct words: ids are below it.
+    pub(crate) vocab: usize,
 }
 
 impl WordSets {
     #[inline]
     pub(crate) fn get(&self, i: usize) -> &[u32] {
-        &self.ids[self.offsets[i]..self.offsets[i + 1]]
+        let r = self.first[i] as usize;
+        &self.ids[self.offsets[r]..self.offsets[r + 1]]
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -70,16 +113,43 @@ impl WordSets {
 /// Intern every word of `texts` (ids in order of first appearance) and build the sets, each
 /// unique but in no particular order (see `sort_sets`).
 pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge> {
-    let mut vocab = Interner::new();
+    // About one distinct word per 40 bytes on the corpus at serving sizes (fewer on larger
+    // batches): sized so that small batches never rehash, capped so large ones grow.
+    let bytes: usize = texts.iter().map(|t| t.as_ref().len()).sum();
+    let words = (bytes / 32).min(1 << 16);
+    let mut vocab = Interner::with_capacity(words);
     // Per word id: the last text that had it, to drop repeats without sorting.
-    let mut last: Vec<u32> = Vec::new();
+    let mut last: Vec<u32> = Vec::with_capacity(words);
     let mut offsets = Vec::with_capacity(texts.len() + 1);
-    let mut ids: Vec<u32> = Vec::new();
+    let mut ids: Vec<u32> = Vec::with_capacity((bytes / 12).min(1 << 24));
+    let mut hashes = Vec::with_capacity(texts.len());
+    let mut first = Vec::with_capacity(texts.len());
+    // Identical texts (by a hash of their bytes, confirmed by comparison): tokenized once.
+    let text_hasher = foldhash::fast::RandomState::default();
+    let mut first_text: FxHashMap<u64, u32> = FxHashMap::default();
+    first_text.reserve(texts.len());
     offsets.push(0);
     let mut overflow = false;
     for (i, text) in texts.iter().enumerate() {
         let i = i as u32; // the caller checked that the batch fits in u32
-        for_each_word(text.as_ref(), |w| {
+        let text = text.as_ref();
+        match first_text.entry(text_hasher.hash_one(text.as_bytes())) {
+            Entry::Occupied(e) => {
+                let f = *e.get();
+                if texts[f as usize].as_ref() == text {
+                    first.push(f);
+                    offsets.push(ids.len());
+                    hashes.push(hashes[f as usize]);
+                    continue;
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(i);
+            }
+        }
+        first.push(i);
+        let mut hash = 0u64;
+        for_each_word(text, |w| {
             let Some(id) = vocab.intern(w) else {
                 overflow = true;
                 return;
@@ -90,14 +160,22 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
             if last[id as usize] != i {
                 last[id as usize] = i;
                 ids.push(id);
+                hash = hash.wrapping_add(mix64(u64::from(id)));
             }
         });
         if overflow {
             return Err(TooLarge);
         }
         offsets.push(ids.len());
+        hashes.push(hash);
     }
-    Ok(WordSets { offsets, ids })
+    Ok(WordSets {
+        offsets,
+        ids,
+        first,
+        hashes,
+        vocab: vocab.len(),
+    })
 }
 
 /// Sort every set by id (merges and prefixes need sorted sets).
@@ -145,7 +223,26 @@ pub fn jaccard<S: AsRef<str>>(texts: &[S], threshold: f64) -> Result<Dedupe, Too
         return Ok(threshold_zero(&sets));
     }
     let unique = rank_rare_first(&mut sets);
-    Ok(prefix_filtered(&sets, threshold, unique))
+    Ok(prefix_filtered::<false>(
+        &sets,
+        threshold,
+        unique,
+        &mut Stats::default(),
+    ))
+}
+
+/// `jaccard` with the counters of the probing work (for the timing test and unit tests).
+#[cfg(test)]
+pub(crate) fn jaccard_stats<S: AsRef<str>>(texts: &[S], threshold: f64) -> (Dedupe, Stats) {
+    let mut sets = word_sets(texts).expect("a test batch fits");
+    let mut stats = Stats::default();
+    if threshold <= 0.0 {
+        sort_sets(&mut sets);
+        return (threshold_zero(&sets), stats);
+    }
+    let unique = rank_rare_first(&mut sets);
+    let d = prefix_filtered::<true>(&sets, threshold, unique, &mut stats);
+    (d, stats)
 }
 
 /// Threshold 0: every pair of non-empty sets qualifies, so every non-empty item after the
@@ -173,29 +270,38 @@ fn threshold_zero(sets: &WordSets) -> Dedupe {
 /// Renumber word ids by document frequency, rarest first (ties: first appearance), and sort
 /// every set in that order, so a set's prefix holds its rarest words.
 ///
-/// Sorting is a transpose and back (counting sort): list the items of each word in rank
-/// order, then walk the words in rank order appending each to its items' sets, which come
-/// out sorted. O(total words + vocabulary log vocabulary).
+/// The ranks are a counting sort by document frequency (which is at most the batch size),
+/// ids ascending within one frequency. Sorting the sets is a transpose and back (counting
+/// sort): list the items of each word in rank order, then walk the words in rank order
+/// appending each to its items' sets, which come out sorted. O(total words + vocabulary +
+/// items).
 ///
 /// Returns how many words occur in one set only: they take the ranks `0..unique`.
 fn rank_rare_first(sets: &mut WordSets) -> u32 {
-    let vocab = sets
-        .ids
-        .iter()
-        .map(|&id| id as usize + 1)
-        .max()
-        .unwrap_or(0);
+    let vocab = sets.vocab;
     let mut df = vec![0u32; vocab];
     for &id in &sets.ids {
         df[id as usize] += 1;
     }
-    let mut order: Vec<u32> = (0..vocab as u32).collect();
-    order.sort_unstable_by_key(|&id| (df[id as usize], id));
+    // first_rank[d]: the first rank of the words with document frequency d.
+    let mut first_rank = vec![0u32; sets.len() + 2];
+    for &d in &df {
+        first_rank[d as usize + 1] += 1;
+    }
+    for d in 1..first_rank.len() {
+        first_rank[d] += first_rank[d - 1];
+    }
     let mut rank = vec![0u32; vocab];
+    let mut order = vec![0u32; vocab];
+    for (id, &d) in df.iter().enumerate() {
+        let r = &mut first_rank[d as usize];
+        rank[id] = *r;
+        order[*r as usize] = id as u32;
+        *r += 1;
+    }
     // start[r]: where the items of the word of rank r begin in `items`.
     let mut start = vec![0usize; vocab + 1];
     for (r, &id) in order.iter().enumerate() {
-        rank[id as usize] = r as u32;
         start[r + 1] = start[r] + df[id as usize] as usize;
     }
     let mut cursor = start.clone();
@@ -250,19 +356,41 @@ fn min_overlaps(max_len: usize, t: f64) -> Vec<usize> {
     out
 }
 
-/// A lower bound on the overlap at which the reference's similarity `fl(o / (la + lb - o))`
-/// meets `t`, or `None` when no overlap can (the bound exceeds `min(la, lb)`).
-///
-/// Exactly, `o / (S - o) >= t` iff `o >= t * S / (1 + t)` with `S = la + lb`; the float
-/// product `ratio * S` (`ratio = t / (1 + t)`) and the rounding of the reference's division
-/// are each off by far less than one for `S < 2^50`, so one below the ceiling is a safe
-/// bound. Callers confirm a pair with the exact division. `0 < t <= 1`, `la, lb >= 1`.
-#[inline]
-fn overlap_bound(la: usize, lb: usize, ratio: f64) -> Option<usize> {
-    let bound = ceil_usize(ratio * (la + lb) as f64)
-        .saturating_sub(1)
-        .max(1);
-    (bound <= la.min(lb)).then_some(bound)
+/// For each set size `n` (index), the largest partner size `m` (at most `max_len`) that can
+/// still qualify: the largest `m >= n` with `fl(n / m) >= t`, i.e. with `min_overlap[m] <= n`
+/// (the ratio is monotone in both sizes). With `min_overlap[n]`, the smallest partner size,
+/// this is the length filter's range. `min_overlap` is non-decreasing, so one sweep.
+fn max_partners(min_overlap: &[usize]) -> Vec<u32> {
+    let max_len = min_overlap.len() - 1;
+    let mut out = vec![0u32; max_len + 1];
+    let mut m = 0;
+    for (n, slot) in out.iter_mut().enumerate().skip(1) {
+        while m < max_len && min_overlap[m + 1] <= n {
+            m += 1;
+        }
+        *slot = m as u32;
+    }
+    out
+}
+
+/// The least overlap `o` at which the reference's similarity `fl(o / (la + lb - o))` meets
+/// `t`, or `u32::MAX` when no `o <= min(la, lb)` does. Exact: a float estimate
+/// (`t / (1 + t) * (la + lb)`) corrected by the reference's own division, which is monotone
+/// in `o`. `0 < t <= 1`, `la, lb >= 1`.
+fn exact_need(la: usize, lb: usize, t: f64, ratio: f64) -> u32 {
+    let m = la.min(lb);
+    let mut o = ceil_usize(ratio * (la + lb) as f64).clamp(1, m);
+    while o > 1 && similarity(o - 1, la, lb) >= t {
+        o -= 1;
+    }
+    while o <= m && similarity(o, la, lb) < t {
+        o += 1;
+    }
+    if o > m {
+        u32::MAX
+    } else {
+        o as u32
+    }
 }
 
 /// Per-probe state of one kept item: the probe that last touched it, the overlap counted in
@@ -274,26 +402,71 @@ struct Touch {
     count: u32,
     last: u32,
     need: u32,
-    /// The kept item's set size (here so one cache line serves the whole check).
+}
+
+/// One entry of the prefix index: a kept item, the word's position in its set, and the set's
+/// size (here so the length and positional filters can reject an entry without loading the
+/// item's `Touch`, a cache miss on large batches).
+#[derive(Clone, Copy)]
+struct Posting {
+    item: u32,
+    pos: u32,
     len: u32,
+}
+
+/// Counters of the probing work, filled only by `prefix_filtered::<true>` (the timing test
+/// and the unit tests read them; the production instance compiles them out).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stats {
+    /// Items answered by an identical earlier text, without tokenizing or probing.
+    pub(crate) same_text: u64,
+    /// Items answered by an identical earlier set, without probing.
+    pub(crate) same_set: u64,
+    /// Items that probed the index.
+    pub(crate) probes: u64,
+    /// Index entries scanned.
+    pub(crate) postings: u64,
+    /// Entries rejected by the length filter.
+    pub(crate) length_pruned: u64,
+    /// Entries rejected by the positional filter before touching the item.
+    pub(crate) position_pruned: u64,
+    /// Distinct kept items touched.
+    pub(crate) touched: u64,
+    /// Candidates verified (positional filter passed, in rank order until the first match).
+    pub(crate) verified: u64,
+    /// Verifications that matched (each ends a probe).
+    pub(crate) accepted: u64,
 }
 
 /// Exact greedy dedupe with prefix filtering (`AllPairs` / `PPJoin`) over kept items, for
 /// `0 < t <= 1`. Words of rank `< unique` occur in one set only and never match.
 ///
+/// * **Same set.** An item whose set equals an earlier item's (first: an identical text,
+///   found while building the sets, then an identical set) gets that item's answer: if
+///   the earlier one was kept, it is the duplicate of it (similarity exactly 1.0, and no kept
+///   item before it met the threshold with that set, else it would not have been kept); if it
+///   was a duplicate of `k`, so is this one, with the same similarity (the kept items after
+///   `k` rank below `k`). Sets are matched by an order-free hash, confirmed by comparison.
 /// * **Prefix filter.** Sets are sorted rarest word first. If `J(A, B) >= t` then
 ///   `|A ∩ B| >= max(min_overlap[|A|], min_overlap[|B|])`, so the rarest common word lies
 ///   within the first `|A| - min_overlap[|A|] + 1` words of `A` and the first
 ///   `|B| - min_overlap[|B|] + 1` words of `B`. Kept items are indexed by the words of their
-///   prefix (with positions); an item probes the index with its own prefix. Words found in
-///   one set only are neither indexed nor probed.
+///   prefix (with positions and set size); an item probes the index with its own prefix.
+///   Words found in one set only are neither indexed nor probed.
 /// * **Length filter.** `fl(min / max) >= t` is necessary, since `inter <= min` and
-///   `union >= max`.
+///   `union >= max`: `|B|` must lie in `[min_overlap[|A|], max_partner[|A|]]`, checked on the
+///   index entry itself.
+/// * **Pair prefixes.** The pair needs `need = need(|A|, |B|)` common words (exact,
+///   memoised per size), so its rarest common word sits at a position `i <= |A| - need` of
+///   `A` and `j <= |B| - need` of `B`. An index entry outside that region, i.e. with
+///   `1 + min(|A| - i - 1, |B| - j - 1) < need`, is skipped without touching the item. That
+///   loses nothing: every common word before the last one counted lies inside the region
+///   too (both sets share one order), so the count is exact up to that word, and
+///   verification counts every common word after it.
 /// * **Positional filter.** When the word at position `i` of `A` meets the word at position
 ///   `j` of `B`, the overlap is at most `seen + 1 + min(|A| - i - 1, |B| - j - 1)`, where
-///   `seen` is the number of common words met before (exactly `|A[..i] ∩ B[..j]|`, since
-///   common words before a prefix word lie in both prefixes). A pair whose bound falls below
-///   a lower bound of its required overlap (`overlap_bound`) is pruned.
+///   `seen` is the number of common words met before (exactly `|A[..i] ∩ B[..j]|`, as
+///   above). A pair whose bound falls below `need` is pruned.
 /// * **Verification** of the survivors in rank order: every common word after the last one
 ///   found lies after it in both sets, so the overlap is the count so far plus the words of
 ///   `B` after that position that are in `A` (marked in a bitset), counted until the required
@@ -302,77 +475,123 @@ struct Touch {
 ///
 /// The index is one flat array sized up front (each word's slots: the number of prefixes that
 /// hold it), so building it allocates nothing per word.
-fn prefix_filtered(sets: &WordSets, threshold: f64, unique: u32) -> Dedupe {
+impl Dedupe {
+    /// Item `i` has the same non-empty word set (of `len` words) as the earlier item `f`: its
+    /// answer is `f`'s (see `prefix_filtered`).
+    fn copy_answer(&mut self, f: usize, i: usize, len: usize) {
+        if let Some(k) = self.duplicate_of[f] {
+            self.duplicate_of[i] = Some(k);
+            self.similarity[i] = self.similarity[f];
+        } else {
+            self.duplicate_of[i] = Some(f);
+            self.similarity[i] = Some(similarity(len, len, len));
+        }
+    }
+}
+
+fn prefix_filtered<const STATS: bool>(
+    sets: &WordSets,
+    threshold: f64,
+    unique: u32,
+    stats: &mut Stats,
+) -> Dedupe {
     let n = sets.len();
     let mut out = Dedupe::new(n);
-    let lens: Vec<u32> = (0..n).map(|k| sets.get(k).len() as u32).collect();
-    let max_len = lens.iter().copied().max().unwrap_or(0) as usize;
-    let vocab = sets
-        .ids
-        .iter()
-        .map(|&id| id as usize + 1)
-        .max()
-        .unwrap_or(0);
+    let max_len = (0..n).map(|k| sets.get(k).len()).max().unwrap_or(0);
+    let vocab = sets.vocab;
     let min_overlap = min_overlaps(max_len, threshold);
-    let prefixes: Vec<&[u32]> = (0..n)
-        .map(|i| {
-            let set = sets.get(i);
-            match set.len() {
-                0 => set,
-                len => &set[..=len - min_overlap[len]],
-            }
-        })
-        .collect();
-    let mut index = PrefixIndex::new(&prefixes, vocab, unique);
+    let prefix_len = |len: usize| match len {
+        0 => 0,
+        len => len - min_overlap[len] + 1,
+    };
+    let mut index = PrefixIndex::new(sets, prefix_len, vocab, unique);
     let mut probe = Probe {
-        touch: lens
-            .iter()
-            .map(|&len| Touch {
+        touch: vec![
+            Touch {
                 probe: u32::MAX,
                 count: 0,
                 last: 0,
                 need: 0,
-                len,
-            })
-            .collect(),
+            };
+            n
+        ],
         marks: vec![0u64; vocab.div_ceil(64)],
         cands: Vec::new(),
+        need_memo: vec![(0, 0); max_len + 1],
+        max_partner: max_partners(&min_overlap),
+        min_overlap: min_overlap.clone(),
         ratio: threshold / (1.0 + threshold),
         threshold,
     };
-    for (i, prefix) in prefixes.iter().enumerate() {
+    let mut first_of: FxHashMap<u64, u32> = FxHashMap::default();
+    first_of.reserve(n);
+    for i in 0..n {
         let set = sets.get(i);
         if set.is_empty() {
             continue; // kept, never indexed: never the item one duplicates
         }
-        match probe.run(i as u32, set, prefix, &index, sets) {
+        let f = sets.first[i] as usize;
+        if f != i {
+            if STATS {
+                stats.same_text += 1;
+            }
+            out.copy_answer(f, i, set.len());
+            continue;
+        }
+        match first_of.entry(sets.hashes[i]) {
+            Entry::Occupied(e) => {
+                let f = *e.get() as usize;
+                if sets.get(f) == set {
+                    if STATS {
+                        stats.same_set += 1;
+                    }
+                    out.copy_answer(f, i, set.len());
+                    continue;
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(i as u32);
+            }
+        }
+        let prefix = &set[..prefix_len(set.len())];
+        match probe.run::<STATS>(i as u32, set, prefix, &index, sets, stats) {
             Some((k, j)) => {
                 out.duplicate_of[i] = Some(k);
                 out.similarity[i] = Some(j);
             }
-            None => index.insert(i as u32, prefix),
+            None => index.insert(i as u32, prefix, set.len() as u32),
         }
     }
     out
 }
 
 /// The inverted index of kept prefixes: per word, the kept items whose prefix holds it, with
-/// the word's position in them. One flat array; each word's slots are reserved up front (the
-/// number of prefixes, kept or not, that hold it), so inserting never allocates.
+/// the word's position in them and their size. One flat array; each word's slots are
+/// reserved up front (the number of prefixes, kept or not, that hold it), so inserting never
+/// allocates.
 struct PrefixIndex {
     /// Word `w`'s slots are `slot_start[w]..slot_start[w + 1]`, filled up to `slot_end[w]`.
-    slot_start: Vec<usize>,
-    slot_end: Vec<usize>,
-    entries: Vec<(u32, u32)>,
+    slot_start: Vec<u32>,
+    slot_end: Vec<u32>,
+    entries: Vec<Posting>,
     /// Words of rank below this occur in one set only: never indexed.
     unique: u32,
 }
 
 impl PrefixIndex {
-    fn new(prefixes: &[&[u32]], vocab: usize, unique: u32) -> Self {
-        let mut slot_start = vec![0usize; vocab + 1];
-        for prefix in prefixes {
-            for &tok in *prefix {
+    fn new(
+        sets: &WordSets,
+        prefix_len: impl Fn(usize) -> usize,
+        vocab: usize,
+        unique: u32,
+    ) -> Self {
+        let mut slot_start = vec![0u32; vocab + 1];
+        for i in 0..sets.len() {
+            if sets.first[i] as usize != i {
+                continue; // a copy of an earlier text: never probes, never indexed
+            }
+            let set = sets.get(i);
+            for &tok in &set[..prefix_len(set.len())] {
                 if tok >= unique {
                     slot_start[tok as usize + 1] += 1;
                 }
@@ -381,25 +600,37 @@ impl PrefixIndex {
         for w in 0..vocab {
             slot_start[w + 1] += slot_start[w];
         }
+        let total = slot_start[vocab] as usize;
         Self {
             slot_end: slot_start[..vocab].to_vec(),
-            entries: vec![(0, 0); slot_start[vocab]],
+            entries: vec![
+                Posting {
+                    item: 0,
+                    pos: 0,
+                    len: 0
+                };
+                total
+            ],
             slot_start,
             unique,
         }
     }
 
     #[inline]
-    fn postings(&self, tok: u32) -> &[(u32, u32)] {
+    fn postings(&self, tok: u32) -> &[Posting] {
         let w = tok as usize;
-        &self.entries[self.slot_start[w]..self.slot_end[w]]
+        &self.entries[self.slot_start[w] as usize..self.slot_end[w] as usize]
     }
 
-    fn insert(&mut self, item: u32, prefix: &[u32]) {
+    fn insert(&mut self, item: u32, prefix: &[u32], len: u32) {
         for (pos, &tok) in prefix.iter().enumerate() {
             if tok >= self.unique {
                 let w = tok as usize;
-                self.entries[self.slot_end[w]] = (item, pos as u32);
+                self.entries[self.slot_end[w] as usize] = Posting {
+                    item,
+                    pos: pos as u32,
+                    len,
+                };
                 self.slot_end[w] += 1;
             }
         }
@@ -411,50 +642,88 @@ struct Probe {
     touch: Vec<Touch>,
     marks: Vec<u64>,
     cands: Vec<u32>,
+    /// Per partner size `lb`: `(la, need(la, lb))` for the last probe size `la` that asked.
+    need_memo: Vec<(u32, u32)>,
+    min_overlap: Vec<usize>,
+    max_partner: Vec<u32>,
     ratio: f64,
     threshold: f64,
 }
 
 impl Probe {
+    /// `exact_need(la, lb)`, memoised per `lb` for the current `la` (`la >= 1`).
+    #[inline]
+    fn need(&mut self, la: u32, lb: u32) -> u32 {
+        let slot = &mut self.need_memo[lb as usize];
+        if slot.0 != la {
+            *slot = (
+                la,
+                exact_need(la as usize, lb as usize, self.threshold, self.ratio),
+            );
+        }
+        slot.1
+    }
+
     /// The earliest kept item that `set` (item `item`) duplicates, with the similarity.
-    fn run(
+    fn run<const STATS: bool>(
         &mut self,
         item: u32,
         set: &[u32],
         prefix: &[u32],
         index: &PrefixIndex,
         sets: &WordSets,
+        stats: &mut Stats,
     ) -> Option<(usize, f64)> {
         let la = set.len();
+        let (lo, hi) = (self.min_overlap[la] as u32, self.max_partner[la]);
+        if STATS {
+            stats.probes += 1;
+        }
         self.cands.clear();
         for (pos_a, &tok) in prefix.iter().enumerate() {
             if tok < index.unique {
                 continue;
             }
-            let rest_a = (la - pos_a - 1) as u32;
-            for &(k, pos_b) in index.postings(tok) {
-                let st = &mut self.touch[k as usize];
-                let lb = st.len;
+            let pos_a = pos_a as u32;
+            let rest_a = la as u32 - pos_a - 1;
+            let postings = index.postings(tok);
+            if STATS {
+                stats.postings += postings.len() as u64;
+            }
+            for p in postings {
+                if p.len < lo || p.len > hi {
+                    if STATS {
+                        stats.length_pruned += 1;
+                    }
+                    continue;
+                }
+                let need = self.need(la as u32, p.len);
+                let rest = rest_a.min(p.len - p.pos - 1);
+                if rest + 1 < need {
+                    if STATS {
+                        stats.position_pruned += 1;
+                    }
+                    continue;
+                }
+                let st = &mut self.touch[p.item as usize];
                 if st.probe != item {
                     st.probe = item;
                     st.count = 0;
-                    st.need =
-                        overlap_bound(la, lb as usize, self.ratio).map_or(u32::MAX, |o| o as u32);
-                    if st.need != u32::MAX {
-                        self.cands.push(k);
-                    }
-                }
-                if st.need == u32::MAX {
+                    st.need = need;
+                    self.cands.push(p.item);
+                } else if st.need == u32::MAX {
                     continue;
                 }
-                let rest = rest_a.min(lb - pos_b - 1);
                 if st.count + 1 + rest < st.need {
                     st.need = u32::MAX;
                 } else {
                     st.count += 1;
-                    st.last = pos_b;
+                    st.last = p.pos;
                 }
             }
+        }
+        if STATS {
+            stats.touched += self.cands.len() as u64;
         }
         // Only the candidates the positional filter kept, in rank order.
         let touch = &self.touch;
@@ -472,10 +741,16 @@ impl Probe {
             let other = sets.get(k as usize);
             let tail = &other[st.last as usize + 1..];
             let need = st.need.saturating_sub(st.count) as usize;
+            if STATS {
+                stats.verified += 1;
+            }
             if let Some(more) = count_marked(&self.marks, tail, need) {
-                // The count is exact; the bound was not, so decide by the division.
+                // The count is exact and `need` too, but decide by the reference's division.
                 let j = similarity(st.count as usize + more, la, other.len());
                 if j >= self.threshold {
+                    if STATS {
+                        stats.accepted += 1;
+                    }
                     found = Some((k as usize, j));
                     break;
                 }
@@ -500,7 +775,6 @@ fn count_marked(marks: &[u64], b: &[u32], need: usize) -> Option<usize> {
     }
     (count >= need).then_some(count)
 }
-
 /// The reference's loop over interned sets: O(n * kept). The oracle of the unit tests.
 #[cfg(test)]
 pub(crate) fn naive(sets: &WordSets, threshold: f64) -> Dedupe {
@@ -565,20 +839,55 @@ mod tests {
     }
 
     #[test]
-    fn overlap_bound_never_exceeds_the_exact_need() {
+    fn exact_need_is_the_least_qualifying_overlap() {
         for &t in &[1e-300, 0.1, 1.0 / 3.0, 0.5, 0.7, 0.8, 0.9, 0.999_999, 1.0] {
             let ratio = t / (1.0 + t);
             for la in 1..=120usize {
                 for lb in 1..=120usize {
                     let exact = (1..=la.min(lb)).find(|&o| similarity(o, la, lb) >= t);
-                    match (overlap_bound(la, lb, ratio), exact) {
-                        (Some(bound), Some(need)) => assert!(bound <= need, "{t} {la} {lb}"),
-                        (None, Some(need)) => panic!("{t} {la} {lb}: pruned, needs {need}"),
-                        (_, None) => {}
-                    }
+                    let got = exact_need(la, lb, t, ratio);
+                    assert_eq!(got, exact.map_or(u32::MAX, |o| o as u32), "{t} {la} {lb}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn length_range_is_exact() {
+        for &t in &[1e-300, 0.1, 1.0 / 3.0, 0.5, 0.7, 0.8, 0.9, 0.999_999, 1.0] {
+            let mo = min_overlaps(200, t);
+            let mp = max_partners(&mo);
+            for la in 1..=200usize {
+                for lb in 1..=200usize {
+                    let ok = (la.min(lb) as f64 / la.max(lb) as f64) >= t;
+                    let inside = lb >= mo[la] && lb <= mp[la] as usize;
+                    assert_eq!(ok, inside, "{t} {la} {lb}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn identical_sets_skip_probing_and_copy_the_answer() {
+        let texts = [
+            "a b c d e f g h i j",
+            "a b c d e f g h i x",
+            "J I H G F E D C B A!",
+            "a b c d e f g h i x",
+            "q r s",
+            "s r q",
+        ];
+        let (d, stats) = jaccard_stats(&texts, 0.8);
+        let mut sets = word_sets(&texts).expect("small batch");
+        sort_sets(&mut sets);
+        assert_eq!(d, naive(&sets, 0.8));
+        assert_eq!(
+            d.duplicate_of,
+            [None, Some(0), Some(0), Some(0), None, Some(4)]
+        );
+        assert_eq!(stats.same_text, 1);
+        assert_eq!(stats.same_set, 2);
+        assert_eq!(stats.probes, 3);
     }
 
     #[test]
@@ -606,12 +915,16 @@ mod tests {
         });
         prop::collection::vec(text, 0..40).prop_flat_map(move |base| {
             let n = base.len();
-            // Append copies of random earlier items with one word changed.
-            let copies = prop::collection::vec((0..n.max(1), 0..vocab), 0..20);
+            // Append copies of random earlier items: exact, reordered, or with one word added.
+            let copies = prop::collection::vec((0..n.max(1), 0..vocab, 0..3u8), 0..20);
             (Just(base), copies).prop_map(|(mut base, copies)| {
-                for (src, w) in copies {
+                for (src, w, kind) in copies {
                     if let Some(t) = base.get(src).cloned() {
-                        base.push(format!("{t} w{w}"));
+                        base.push(match kind {
+                            0 => t,
+                            1 => t.split(' ').rev().collect::<Vec<_>>().join("  "),
+                            _ => format!("{t} w{w}"),
+                        });
                     }
                 }
                 base

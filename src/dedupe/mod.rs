@@ -129,6 +129,11 @@ mod tests {
         best("exact", || exact(&texts));
         for t in ["0.3", "0.5", "0.7", "0.9"] {
             best(t, || jaccard(&texts, t.parse().unwrap_or(0.5)));
+            let only = std::env::var("BRIEFPACK_ONLY").unwrap_or_default();
+            if only.is_empty() || only == t {
+                let (_, stats) = jaccard::jaccard_stats(&texts, t.parse().unwrap_or(0.5));
+                eprintln!("{t}: {stats:?}");
+            }
         }
         best("minhash", || minhash(&texts, 0.8, 128, 3, 0));
     }
