@@ -36,14 +36,25 @@ from briefpack import reference
 HERE = Path(__file__).resolve().parent
 
 
-def median_time(fn: Callable[[], Any], *, repeat: int, warmup: int = 1) -> tuple[float, Any]:
-    """Median wall time of ``fn()`` over ``repeat`` runs, and its last result."""
+def median_time(
+    fn: Callable[[], Any],
+    *,
+    repeat: int,
+    warmup: int = 1,
+    setup: Callable[[], Any] | None = None,
+) -> tuple[float, Any]:
+    """Median wall time of ``fn()`` over ``repeat`` runs (``setup()`` untimed before each), and
+    its last result."""
     out = None
     for _ in range(warmup):
+        if setup is not None:
+            setup()
         out = fn()
     times = []
     for _ in range(repeat):
         gc.collect()
+        if setup is not None:
+            setup()
         t0 = time.perf_counter()
         out = fn()
         times.append(time.perf_counter() - t0)
@@ -299,10 +310,9 @@ def bench_assemble(r: Report, sizes: list[int], ref_limit: int) -> None:
         cands = [bp.Chunk(**c) for c in workload.candidates(n)]  # type: ignore[arg-type]
 
         def ours(cands: list[bp.Chunk] = cands) -> bp.Assembly:
-            _cold()
             return bp.assemble(q, cands, budget=12_000, tokenizer="cl100k_base")
 
-        t_ours, a = median_time(ours, repeat=5 if n <= 10_000 else 1)
+        t_ours, a = median_time(ours, repeat=5 if n <= 10_000 else 1, setup=_cold)
         t_warm, _ = median_time(
             lambda cands=cands: bp.assemble(q, cands, budget=12_000, tokenizer="cl100k_base"),
             repeat=5 if n <= 10_000 else 1,
@@ -334,10 +344,9 @@ def bench_assemble_vectors(r: Report, n: int, dim: int) -> None:
     cands = [bp.Chunk(**c) for c in workload.candidates(n, vectors=dim)]  # type: ignore[arg-type]
 
     def ours() -> bp.Assembly:
-        _cold()
         return bp.assemble(q, cands, budget=12_000, tokenizer="cl100k_base", dedupe="cosine")
 
-    t_ours, a = median_time(ours, repeat=3)
+    t_ours, a = median_time(ours, repeat=3, setup=_cold)
     mat = np.stack([c.vector for c in cands])
 
     t_np, _ = median_time(lambda: numpy_gram_greedy(mat, 0.97), repeat=3)
@@ -359,7 +368,6 @@ def bench_batch(r: Report, requests: int, n: int) -> None:
     ]
 
     def many(workers: int, executor: str = "threads") -> list[bp.Assembly]:
-        _cold()
         return bp.assemble_many(
             reqs,
             workers=workers,
@@ -368,9 +376,9 @@ def bench_batch(r: Report, requests: int, n: int) -> None:
             tokenizer="cl100k_base",
         )
 
-    t1, one = median_time(lambda: many(1), repeat=3)
-    t2, two = median_time(lambda: many(2), repeat=3)
-    tp, procs = median_time(lambda: many(2, "processes"), repeat=3)
+    t1, one = median_time(lambda: many(1), repeat=3, setup=_cold)
+    t2, two = median_time(lambda: many(2), repeat=3, setup=_cold)
+    tp, procs = median_time(lambda: many(2, "processes"), repeat=3, setup=_cold)
     assert [a.user for a in one] == [a.user for a in two], "assemble_many is not deterministic"
     assert [a.user for a in one] == [a.user for a in procs], "assemble_many is not deterministic"
     r.add(
