@@ -18,42 +18,15 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::LazyLock;
 
-use regex_automata::meta::Regex;
-use regex_automata::{Anchored, Input};
 use rustc_hash::FxHashMap;
+
+use super::pretok::{Pattern, Pieces};
 
 /// Longest piece (in bytes) counted with tiktoken's quadratic merge on a stack buffer.
 pub const MERGE_MAX: usize = 128;
 
 /// Rank meaning "these bytes are not a token".
 const NO_RANK: u32 = u32::MAX;
-
-/// tiktoken's `cl100k_base` pattern with the look-ahead rewritten (see the module doc).
-const CL100K_PATTERNS: [(&str, bool); 3] = [
-    (
-        r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+$",
-        false,
-    ),
-    (r"\s+\s", true),
-    (r"\s+", false),
-];
-
-/// tiktoken's `o200k_base` pattern with the look-ahead rewritten (see the module doc).
-const O200K_PATTERNS: [(&str, bool); 3] = [
-    (
-        concat!(
-            r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-            r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-            r"|\p{N}{1,3}",
-            r"| ?[^\s\p{L}\p{N}]+[\r\n/]*",
-            r"|\s*[\r\n]+",
-            r"|\s+$",
-        ),
-        false,
-    ),
-    (r"\s+\s", true),
-    (r"\s+", false),
-];
 
 static O200K_DATA: &[u8] = include_bytes!("data/o200k_base.bpe");
 static CL100K_DATA: &[u8] = include_bytes!("data/cl100k_base.bpe");
@@ -77,76 +50,15 @@ fn read_vocab(data: &'static [u8]) -> Vec<&'static [u8]> {
     tokens
 }
 
-/// A regex of several patterns, tried in order at each position; a pattern flagged `true`
-/// gives back its last character (the emulated look-ahead).
-struct Pretokenizer {
-    regex: Regex,
-    lookahead: Vec<bool>,
-}
-
-impl Pretokenizer {
-    fn new(patterns: &[(&str, bool)]) -> Self {
-        let (sources, lookahead): (Vec<&str>, Vec<bool>) = patterns.iter().copied().unzip();
-        // The patterns are constants, covered by the unit tests.
-        #[allow(clippy::expect_used)]
-        let regex = Regex::new_many(&sources).expect("the pretokenizer patterns compile");
-        Self { regex, lookahead }
-    }
-}
-
-/// The pieces of a text, in order; together they are the whole text.
-struct Splits<'a> {
-    pre: &'a Pretokenizer,
-    text: &'a str,
-    pos: usize,
-}
-
-impl<'a> Iterator for Splits<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        let rest = &self.text[self.pos..];
-        if rest.is_empty() {
-            return None;
-        }
-        let start = self.pos;
-        let end = match self
-            .pre
-            .regex
-            .find(Input::new(rest).anchored(Anchored::Yes))
-        {
-            Some(m) => {
-                let mut end = start + m.end();
-                if self.pre.lookahead[m.pattern().as_usize()] {
-                    // `\s+\s` matched at least two characters: give the last one back.
-                    let last = self.text[start..end]
-                        .chars()
-                        .next_back()
-                        .map_or(0, char::len_utf8);
-                    if end - last > start {
-                        end -= last;
-                    }
-                }
-                end
-            }
-            // Every character matches some alternative, so this is unreachable; never drop
-            // text silently: the rest is one piece.
-            None => self.text.len(),
-        };
-        self.pos = end;
-        Some(&self.text[start..end])
-    }
-}
-
 /// A tokenizer: pretokenizer plus rank table.
 pub struct Bpe {
-    pre: Pretokenizer,
+    pattern: Pattern,
     /// Token bytes -> rank (the token id; lower ranks merge first).
     ranks: FxHashMap<&'static [u8], u32>,
 }
 
 impl Bpe {
-    fn new(data: &'static [u8], patterns: &[(&str, bool)]) -> Self {
+    fn new(data: &'static [u8], pattern: Pattern) -> Self {
         let tokens = read_vocab(data);
         let mut ranks =
             FxHashMap::with_capacity_and_hasher(tokens.len(), rustc_hash::FxBuildHasher);
@@ -154,26 +66,17 @@ impl Bpe {
             // Ranks fit in u32: the vocabularies have about 10^5 tokens.
             ranks.insert(token, rank as u32);
         }
-        Self {
-            pre: Pretokenizer::new(patterns),
-            ranks,
-        }
+        Self { pattern, ranks }
     }
 
     /// The pretokenizer's pieces of `text`.
-    pub fn split<'a>(&'a self, text: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        Splits {
-            pre: &self.pre,
-            text,
-            pos: 0,
-        }
+    pub fn split<'a>(&self, text: &'a str) -> Pieces<'a> {
+        Pieces::new(self.pattern, text)
     }
 
     /// The number of tokens of `text`: `len(enc.encode_ordinary(text))`.
     pub fn count(&self, text: &str) -> usize {
-        self.split(text)
-            .map(|piece| self.count_piece(piece.as_bytes()))
-            .sum()
+        self.split(text).map(|piece| self.count_piece(piece)).sum()
     }
 
     /// The number of tokens of `text` if it is `<= limit`, else some number `> limit` (and
@@ -184,7 +87,7 @@ impl Bpe {
     pub fn count_limited(&self, text: &str, limit: usize) -> usize {
         let mut total = 0usize;
         for piece in self.split(text) {
-            total += self.count_piece(piece.as_bytes());
+            total += self.count_piece(piece);
             if total > limit {
                 break;
             }
@@ -316,8 +219,8 @@ impl Bpe {
     }
 }
 
-static O200K_BASE: LazyLock<Bpe> = LazyLock::new(|| Bpe::new(O200K_DATA, &O200K_PATTERNS));
-static CL100K_BASE: LazyLock<Bpe> = LazyLock::new(|| Bpe::new(CL100K_DATA, &CL100K_PATTERNS));
+static O200K_BASE: LazyLock<Bpe> = LazyLock::new(|| Bpe::new(O200K_DATA, Pattern::O200k));
+static CL100K_BASE: LazyLock<Bpe> = LazyLock::new(|| Bpe::new(CL100K_DATA, Pattern::Cl100k));
 
 /// `o200k_base`, built on first use (thread-safe, once per process).
 pub fn o200k_base() -> &'static Bpe {
@@ -332,7 +235,6 @@ pub fn cl100k_base() -> &'static Bpe {
 #[cfg(test)]
 mod tests {
     use super::*;
-
     /// A tiny deterministic generator (no `rand` dependency).
     struct Lcg(u64);
     impl Lcg {
@@ -449,16 +351,16 @@ mod tests {
         ];
         for bpe in [o200k_base(), cl100k_base()] {
             for text in texts {
-                let pieces: Vec<&str> = bpe.split(text).collect();
+                let pieces: Vec<&[u8]> = bpe.split(text).collect();
                 assert!(pieces.iter().all(|p| !p.is_empty()));
-                assert_eq!(pieces.concat(), text);
+                assert_eq!(pieces.concat(), text.as_bytes());
             }
         }
         // The emulated look-ahead: a run of spaces before a word leaves one space for it.
-        let pieces: Vec<&str> = cl100k_base().split("a   b").collect();
-        assert_eq!(pieces, ["a", "  ", " b"]);
-        let pieces: Vec<&str> = o200k_base().split("x  ").collect();
-        assert_eq!(pieces, ["x", "  "]);
+        let pieces: Vec<&[u8]> = cl100k_base().split("a   b").collect();
+        assert_eq!(pieces, [&b"a"[..], b"  ", b" b"]);
+        let pieces: Vec<&[u8]> = o200k_base().split("x  ").collect();
+        assert_eq!(pieces, [&b"x"[..], b"  "]);
     }
 
     #[test]

@@ -76,6 +76,7 @@
 
 pub mod bpe;
 pub mod cache;
+pub mod pretok;
 pub mod py;
 
 use std::sync::LazyLock;
@@ -293,6 +294,45 @@ mod tests {
             }
         }
         assert!(cache.info().size <= 8);
+    }
+
+    /// Throughput probe, not a check: `BRIEFPACK_BENCH_TEXTS=FILE cargo test --release --lib
+    /// tokens::tests::bench_corpus -- --ignored --nocapture`, where FILE holds texts as a
+    /// little-endian `u32` byte length followed by the UTF-8 bytes. `BRIEFPACK_BENCH_N` (10,000)
+    /// texts, `BRIEFPACK_BENCH_REPEAT` (5) rounds, both encodings; prints the median round.
+    #[test]
+    #[ignore = "a benchmark: needs BRIEFPACK_BENCH_TEXTS"]
+    fn bench_corpus() {
+        let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<usize>().ok());
+        let Ok(path) = std::env::var("BRIEFPACK_BENCH_TEXTS") else {
+            return;
+        };
+        let n = env("BRIEFPACK_BENCH_N").unwrap_or(10_000);
+        let repeat = env("BRIEFPACK_BENCH_REPEAT").unwrap_or(5);
+        let data = std::fs::read(path).expect("readable texts file");
+        let mut texts = Vec::new();
+        let mut rest = &data[..];
+        while rest.len() >= 4 && texts.len() < n {
+            let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
+            texts.push(std::str::from_utf8(&rest[4..4 + len]).expect("UTF-8"));
+            rest = &rest[4 + len..];
+        }
+        for enc in [Encoding::Cl100kBase, Encoding::O200kBase] {
+            count(enc, "warm up");
+            let mut times = Vec::new();
+            let mut total = 0;
+            for _ in 0..repeat {
+                let start = std::time::Instant::now();
+                total = texts.iter().map(|t| count(enc, t)).sum::<usize>();
+                times.push(start.elapsed().as_secs_f64());
+            }
+            times.sort_by(f64::total_cmp);
+            eprintln!(
+                "{enc:?}: {} texts, {total} tokens, median {:.4} s",
+                texts.len(),
+                times[times.len() / 2]
+            );
+        }
     }
 
     #[test]
