@@ -18,15 +18,11 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::LazyLock;
 
-use rustc_hash::FxHashMap;
-
 use super::pretok::{Pattern, Pieces};
+use super::ranks::{RankTable, NO_RANK};
 
 /// Longest piece (in bytes) counted with tiktoken's quadratic merge on a stack buffer.
 pub const MERGE_MAX: usize = 128;
-
-/// Rank meaning "these bytes are not a token".
-const NO_RANK: u32 = u32::MAX;
 
 static O200K_DATA: &[u8] = include_bytes!("data/o200k_base.bpe");
 static CL100K_DATA: &[u8] = include_bytes!("data/cl100k_base.bpe");
@@ -54,19 +50,15 @@ fn read_vocab(data: &'static [u8]) -> Vec<&'static [u8]> {
 pub struct Bpe {
     pattern: Pattern,
     /// Token bytes -> rank (the token id; lower ranks merge first).
-    ranks: FxHashMap<&'static [u8], u32>,
+    ranks: RankTable,
 }
 
 impl Bpe {
     fn new(data: &'static [u8], pattern: Pattern) -> Self {
-        let tokens = read_vocab(data);
-        let mut ranks =
-            FxHashMap::with_capacity_and_hasher(tokens.len(), rustc_hash::FxBuildHasher);
-        for (rank, token) in tokens.into_iter().enumerate() {
-            // Ranks fit in u32: the vocabularies have about 10^5 tokens.
-            ranks.insert(token, rank as u32);
+        Self {
+            pattern,
+            ranks: RankTable::new(read_vocab(data)),
         }
-        Self { pattern, ranks }
     }
 
     /// The pretokenizer's pieces of `text`.
@@ -103,7 +95,7 @@ impl Bpe {
 
     #[inline]
     fn rank(&self, bytes: &[u8]) -> u32 {
-        self.ranks.get(bytes).copied().unwrap_or(NO_RANK)
+        self.ranks.get(bytes)
     }
 
     #[inline]
@@ -112,7 +104,7 @@ impl Bpe {
         if piece.len() <= 1 {
             return piece.len();
         }
-        if self.ranks.contains_key(piece) {
+        if self.ranks.get(piece) != NO_RANK {
             return 1;
         }
         if piece.len() > MERGE_MAX {
@@ -131,7 +123,7 @@ impl Bpe {
         let mut len = piece.len() + 1;
         let mut min = (NO_RANK, 0usize);
         for i in 0..piece.len() - 1 {
-            let rank = self.rank(&piece[i..i + 2]);
+            let rank = self.ranks.pair(piece[i], piece[i + 1]);
             if rank < min.0 {
                 min = (rank, i);
             }

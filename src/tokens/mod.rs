@@ -78,6 +78,7 @@ pub mod bpe;
 pub mod cache;
 pub mod pretok;
 pub mod py;
+pub mod ranks;
 
 use std::sync::LazyLock;
 
