@@ -2,16 +2,15 @@
 //!
 //! - Vocabulary: `data/NAME.bpe`, written by `scripts/gen_vocab.py` from tiktoken's own files
 //!   (`b"BPV1"`, a little-endian `u32` count `n`, `n` token lengths as bytes, then the tokens'
-//!   bytes in rank order). At first use it becomes a hash map from token bytes to rank.
-//! - Pretokenizer: tiktoken's regex, run by `regex-automata` (a lazy DFA, leftmost-first,
-//!   anchored at each piece start). tiktoken's `\s+(?!\S)` needs a look-ahead, which a DFA has
-//!   not: as in `bpe-openai` (MIT, github/rust-gems), it becomes a separate pattern `\s+\s`
-//!   whose last character is given back, tried after the main alternatives, and `\s+$` is
-//!   added to the main pattern so a run of whitespace at the very end is kept whole.
+//!   bytes in rank order). At first use it becomes a [`RankTable`] (token bytes -> rank).
+//! - Pretokenizer: tiktoken's pattern for the encoding, hand-written in [`super::pretok`] (its
+//!   doc has the patterns and how each alternative is matched). The `regex-automata` version
+//!   it replaced (tiktoken's regex with `\s+(?!\S)` rewritten as `\s+\s` giving back its last
+//!   character, the rewrite of `bpe-openai`) is kept in the tests as the oracle.
 //! - Each piece is counted as tiktoken's `CoreBPE::encode_ordinary` encodes it: a piece that is
 //!   a token is one token; otherwise `_byte_pair_merge` (repeatedly merge the adjacent pair
 //!   whose bytes have the lowest rank, the leftmost on ties). Pieces up to [`MERGE_MAX`] bytes
-//!   run tiktoken's O(p²) loop on a stack buffer; longer ones the same merges in the same order
+//!   run tiktoken's O(p²) loop on stack arrays; longer ones the same merges in the same order
 //!   with a heap and a linked list, O(p log p) (tiktoken itself is quadratic there).
 
 use std::cmp::Reverse;
@@ -113,56 +112,58 @@ impl Bpe {
         self.merge_count(piece)
     }
 
-    /// tiktoken's `_byte_pair_merge` on stack buffers; returns the number of parts left.
+    /// tiktoken's `_byte_pair_merge` on stack arrays; returns the number of parts left.
     ///
-    /// Part `k` starts at byte `start[k]`; `rank[k]` is the rank of the bytes from there to
-    /// the start two parts on (what merging parts `k` and `k + 1` would make), with a sentinel
-    /// part at the end. Each round merges the lowest-ranked pair (the leftmost on ties),
-    /// re-ranks the pairs on either side, and removes the absorbed part.
+    /// Parts are a linked list over their start bytes (`next[p]`, `prev[p]`), so nothing
+    /// moves when two merge. `key[p]`, for a part starting at `p`, packs the rank of the bytes
+    /// from `p` to the end of the part after it (what merging the two would make) above `p`
+    /// itself: `rank << 8 | p`. The smallest key is then tiktoken's choice, the lowest rank and
+    /// on ties the leftmost pair, found by one branch-free pass over a fixed-length array.
+    /// Absorbed parts and the last part hold `NO_KEY`-or-more (no merge). Each round re-keys
+    /// the merged part and the part before it, as tiktoken re-ranks them.
     /// `2 <= piece.len() <= MERGE_MAX`.
+    // p, q, r, o: consecutive parts, as in the doc above.
+    #[allow(clippy::many_single_char_names)]
     fn merge_count(&self, piece: &[u8]) -> usize {
+        // NO_RANK << 8 | p stays above every real key (ranks are below 2^24).
+        const NO_KEY: u32 = NO_RANK << 8;
         debug_assert!((2..=MERGE_MAX).contains(&piece.len()));
+        let pack = |rank: u32, p: usize| (rank << 8) | p as u32;
         let n = piece.len();
-        // Starts fit in a byte: MERGE_MAX < 256.
-        let mut start = [0u8; MERGE_MAX + 1];
-        let mut rank = [NO_RANK; MERGE_MAX + 1];
+        let mut key = [u32::MAX; MERGE_MAX];
+        // Positions fit in a byte: MERGE_MAX < 256; `n` marks the end.
+        let mut next = [0u8; MERGE_MAX];
+        let mut prev = [0u8; MERGE_MAX];
         for i in 0..n - 1 {
-            start[i] = i as u8;
-            rank[i] = self.ranks.pair(piece[i], piece[i + 1]);
+            key[i] = pack(self.ranks.pair(piece[i], piece[i + 1]), i);
+            next[i] = (i + 1) as u8;
+            prev[i + 1] = i as u8;
         }
-        start[n - 1] = (n - 1) as u8;
-        start[n] = n as u8;
-        let mut len = n + 1;
+        next[n - 1] = n as u8;
+        let mut parts = n;
         loop {
-            // The minimum first (a branch-free pass), then its first position: fewer
-            // instructions than one pass with a branch per pair.
-            let pairs = &rank[..len - 1];
-            let best = pairs.iter().fold(NO_RANK, |m, &r| m.min(r));
-            if best == NO_RANK {
-                return len - 1;
+            // Past `n` the keys stay u32::MAX, so whole groups of eight can be scanned.
+            let best = min_key(&key[..n.next_multiple_of(8)]);
+            if best >= NO_KEY {
+                return parts;
             }
-            let at = pairs.iter().position(|&r| r == best).unwrap_or(0);
-            // Parts `at` and `at + 1` merge: re-rank the pair before (now ending where part
-            // `at + 2` starts) and the merged part with its successor (ending at `at + 3`).
-            if at > 0 {
-                rank[at - 1] = if at + 2 < len {
-                    self.ranks
-                        .get(&piece[usize::from(start[at - 1])..usize::from(start[at + 2])])
-                } else {
-                    NO_RANK
-                };
-            }
-            rank[at] = if at + 3 < len {
-                self.ranks
-                    .get(&piece[usize::from(start[at])..usize::from(start[at + 3])])
+            // Part `p` absorbs the part `q` after it; the merged part ends at `r`.
+            let p = (best & 0xFF) as usize;
+            let q = usize::from(next[p]);
+            let r = usize::from(next[q]);
+            key[q] = u32::MAX;
+            next[p] = r as u8;
+            key[p] = if r < n {
+                prev[r] = p as u8;
+                pack(self.ranks.get(&piece[p..usize::from(next[r])]), p)
             } else {
-                NO_RANK
+                u32::MAX
             };
-            for j in at + 1..len - 1 {
-                start[j] = start[j + 1];
-                rank[j] = rank[j + 1];
+            if p > 0 {
+                let o = usize::from(prev[p]);
+                key[o] = pack(self.ranks.get(&piece[o..r]), o);
             }
-            len -= 1;
+            parts -= 1;
         }
     }
 
@@ -216,6 +217,55 @@ impl Bpe {
         }
         parts
     }
+}
+
+/// The smallest key of `keys` (a multiple of eight long), eight lanes at a time.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn min_key_lanes(keys: &[u32]) -> u32 {
+    let mut lanes = [u32::MAX; 8];
+    for chunk in keys.chunks_exact(8) {
+        for (lane, &k) in lanes.iter_mut().zip(chunk) {
+            *lane = (*lane).min(k);
+        }
+    }
+    lanes.iter().fold(u32::MAX, |m, &k| m.min(k))
+}
+
+/// [`min_key_lanes`] with AVX2: eight unsigned minimums per instruction (the baseline x86-64
+/// target has no unsigned 32-bit vector minimum).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn min_key_avx2(keys: &[u32]) -> u32 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_loadu_si256, _mm256_min_epu32, _mm256_set1_epi32, _mm256_storeu_si256,
+    };
+    let mut acc = _mm256_set1_epi32(-1);
+    for chunk in keys.chunks_exact(8) {
+        // SAFETY: `chunk` is 8 u32s, 32 readable bytes; `loadu` needs no alignment.
+        #[allow(clippy::cast_ptr_alignment)]
+        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) };
+        acc = _mm256_min_epu32(acc, v);
+    }
+    let mut lanes = [0u32; 8];
+    // SAFETY: `lanes` is 32 writable bytes; `storeu` needs no alignment.
+    #[allow(clippy::cast_ptr_alignment)]
+    unsafe {
+        _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), acc);
+    };
+    lanes.iter().fold(u32::MAX, |m, &k| m.min(k))
+}
+
+/// The smallest key of `keys` (a multiple of eight long): the AVX2 build of the same code when
+/// the CPU has it, else the portable one (identical results: a minimum is exact).
+#[inline]
+fn min_key(keys: &[u32]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: `min_key_avx2` only requires AVX2, which the CPU was just found to have.
+        return unsafe { min_key_avx2(keys) };
+    }
+    min_key_lanes(keys)
 }
 
 static O200K_BASE: LazyLock<Bpe> = LazyLock::new(|| Bpe::new(O200K_DATA, Pattern::O200k));
@@ -334,6 +384,31 @@ mod tests {
                     let piece = vec![b; len];
                     assert_eq!(bpe.heap_merge_count(&piece), tiktoken_merge(bpe, &piece));
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The AVX2 minimum, the portable one and the standard library's agree.
+        #[test]
+        fn min_key_paths_agree(
+            keys in proptest::collection::vec(
+                proptest::prop_oneof![proptest::num::u32::ANY, 0..300u32, (u32::MAX - 3)..=u32::MAX],
+                0..=16,
+            ),
+            groups in 1usize..=16,
+        ) {
+            let mut padded: Vec<u32> = keys.iter().copied().cycle().take(groups * 8).collect();
+            if keys.is_empty() {
+                padded = vec![u32::MAX; groups * 8];
+            }
+            let expected = padded.iter().copied().min().unwrap_or(u32::MAX);
+            proptest::prop_assert_eq!(min_key_lanes(&padded), expected);
+            proptest::prop_assert_eq!(min_key(&padded), expected);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2 (checked on the line above).
+                proptest::prop_assert_eq!(unsafe { min_key_avx2(&padded) }, expected);
             }
         }
     }

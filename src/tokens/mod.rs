@@ -300,7 +300,8 @@ mod tests {
     /// Throughput probe, not a check: `BRIEFPACK_BENCH_TEXTS=FILE cargo test --release --lib
     /// tokens::tests::bench_corpus -- --ignored --nocapture`, where FILE holds texts as a
     /// little-endian `u32` byte length followed by the UTF-8 bytes. `BRIEFPACK_BENCH_N` (10,000)
-    /// texts, `BRIEFPACK_BENCH_REPEAT` (5) rounds, both encodings; prints the median round.
+    /// texts, `BRIEFPACK_BENCH_REPEAT` (5) rounds, both encodings (or `BRIEFPACK_BENCH_ENCODING`);
+    /// prints the median round.
     #[test]
     #[ignore = "a benchmark: needs BRIEFPACK_BENCH_TEXTS"]
     fn bench_corpus() {
@@ -318,7 +319,14 @@ mod tests {
             texts.push(std::str::from_utf8(&rest[4..4 + len]).expect("UTF-8"));
             rest = &rest[4 + len..];
         }
+        let only = std::env::var("BRIEFPACK_BENCH_ENCODING").ok();
         for enc in [Encoding::Cl100kBase, Encoding::O200kBase] {
+            if only
+                .as_deref()
+                .is_some_and(|name| Encoding::from_name(name) != Some(enc))
+            {
+                continue;
+            }
             count(enc, "warm up");
             let mut times = Vec::new();
             let mut total = 0;
