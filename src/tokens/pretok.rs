@@ -123,7 +123,8 @@ impl Classes {
     }
 }
 
-/// The class table, built on first use (about 2 ms; 30 kB).
+/// The class table, built on first use (1.4 ms; 44 kB: 140 distinct 256-entry blocks and a
+/// 4,352-entry index).
 pub static CLASSES: LazyLock<Classes> = LazyLock::new(Classes::new);
 
 /// A text being split: its bytes (valid UTF-8) and the class table.
