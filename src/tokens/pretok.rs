@@ -45,6 +45,8 @@ pub const UPPER: u8 = 16;
 pub const LOWER: u8 = 32;
 /// `/` (o200k's punctuation tail `[\r\n/]*`).
 pub const SLASH: u8 = 64;
+/// Not a character: the end of the text (only in [`ascii_other`]).
+const END: u8 = 128;
 
 /// The class byte of every code point: `ascii` directly, the rest through 256-entry blocks.
 pub struct Classes {
@@ -278,6 +280,93 @@ fn ascii_run(t: &[u8], mut i: usize, keep: impl Fn(u8) -> bool) -> usize {
     i
 }
 
+/// Fast path for the other common pieces when every character that decides them is ASCII:
+/// a number, punctuation (with an optional leading space), or whitespace, each not followed
+/// by a letter that an optional first character would join. `None` when a deciding
+/// character is not ASCII, or the piece may be a letter or contraction piece: the slow path
+/// then decides. `tail` is the punctuation alternative's tail class (`CRLF`, or o200k's
+/// `CRLF | SLASH`).
+#[inline]
+fn ascii_other(text: Text<'_>, i: usize, tail: u8) -> Option<usize> {
+    let t = text.bytes;
+    let ascii = &text.classes.ascii;
+    // The class of byte `j` if it is ASCII, `END` past the end, `None` if it is not ASCII.
+    let class = |j: usize| match t.get(j) {
+        None => Some(END),
+        Some(&b) if b < 0x80 => Some(ascii[usize::from(b)]),
+        Some(_) => None,
+    };
+    let other = |c: u8| c & (SPACE | LETTER | NUMBER | END) == 0;
+    let byte = t[i];
+    if byte == b'\'' {
+        return None; // a contraction may start here
+    }
+    let first = class(i)?;
+    let next = class(i + 1)?;
+    // The punctuation alternative from `start`: the rest of the run, then the tail.
+    let punctuation = |start: usize| -> Option<usize> {
+        let mut end = start;
+        while other(class(end)?) {
+            end += 1;
+        }
+        while t
+            .get(end)
+            .is_some_and(|&b| b < 0x80 && ascii[usize::from(b)] & tail != 0)
+        {
+            end += 1;
+        }
+        Some(end)
+    };
+    if first & NUMBER != 0 {
+        // \p{N}{1,3} (a number is neither a letter nor the optional first character).
+        let mut end = i + 1;
+        while end < i + 3 && class(end)? & NUMBER != 0 {
+            end += 1;
+        }
+        return Some(end);
+    }
+    if other(first) {
+        // The optional first character of the letter alternatives, unless a letter follows;
+        // then ` ?[^\s\p{L}\p{N}]+` from here.
+        return if next & LETTER == 0 {
+            punctuation(i + 1)
+        } else {
+            None
+        };
+    }
+    if first & SPACE == 0 {
+        return None; // a letter
+    }
+    if first & CRLF == 0 && next & LETTER != 0 {
+        return None; // whitespace other than \r, \n is the optional first character
+    }
+    if byte == b' ' && other(next) {
+        return punctuation(i + 2);
+    }
+    // The whitespace alternatives, as in `Text::whitespace`, over ASCII whitespace.
+    let mut k = i;
+    let mut last_start = i;
+    let mut after_newline = 0;
+    loop {
+        let c = class(k)?;
+        if c & SPACE == 0 {
+            break;
+        }
+        last_start = k;
+        k += 1;
+        if c & CRLF != 0 {
+            after_newline = k;
+        }
+    }
+    Some(if after_newline != 0 {
+        after_newline
+    } else if k == t.len() || last_start == i {
+        k
+    } else {
+        last_start
+    })
+}
+
 /// The end of the `cl100k_base` piece that starts at `i < text.len()`.
 #[inline]
 fn cl100k_piece(text: Text<'_>, i: usize) -> usize {
@@ -289,6 +378,9 @@ fn cl100k_piece(text: Text<'_>, i: usize) -> usize {
     let start = i + usize::from(t[i] == b' ');
     let end = ascii_run(t, start, |b| (b | 0x20).wrapping_sub(b'a') < 26);
     if end > start && t.get(end).is_none_or(u8::is_ascii) {
+        return end;
+    }
+    if let Some(end) = ascii_other(text, i, CRLF) {
         return end;
     }
     cl100k_piece_slow(text, i)
@@ -379,6 +471,9 @@ fn o200k_piece(text: Text<'_>, i: usize) -> usize {
     let end = ascii_run(t, upper, |b| b.wrapping_sub(b'a') < 26);
     if end > start && t.get(end).is_none_or(u8::is_ascii) {
         return text.contraction(end).unwrap_or(end);
+    }
+    if let Some(end) = ascii_other(text, i, CRLF | SLASH) {
+        return end;
     }
     o200k_piece_slow(text, i)
 }
