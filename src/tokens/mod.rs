@@ -43,27 +43,27 @@
 //!
 //! Issue 4 (at least quicktok's speed). Side by side in one process, 10,000 passages, cache
 //! off, one thread, medians of 9 alternating rounds (ours, then a loop of quicktok 0.4.0's
-//! `count`), process CPU time (wall time agreed within 2%), on the shared 2-core machine;
+//! `count`), process CPU time (wall time agreed within 1%), on the shared 2-core machine;
 //! `first` is the corpus's first 10,000 passages (mostly English prose and code),
-//! `workload` is `benches/workload.texts(10_000)` (all seven languages, 5% non-ASCII bytes):
+//! `workload` is `benches/workload.texts(10_000)` (all seven languages, 5% non-ASCII bytes).
+//! Two runs of the final build (ratio = quicktok's time / ours):
 //!
-//! | 10k passages, seconds (quicktok / ours)   | cl100k ours   | quicktok | o200k ours    | quicktok |
-//! |--------------------------------------------|--------------:|---------:|--------------:|---------:|
-//! | before (`regex-automata`, hash map), first |         0.389 |    0.197 |         0.394 |    0.289 |
-//! | now, first                                 | 0.210 (1.11x) |    0.234 | 0.243 (1.38x) |    0.336 |
-//! | now, workload                              | 0.304 (1.23x) |    0.373 | 0.361 (1.11x) |    0.401 |
-//!
-//! (The "before" row is the issue's measurement, three rounds, a quieter machine; the load
-//! moves absolute numbers by up to 2x from run to run, which is why the ratios are measured
-//! alternating in one run.) Counts equal quicktok's and tiktoken's on every passage.
+//! | 10k passages, CPU seconds | cl100k ours / quicktok | speed ratio | o200k ours / quicktok | speed ratio |
+//! |---------------------------|-----------------------:|------------:|----------------------:|------------:|
+//! | before, first (issue)     |          0.389 / 0.197 |       0.51x |         0.394 / 0.289 |       0.73x |
+//! | now, first, run 1         |          0.195 / 0.224 |       1.15x |         0.207 / 0.286 |       1.38x |
+//! | now, first, run 2         |          0.185 / 0.243 |       1.31x |         0.242 / 0.337 |       1.39x |
+//! | now, workload, run 1      |          0.342 / 0.370 |       1.08x |         0.314 / 0.368 |       1.17x |
+//! | now, workload, run 2      |          0.344 / 0.420 |       1.22x |         0.399 / 0.466 |       1.17x |
 //!
 //! Instruction counts (callgrind, the Rust probe `tokens::tests::bench_corpus` on 2,000
 //! passages, both encodings, including ~40 M to build the tables): the corpus's first
 //! passages 938 M (regex-automata, 63% of it the DFA) -> 537 M (hand-written pretokenizer)
-//! -> 394 M (ASCII fast path, rank table); on the workload, cl100k alone, 228 M -> 192 M for
-//! the linked-list merge with the vector minimum. The extension shrank from 5.17 MB to 3.84
-//! MB (`regex-automata` is now a dev-dependency; `regex-syntax` keeps only its category and
-//! Perl-class tables).
+//! -> 394 M (ASCII fast path for letters, rank table) -> 339 M (linked-list merge with the
+//! vector minimum) -> 320 M (ASCII fast path for numbers, punctuation and whitespace); on the
+//! workload, cl100k alone, 228 M -> 192 M for the merge change, both encodings 382 M -> 369 M
+//! for the last fast path. The extension shrank from 5.17 MB to 3.84 MB (`regex-automata` is
+//! now a dev-dependency; `regex-syntax` keeps only its category and Perl-class tables).
 //!
 //! - Pretokenizer: the lazy DFA path cost ~130 instructions per byte of text (about 600 M of
 //!   the 938 M); the hand-written matcher ~30 (131 M). Forcing the per-character step
