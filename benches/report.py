@@ -88,22 +88,7 @@ def bench_tokens(r: Report, n: int) -> None:
             bp._core.set_token_cache_capacity(0)
         t_ours, counts = median_time(lambda enc=enc, core=core: core(texts, enc), repeat=3)
         total = sum(counts)
-        peer = ""
-        try:
-            import tiktoken
-
-            tk = tiktoken.get_encoding(enc)
-            # tiktoken's own loop beats its batch call on one thread, so it is the peer
-            t_tk, tk_counts = median_time(
-                lambda tk=tk: [len(tk.encode_ordinary(t)) for t in texts], repeat=3
-            )
-            mism = sum(a != b for a, b in zip(counts, tk_counts))
-            peer = (
-                f"tiktoken {fmt(t_tk)} ({total / t_tk / 1e6:.1f} M tok/s); ours/tiktoken "
-                f"{t_tk / t_ours:.1f}x faster; mismatches {mism}"
-            )
-        except Exception as exc:  # a missing or broken peer is reported, not fatal
-            peer = f"tiktoken unavailable ({type(exc).__name__})"
+        peer = "; ".join(_token_peers(enc, texts, counts, t_ours))
         r.add(
             f"count tokens {enc}, {n:,} passages ({total / 1e6:.2f} M tokens)",
             t_ours,
@@ -113,6 +98,53 @@ def bench_tokens(r: Report, n: int) -> None:
         )
         if hasattr(bp, "_core") and hasattr(bp._core, "set_token_cache_capacity"):
             bp._core.set_token_cache_capacity(65536)
+
+
+def _token_peers(enc: str, texts: list[str], counts: list[int], t_ours: float) -> list[str]:
+    """Time each installed exact counter (a loop of single-text calls) on ``texts``: tiktoken
+    (its loop beats its batch call on one thread), quicktok ``count`` (the ``bench`` extra) and
+    riptoken; each entry gives its time, throughput, our speed relative to it, and mismatches
+    against our counts. A missing or broken peer is reported, not fatal."""
+    total = sum(counts)
+
+    def tiktoken_counter() -> Callable[[str], int]:
+        import tiktoken
+
+        tk = tiktoken.get_encoding(enc)
+        return lambda t: len(tk.encode_ordinary(t))
+
+    def quicktok_counter() -> Callable[[str], int]:
+        import quicktok
+
+        counter: Callable[[str], int] = quicktok.get_encoding(enc).count
+        return counter
+
+    def riptoken_counter() -> Callable[[str], int]:
+        import riptoken
+
+        rt = riptoken.get_encoding(enc)
+        return lambda t: len(rt.encode_ordinary(t))
+
+    out = []
+    for name, make in (
+        ("tiktoken", tiktoken_counter),
+        ("quicktok", quicktok_counter),
+        ("riptoken", riptoken_counter),
+    ):
+        try:
+            count = make()
+            t_peer, peer_counts = median_time(
+                lambda count=count: [count(t) for t in texts], repeat=3
+            )
+        except Exception as exc:  # a missing or broken peer is reported, not fatal
+            out.append(f"{name} unavailable ({type(exc).__name__})")
+            continue
+        mism = sum(a != b for a, b in zip(counts, peer_counts))
+        out.append(
+            f"{name} {fmt(t_peer)} ({total / t_peer / 1e6:.1f} M tok/s; ours {t_peer / t_ours:.2f}x"
+            f" its speed; mismatches {mism})"
+        )
+    return out
 
 
 def _decisions_wrong(approx_kept: set[int], exact_kept: list[int]) -> int:

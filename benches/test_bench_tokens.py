@@ -1,4 +1,5 @@
-"""Token counting throughput: briefpack's Rust core against tiktoken, one group per encoding.
+"""Token counting throughput: briefpack's Rust core against tiktoken and quicktok, one group per
+encoding.
 
 Counts 10,000 passages of the shared corpus (seven languages and code), or a synthetic
 multilingual fallback when the corpus is absent. Run with timing on:
@@ -9,7 +10,8 @@ multilingual fallback when the corpus is absent. Run with timing on:
 Each benchmark records ``tokens`` and ``passages`` in ``extra_info``; tokens/s is ``tokens``
 divided by the median. Rust runs on one thread per call, like tiktoken's
 ``encode_ordinary_batch(num_threads=1)``; "cache warm" is the cost of a batch that hits the
-token-count cache for every passage.
+token-count cache for every passage. quicktok (``pip install quicktok-v1``, the ``bench`` extra),
+the fastest exact counter we know of, is a peer when installed: a loop of its ``count``.
 """
 
 from __future__ import annotations
@@ -129,3 +131,19 @@ def test_tiktoken_loop(benchmark: Any, name: str) -> None:
 
     counts = benchmark.pedantic(run, rounds=7, warmup_rounds=1)
     _record(benchmark, counts)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_quicktok_count_loop(benchmark: Any, name: str) -> None:
+    quicktok = pytest.importorskip("quicktok")
+    enc = quicktok.get_encoding(name)
+    benchmark.group = f"count_tokens {name}, {len(TEXTS)} passages"
+    count = enc.count
+
+    def run() -> list[int]:
+        return [count(t) for t in TEXTS]
+
+    counts = benchmark.pedantic(run, rounds=7, warmup_rounds=1)
+    _record(benchmark, counts)
+    if core is not None and hasattr(core, "count_tokens"):
+        assert core.count_tokens(TEXTS, name) == counts
