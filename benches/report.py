@@ -468,10 +468,13 @@ def write(r: Report, path: Path, args: argparse.Namespace) -> None:
     lines += [f"| {' | '.join(row)} |" for row in r.rows]
     lines += [
         "",
-        "What these numbers do not show: tail latency under concurrent load, cold-start cost of "
-        "loading the vocabularies (paid once per process), and memory. Every briefpack result "
-        "above was checked equal to the reference where the reference ran (parity failures "
-        "found: 0; the script stops on the first).",
+        "What these numbers do not show: tail latency under concurrent load, the cold-start "
+        "cost of loading the vocabularies (paid once per process), and run-to-run variance: on "
+        "a shared 2-core machine two runs of this script can differ by a third, so compare the "
+        "ratios within one run. Memory is the one row measured in a fresh process "
+        "(`benches/stress.py`). Every briefpack result above was checked equal to the "
+        "reference where the reference ran (parity failures found: 0; the script stops on the "
+        "first).",
         *r.notes,
         "",
     ]
