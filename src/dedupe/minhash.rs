@@ -835,16 +835,21 @@ mod tests {
         assert_eq!(d.duplicate_of, [None, None, None, None, Some(2)]);
     }
 
+    /// The file named by `MINHASH_BENCH_TEXTS` (texts separated by NUL bytes), if set.
+    fn bench_texts() -> Option<String> {
+        let path = std::env::var("MINHASH_BENCH_TEXTS").ok()?;
+        Some(std::fs::read_to_string(path).expect("readable UTF-8 file"))
+    }
+
     /// Timing aid, not a test: `MINHASH_BENCH_TEXTS=FILE` (texts separated by NUL bytes)
     /// `cargo test --release minhash::tests::bench_file -- --ignored --nocapture`; also the
     /// target of the callgrind instruction counts in the performance notes.
     #[test]
     #[ignore = "timing aid; needs MINHASH_BENCH_TEXTS"]
     fn bench_file() {
-        let Ok(path) = std::env::var("MINHASH_BENCH_TEXTS") else {
+        let Some(data) = bench_texts() else {
             return;
         };
-        let data = std::fs::read_to_string(path).expect("readable UTF-8 file");
         let texts: Vec<&str> = data.split('\0').filter(|t| !t.is_empty()).collect();
         let reps: usize = std::env::var("MINHASH_BENCH_REPS")
             .ok()
@@ -873,10 +878,9 @@ mod tests {
     #[test]
     #[ignore = "corpus-wide check; needs MINHASH_BENCH_TEXTS"]
     fn check_file() {
-        let Ok(path) = std::env::var("MINHASH_BENCH_TEXTS") else {
+        let Some(data) = bench_texts() else {
             return;
         };
-        let data = std::fs::read_to_string(path).expect("readable UTF-8 file");
         let texts: Vec<&str> = data.split('\0').filter(|t| !t.is_empty()).collect();
         let (fast, plain) = (Perms::new(128, 0, true), Perms::new(128, 0, false));
         let (mut shingler, mut hashes) = (Shingler::default(), Vec::new());
