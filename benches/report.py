@@ -151,16 +151,23 @@ def _decisions_wrong(approx_kept: set[int], exact_kept: list[int]) -> int:
     return len(approx_kept.symmetric_difference(exact_kept))
 
 
+def _ours_and_reference(
+    kernel: str, texts: list[str], threshold: float, with_reference: bool
+) -> tuple[float, Any, float | None]:
+    """Time ``bp.<kernel>`` (median of 3) and, when asked, the reference once; they must agree."""
+    ours, ref = getattr(bp, kernel), getattr(reference, kernel)
+    t_ours, res = median_time(lambda: ours(texts, threshold), repeat=3)
+    if not with_reference:
+        return t_ours, res, None
+    t_ref, ref_res = median_time(lambda: ref(texts, threshold), repeat=1, warmup=0)
+    assert tuple(ref_res) == tuple(res), f"parity failure: {kernel}"
+    return t_ours, res, t_ref
+
+
 def bench_jaccard(r: Report, sizes: list[int], ref_limit: int) -> None:
     for n in sizes:
         texts = workload.texts(n)
-        t_ours, res = median_time(lambda texts=texts: bp.dedupe_jaccard(texts, 0.7), repeat=3)
-        t_ref = None
-        if n <= ref_limit:
-            t_ref, ref_res = median_time(
-                lambda texts=texts: reference.dedupe_jaccard(texts, 0.7), repeat=1, warmup=0
-            )
-            assert tuple(ref_res) == tuple(res), "parity failure: jaccard"
+        t_ours, res, t_ref = _ours_and_reference("dedupe_jaccard", texts, 0.7, n <= ref_limit)
         peers = []
         try:
             from datasketch import MinHash, MinHashLSH
@@ -227,13 +234,7 @@ def bench_jaccard_serving(r: Report, sizes: list[int]) -> None:
 def bench_minhash(r: Report, sizes: list[int], ref_limit: int) -> None:
     for n in sizes:
         texts = workload.texts(n)
-        t_ours, res = median_time(lambda texts=texts: bp.dedupe_minhash(texts, 0.8), repeat=3)
-        t_ref = None
-        if n <= ref_limit:
-            t_ref, ref_res = median_time(
-                lambda texts=texts: reference.dedupe_minhash(texts, 0.8), repeat=1, warmup=0
-            )
-            assert tuple(ref_res) == tuple(res), "parity failure: minhash"
+        t_ours, res, t_ref = _ours_and_reference("dedupe_minhash", texts, 0.8, n <= ref_limit)
         r.add(
             f"minhash dedupe 0.8, 128 perms, {n:,} chunks", t_ours, t_ref, minhash_peer(texts, res)
         )

@@ -90,5 +90,13 @@ def test_processes_give_the_same_results() -> None:
     assert str(got[1]).startswith("requests[1]: candidate 0")
 
 
+def test_a_type_error_inside_a_callable_is_not_relabelled() -> None:
+    def rerank(question: str, chunks: list) -> list:
+        raise TypeError("the reranker's own bug")
+
+    with pytest.raises(TypeError, match="the reranker's own bug"):
+        bp.assemble_many([("q", ["a"])], rerank=rerank, **APPROX)
+
+
 def test_no_requests_no_results() -> None:
     assert bp.assemble_many([], **APPROX) == []

@@ -11,6 +11,7 @@ depends on another (the token-count cache only saves work), so the results are t
 
 from __future__ import annotations
 
+import inspect
 import multiprocessing
 import os
 from collections.abc import Mapping, Sequence
@@ -43,10 +44,16 @@ def _call(index: int, request: object, options: Mapping[str, Any]) -> Assembly:
             f"requests[{index}] must be a (question, candidates) pair or a mapping of assemble's "
             f"arguments, got {type_name(request)}"
         )
-    try:
-        return assemble(question, candidates, **args)
-    except TypeError as exc:  # an argument assemble does not take
-        raise InputError(f"requests[{index}]: {exc}") from None
+    unknown = [key for key in args if key not in _OPTIONS]
+    if unknown:  # checked here, so that a TypeError raised inside a caller's callable passes
+        raise InputError(
+            f"requests[{index}]: assemble() got an unexpected keyword argument {unknown[0]!r}"
+        )
+    return assemble(question, candidates, **args)
+
+
+# assemble's keyword arguments (question and candidates are positional).
+_OPTIONS = frozenset(inspect.signature(assemble).parameters) - {"question", "candidates"}
 
 
 def _run(i: int, request: object, options: Mapping[str, Any]) -> Assembly | BriefpackError:

@@ -113,15 +113,14 @@ def _check_choice(name: str, value: object, legal: Sequence[object]) -> Any:
     return value
 
 
-def _check_vectors_of(items: list[_Item], names: list[str] | Callable[[int], str], why: str) -> Any:
+def _check_vectors_of(items: list[_Item], name_of: Callable[[int], str], why: str) -> Any:
     """Every item's vector, checked; all must share one dimension.
 
     Returns a 2-D numpy array when every vector is a 1-D numpy array of numbers (checked and
     stacked without a Python loop over the floats; the Rust kernels read it in place), else a
     list of lists of floats. Any problem goes through the per-item check, which names the
-    first bad candidate. ``names`` gives an item's name by position (only read on an error).
+    first bad candidate. ``name_of`` gives an item's name by position (only called on an error).
     """
-    name_of = names if callable(names) else names.__getitem__
     mat = _as_matrix(items)
     if mat is not None:
         for item, row in zip(items, mat):
@@ -192,6 +191,9 @@ def _merge_overlap(a: str, b: str) -> str:
     return a + "\n" + b
 
 
+_Names = Sequence[str] | Callable[[int], str]
+
+
 class _Run:
     """State of one ``assemble`` call."""
 
@@ -201,13 +203,15 @@ class _Run:
         self.fate: dict[int, Dropped] = {}
         self.chunks: list[Chunk] = []
 
-    def count(self, texts: list[str], names: list[str]) -> list[int]:
-        """Count ``texts``; a caller's tokenizer that fails is reported by ``names``."""
+    def count(self, texts: list[str], names: _Names) -> list[int]:
+        """Count ``texts``; a caller's tokenizer that fails is reported by ``names`` (a list, or
+        a function of the position, so that names are built only for a caller's tokenizer)."""
         if callable(self.tokenizer):
-            return [count_with(self.tokenizer, t, n) for t, n in zip(texts, names)]
+            name_of = names if callable(names) else names.__getitem__
+            return [count_with(self.tokenizer, t, name_of(j)) for j, t in enumerate(texts)]
         return self.k.count_tokens(texts, self.tokenizer, segments=True)
 
-    def count_limited(self, texts: list[str], limits: list[int], names: list[str]) -> list[int]:
+    def count_limited(self, texts: list[str], limits: list[int], names: _Names) -> list[int]:
         """Like ``count``, but a text may stop being counted once it passes its limit."""
         if callable(self.tokenizer):
             return self.count(texts, names)
@@ -436,7 +440,7 @@ def _pack(
         ]
         left = budget - used
         limits = [max(0, left - n_sep - (it.chunk.tokens or 0)) for it in chunk_items]
-        counted = run.count_limited(texts, limits, [run.name(it) for it in chunk_items])
+        counted = run.count_limited(texts, limits, functools.partial(run.name_at, chunk_items))
         # Exact where an item can fit; a number past its limit (so past what is left) where not.
         costs = [c + n_sep + (it.chunk.tokens or 0) for c, it in zip(counted, chunk_items)]
         kept, _ = run.k.pack(costs, left, overflow)
@@ -801,7 +805,7 @@ def assemble(
             {"evicted": True, "sources_tokens": n_sources, "context_budget": context_budget},
         )
 
-    per_source = run.count(rendered, [run.name(it) for it in final]) if rendered else []
+    per_source = run.count(rendered, functools.partial(run.name_at, final)) if rendered else []
     sources = [
         Source(
             n,
