@@ -2,6 +2,9 @@
 
 * The optional ``../shared/`` folder beside the checkout holds tiktoken's vocabularies for
   offline use; when it is there, point tiktoken at it (the reference backend counts with it).
+* In CI (``BRIEFPACK_REQUIRE_ORACLE=1``, set by ``.ci/run`` when ``../shared/tiktoken`` is
+  there) the oracle must run: a vocabulary that cannot be loaded fails the test instead of
+  skipping it, so a broken offline setup cannot turn the parity suites into skips.
 * ``--doctest-modules`` imports every module under python/briefpack, and each framework adapter
   in briefpack.integrations raises ImportError by design when its framework is not installed:
   skip collecting those (their tests skip themselves with pytest.importorskip).
@@ -49,10 +52,12 @@ collect_ignore = [
 def pytest_runtest_call(item: pytest.Item) -> object:
     """Skip, rather than fail, a test whose oracle needs tiktoken's vocabularies when they
     cannot be had (no ``../shared/tiktoken`` and no network): the reference backend counts BPE
-    tokens with tiktoken, the Rust core needs nothing."""
+    tokens with tiktoken, the Rust core needs nothing. Not in CI, where the oracle must run."""
     try:
         return (yield)
     except Exception as exc:
+        if os.environ.get("BRIEFPACK_REQUIRE_ORACLE") == "1":
+            raise
         offline = type(exc).__module__.split(".")[0] in ("requests", "urllib3")
         if offline or (
             isinstance(exc, BriefpackError) and "vocabulary through tiktoken" in str(exc)

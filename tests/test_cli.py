@@ -366,7 +366,9 @@ def test_malformed_line_names_file_line_and_column_and_writes_nothing(capsys, tm
         capsys, "assemble", str(path), "-q", "q", "--tokenizer", "approx", "-o", str(out_file)
     )
     assert code == 2
-    assert f"{path}:3:23: invalid JSON" in err
+    # The column is the json module's: 23 (the closing brace) up to 3.12, 22 (the trailing
+    # comma) from 3.13 on.
+    assert f"{path}:3:23: invalid JSON" in err or f"{path}:3:22: invalid JSON" in err
     assert err.count("\n") == 1
     assert out == ""
     assert files_in(tmp_path) == {"bad.jsonl"}
