@@ -3,6 +3,8 @@
     python scripts/eval_routing.py --split dev            # while writing rules
     python scripts/eval_routing.py --split held           # once, after the rules are fixed
     python scripts/eval_routing.py --split dev --errors   # list the questions routed wrongly
+    python scripts/eval_routing.py --external ../shared/corpus/passages.jsonl.gz
+        # third-party questions (lines ending in "?" in a passage corpus): how many leave retrieval
 
 Reads tests/data/routing_en.tsv and routing_de.tsv (kind, split, corpus, question). Rows marked
 corpus "small" are routed with SMALL_CORPUS and BUDGET, a corpus that fits; the others without a
@@ -70,6 +72,25 @@ def evaluate(lang: str, split: str) -> dict[str, object]:
     }
 
 
+def external(path: str) -> None:
+    """Route every line ending in "?" of an en/de passage corpus; print those routed away."""
+    import gzip
+    import json
+    import re
+
+    questions = set()
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            if row.get("lang") in ("en", "de"):
+                for q in re.findall(r"(?m)^[ \t]*([A-Z][^\n?]{10,150}\?)[ \t]*$", row["text"]):
+                    questions.add((row["lang"], q.strip()))
+    away = [(lang, q) for lang, q in sorted(questions) if predict(lang, "-", q) != "retrieve"]
+    print(f"external questions routed away from retrieval: {_pct(len(away), len(questions))}")
+    for lang, q in away:
+        print(f"  {lang} {q}")
+
+
 def _pct(num: int, den: int) -> str:
     return "n/a" if den == 0 else f"{100 * num / den:.0f}% ({num}/{den})"
 
@@ -78,7 +99,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "held", "all"), default="dev")
     parser.add_argument("--errors", action="store_true", help="list the misrouted questions")
+    parser.add_argument("--external", metavar="PASSAGES.jsonl.gz", help="see the module doc")
     args = parser.parse_args()
+    if args.external:
+        external(args.external)
+        return
     for lang in ("en", "de"):
         res = evaluate(lang, args.split)
         print(f"\n{lang}, split {args.split}: {res['n']} questions\n")

@@ -261,3 +261,12 @@ def test_cli_bad_corpus_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     f.write_text("[1]\n", encoding="utf-8")
     with pytest.raises(bp.InputError, match="line 1: expected an object"):
         _run(["q", "--corpus", str(f)], capsys)
+
+
+def test_docs_examples_run() -> None:
+    import doctest
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "routing.md"
+    failed, tried = doctest.testfile(str(doc), module_relative=False)
+    assert failed == 0
+    assert tried >= 5
