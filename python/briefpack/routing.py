@@ -319,6 +319,8 @@ def route(
     Raises:
         InputError: the question is not a str, a rule is malformed, or the corpus or budget is
             invalid (as ``assemble`` reports it).
+        BudgetError: with ``corpus`` and a window budget, system prompt and question alone do
+            not fit the window (as ``assemble`` reports it).
 
     >>> import briefpack as bp
     >>> r = bp.route("HOW MANY recipes use anchovies?")
