@@ -32,6 +32,7 @@ from .kernels import (
 from .ordering import order
 from .pipeline import assemble
 from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
+from .routing import ROUTE_RULE_SETS, ROUTE_RULES_DE, ROUTE_RULES_EN, Route, Rule, route
 from .types import Assembly, Budget, Chunk, Dropped, Source
 
 try:
@@ -42,6 +43,9 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 __all__ = [
     "DEFAULT_INSTRUCTIONS",
     "DEFAULT_SYSTEM",
+    "ROUTE_RULES_DE",
+    "ROUTE_RULES_EN",
+    "ROUTE_RULE_SETS",
     "Assembly",
     "BriefpackError",
     "Budget",
@@ -53,6 +57,8 @@ __all__ = [
     "Dropped",
     "InputError",
     "PackResult",
+    "Route",
+    "Rule",
     "Source",
     "__version__",
     "assemble",
@@ -66,4 +72,5 @@ __all__ = [
     "mmr",
     "order",
     "pack",
+    "route",
 ]

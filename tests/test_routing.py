@@ -1,0 +1,272 @@
+"""``route``: the rule that decides, the shared normalisation, whole-corpus fit, the CLI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import briefpack as bp
+from briefpack.routing import KINDS, add_route_parser, normalize
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import eval_routing
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_dev_split_routes_every_labelled_question(lang: str) -> None:
+    # The held split is evaluated by scripts/eval_routing.py --split held, once; not here.
+    res = eval_routing.evaluate(lang, "dev")
+    assert res["errors"] == []
+    fp, n = res["ordinary"]  # type: ignore[misc]
+    assert fp == 0
+    assert n > 0
+
+
+def test_labelled_set_is_large_enough_and_covers_every_kind() -> None:
+    rows = eval_routing.load("en")
+    assert len(rows) >= 150
+    for kind in KINDS:
+        assert sum(1 for r in rows if r[0] == kind and r[1] == "held") >= 4, kind
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "HOW MANY recipes use anchovies?",
+        "how many recipes use anchovies",
+        "how-many Recipes   use anchovies",
+        "ＨＯＷ ＭＡＮＹ recipes use anchovies",
+    ],
+)
+def test_case_width_and_punctuation_agree(question: str) -> None:
+    r = bp.route(question)
+    assert (r.kind, r.rule_index) == ("aggregate", 0)
+    assert normalize(r.matched or "") == "how many recipes use"
+
+
+def test_accents_fold_for_german_rules() -> None:
+    for q in (
+        "Wie viele Dokumente erwähnen die DSGVO?",
+        "Wie viele Dokumente erwahnen die DSGVO?",
+        "Wie viele Dokumente erwa\u0308hnen die DSGVO?",
+    ):
+        assert bp.route(q, rules=bp.ROUTE_RULES_DE).kind == "aggregate"
+    assert normalize("Straße") == "strasse"
+
+
+def test_match_is_the_span_of_the_original_question() -> None:
+    q = "  Please,  LIST every recipe that contains a nut allergen."
+    r = bp.route(q)
+    assert r.kind == "exhaustive"
+    assert r.match is not None
+    assert q[r.match[0] : r.match[1]] == "LIST every"
+    assert "rule 10" in r.why
+    assert "'LIST every'" in r.why
+
+
+def test_near_misses_stay_retrieval() -> None:
+    for q in (
+        "How many tokens does this cost?",
+        "What is the total price including VAT?",
+        "List the steps to configure SAML.",
+        "What is the latest version of the app?",
+    ):
+        r = bp.route(q)
+        assert (r.kind, r.rule, r.match) == ("retrieve", None, None), q
+        assert r.why.startswith("no rule matched")
+
+
+def test_german_questions_do_not_fire_english_rules_and_vice_versa() -> None:
+    assert bp.route("Wie viele Rezepte enthalten Sardellen?").kind == "retrieve"
+    assert bp.route("How many recipes use anchovies?", rules=bp.ROUTE_RULES_DE).kind == "retrieve"
+
+
+def test_users_extend_rules_first_match_wins() -> None:
+    rules = [bp.Rule("filter", r"\bgluten free\b", "a dietary tag is metadata"), *bp.ROUTE_RULES_EN]
+    r = bp.route("Gluten-free cakes", rules=rules)
+    assert (r.kind, r.rule_index, r.matched) == ("filter", 0, "Gluten-free")
+    assert bp.route("Gluten-free cakes").kind == "retrieve"
+    # a retrieve rule is an exception that stops the rules below it
+    guard = [
+        ("retrieve", r"^how many recipes\b", "our recipe counts are in one page"),
+        *bp.ROUTE_RULES_EN,
+    ]
+    r = bp.route("How many recipes use anchovies?", rules=guard)
+    assert (r.kind, r.rule_index) == ("retrieve", 0)
+    assert r.to_dict()["rule_set"] == "custom"
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("aggregate", "rules must be a list"),
+        ([("aggregate", "x")], r"rules\[0\] must be a \(kind, pattern, why\) triple"),
+        ([("count", "x", "y")], r"rules\[0\]: kind must be one of 'retrieve'"),
+        ([("whole_corpus", "x", "y")], "decided by corpus and budget"),
+        ([("filter", "(", "y")], r"rules\[0\]: pattern '\(' is not a valid regular expression"),
+        ([("filter", 3, "y")], r"rules\[0\]: pattern and why must be str"),
+    ],
+)
+def test_bad_rules_are_input_errors(rules: object, message: str) -> None:
+    with pytest.raises(bp.InputError, match=message):
+        bp.route("q", rules=rules)  # type: ignore[arg-type]
+
+
+def test_bad_question_and_corpus() -> None:
+    with pytest.raises(bp.InputError, match="question: text must be a str"):
+        bp.route(b"q")  # type: ignore[arg-type]
+    with pytest.raises(bp.InputError, match="corpus must be a list"):
+        bp.route("q", corpus="one text")  # type: ignore[arg-type]
+
+
+CORPUS = [bp.Chunk("SSO is in the Pro plan.", id="p"), "Leave is 14 weeks."]
+
+
+def test_whole_corpus_uses_assembles_arithmetic() -> None:
+    # whole_corpus exactly when assemble places every text (per-item costs, then the block)
+    q = "Is SSO in Pro?"
+    need = bp.assemble(q, CORPUS, budget=10_000, tokenizer="approx", dedupe=None).tokens["sources"]
+    seen = set()
+    for budget in range(need - 3, need + 8):
+        a = bp.assemble(q, CORPUS, budget=budget, tokenizer="approx", dedupe=None)
+        r = bp.route(q, corpus=CORPUS, budget=budget, tokenizer="approx")
+        assert (r.kind == "whole_corpus") == (not a.dropped), budget
+        assert r.context_budget == budget
+        assert r.corpus_tokens == (a.tokens["sources"] if not a.dropped else None)
+        seen.add(r.kind)
+    assert seen == {"retrieve", "whole_corpus"}
+    short = bp.route(q, corpus=CORPUS, budget=need - 1, tokenizer="approx")
+    assert short.to_dict()["corpus"] == {
+        "fits": False,
+        "sources_tokens": None,
+        "context_budget": need - 1,
+    }
+
+
+def test_whole_corpus_window_budget_counts_the_framing() -> None:
+    window = bp.Budget(window=10_000)
+    r = bp.route("Is SSO in Pro?", corpus=CORPUS, budget=window, tokenizer="approx")
+    a = bp.assemble("Is SSO in Pro?", CORPUS, budget=window, tokenizer="approx", dedupe=None)
+    assert r.kind == "whole_corpus"
+    assert r.context_budget == a.tokens["context_budget"]
+
+
+def test_a_fitting_corpus_overrides_only_sampled_kinds() -> None:
+    def kind(q: str) -> str:
+        return bp.route(q, corpus=CORPUS, budget=1000, tokenizer="approx").kind
+
+    assert kind("List every recipe that contains nuts.") == "whole_corpus"
+    assert kind("What are the main themes across all interviews?") == "whole_corpus"
+    assert kind("How many recipes use anchovies?") == "aggregate"
+    assert kind("Recipes under 30 minutes") == "filter"
+    assert kind("What was added this week?") == "recency"
+    r = bp.route("List every recipe with nuts.", corpus=CORPUS, budget=1000, tokenizer="approx")
+    assert r.rule is not None
+    assert r.rule.kind == "exhaustive"
+    assert "overrides rule 10" in r.why
+
+
+def test_whole_corpus_errors_come_from_assemble() -> None:
+    with pytest.raises(bp.InputError, match="budget"):
+        bp.route("q", corpus=["a"], budget=-1)  # type: ignore[arg-type]
+
+
+def test_to_dict_is_json_for_the_record() -> None:
+    d = bp.route("What was added this week?").to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert d["kind"] == "recency"
+    assert d["rule"]["kind"] == "recency"
+    assert d["corpus"] is None
+    assert d["match"]["text"] == "added this"
+    assert d["rule_set"] == "en"
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    parser = argparse.ArgumentParser(prog="briefpack")
+    add_route_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["route", *argv])
+    code = args.func(args)
+    return code, capsys.readouterr().out
+
+
+def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(["How many recipes use anchovies?"], capsys)
+    assert code == 0
+    assert out.splitlines()[0] == "route: aggregate"
+    assert "match: 'How many recipes use'" in out
+    code, out = _run(
+        ["Wie viele Rezepte enthalten Sardellen?", "--lang", "de", "--format", "json"], capsys
+    )
+    assert json.loads(out)["kind"] == "aggregate"
+    assert json.loads(out)["rule_set"] == "de"
+
+
+def test_cli_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "corpus.jsonl"
+    f.write_text(
+        '{"text": "SSO is in Pro.", "id": "a", "team": "x"}\n"Leave is 14 weeks."\n\n',
+        encoding="utf-8",
+    )
+    code, out = _run(
+        [
+            "Is SSO in Pro?",
+            "--corpus",
+            str(f),
+            "--budget",
+            "500",
+            "--tokenizer",
+            "approx",
+            "--format",
+            "json",
+        ],
+        capsys,
+    )
+    assert code == 0
+    assert json.loads(out)["kind"] == "whole_corpus"
+    code, out = _run(
+        ["Is SSO in Pro?", "--corpus", str(f), "--window", "150", "--tokenizer", "approx"], capsys
+    )
+    assert out.startswith("route: retrieve")
+
+
+def test_cli_rules_listing(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _run(["--rules"], capsys)
+    assert code == 0
+    assert len(out.splitlines()) == 2 * len(bp.ROUTE_RULES_EN)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "route needs a question"),
+        (["q", "--budget", "5"], "only matter with --corpus"),
+        (["q", "--margin", "5"], "pass --window too"),
+        (["q", "--corpus", "/nonexistent/c.jsonl"], "cannot read it"),
+    ],
+)
+def test_cli_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(bp.InputError, match=message):
+        _run(argv, capsys)
+
+
+def test_cli_bad_corpus_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "c.jsonl"
+    f.write_text("{oops\n", encoding="utf-8")
+    with pytest.raises(bp.InputError, match="line 1: not JSON"):
+        _run(["q", "--corpus", str(f)], capsys)
+    f.write_text("[1]\n", encoding="utf-8")
+    with pytest.raises(bp.InputError, match="line 1: expected an object"):
+        _run(["q", "--corpus", str(f)], capsys)
+
+
+def test_docs_examples_run() -> None:
+    import doctest
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "routing.md"
+    failed, tried = doctest.testfile(str(doc), module_relative=False)
+    assert failed == 0
+    assert tried >= 5
