@@ -519,7 +519,12 @@ def test_output_to_a_special_file_is_written_in_place(capsys, hits):
 
 
 def test_unavailable_vocabulary_is_a_clear_error(capsys, monkeypatch, hits):
-    monkeypatch.setattr(cli, "tokenizer_problem", lambda name, backend="auto": "OSError: offline")
+    from briefpack._backend import Kernels
+
+    def offline(self, texts, encoding, **options):
+        raise OSError("offline")  # what tiktoken's download raises without a network
+
+    monkeypatch.setattr(Kernels, "count_tokens", offline)
     code, _, err = run(capsys, "assemble", str(hits), "-q", "q")
     assert code == 2
     assert "the o200k_base vocabulary could not be loaded; pass --tokenizer approx" in err

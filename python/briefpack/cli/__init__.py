@@ -1,0 +1,40 @@
+"""The ``briefpack`` command line: ``demo``, ``assemble``, ``count``, ``dedupe`` and ``cite``.
+
+Run ``briefpack demo`` to watch the whole pipeline on a built-in help-center example, then
+``briefpack assemble candidates.jsonl -q "question"`` on your own candidates (one JSON object per
+line with ``Chunk``'s keys, best first; ``-`` reads stdin). ``python -m briefpack`` is the same
+program.
+
+Exit status: 0 on success; 1 when ``cite`` finds labels that were never in the context (strict
+mode); 2 for a usage error, bad input (the message names file, line and column), a briefpack
+error, or a tokenizer whose vocabulary cannot be loaded. User errors print one line to stderr,
+never a traceback. Output files are written atomically, so an error leaves no half-written file.
+
+Human-readable output uses ``rich`` (``pip install 'briefpack[cli]'``) on a terminal and plain
+text when rich is missing or the output is piped; ``--color always|never`` overrides.
+
+    $ briefpack demo
+    $ briefpack assemble hits.jsonl -q "Is SSO included in Pro?" --format json -o record.json
+    $ briefpack cite answer.txt --record record.json
+"""
+
+from __future__ import annotations
+
+from .app import main
+from .explain import describe_fate, tokenizer_problem
+from .files import Row, read_jsonl, rows_to_chunks, write_atomic
+from .parser import build_parser
+from .screen import Screen, plain_table
+
+__all__ = [
+    "Row",
+    "Screen",
+    "build_parser",
+    "describe_fate",
+    "main",
+    "plain_table",
+    "read_jsonl",
+    "rows_to_chunks",
+    "tokenizer_problem",
+    "write_atomic",
+]
