@@ -66,6 +66,9 @@ def describe_fate(fate: dict[str, Any]) -> str:
     >>> describe_fate({"fate": "dropped", "reason": "superseded",
     ...                "detail": {"by": "kb/9", "updated": "2024-09-02", "url": "https://x"}})
     'superseded by kb/9 (updated 2024-09-02)'
+    >>> describe_fate({"fate": "dropped", "reason": "over_budget",
+    ...                "detail": {"remaining": 12, "context_budget": 1000}})
+    'over budget: needs more than the 12 tokens left of the context budget of 1000'
     """
     if fate.get("fate") == "source":
         return f"source [{fate['label']}]"
@@ -89,10 +92,16 @@ def describe_fate(fate: dict[str, Any]) -> str:
                 f"over budget: evicted, the sources took {d.get('sources_tokens')} of "
                 f"{d.get('context_budget')} tokens{via}"
             )
-        return (
-            f"over budget: costs {d.get('cost')} tokens, the context budget is "
-            f"{d.get('context_budget')}{via}"
-        )
+        if "after" in d:
+            return (
+                f"over budget: packing stopped at {d.get('after')}, which did not fit the "
+                f"context budget of {d.get('context_budget')}{via}"
+            )
+        if "remaining" in d:
+            return (
+                f"over budget: needs more than the {d.get('remaining')} tokens left of the "
+                f"context budget of {d.get('context_budget')}{via}"
+            )
     extra = ", ".join(f"{k} {v}" for k, v in d.items())
     return f"{reason} ({extra})" if extra else reason
 
