@@ -5,10 +5,13 @@ Run ``briefpack demo`` to watch the whole pipeline on a built-in help-center exa
 line with ``Chunk``'s keys, best first; ``-`` reads stdin). ``python -m briefpack`` is the same
 program.
 
-Exit status: 0 on success; 1 when ``cite`` finds labels that were never in the context (strict
-mode); 2 for a usage error, bad input (the message names file, line and column), a briefpack
-error, or a tokenizer whose vocabulary cannot be loaded. User errors print one line to stderr,
-never a traceback. Output files are written atomically, so an error leaves no half-written file.
+Exit status (``common.EXIT_STATUSES``, also in ``--help``): 0 on success; 1 when ``cite``
+finds labels that were never in the context (strict mode); 2 for a usage error, bad input (the
+message names the flag, or file, line and column), a briefpack error, or a tokenizer whose
+vocabulary cannot be loaded; 74 when the output cannot be written; 130 on Ctrl-C; 141 when the
+reader of stdout went away. Errors print one line to stderr, never a traceback. Output files
+are written atomically, so an error leaves no half-written file. The options are one table
+(``options.OPTIONS``) from which the parser is built.
 
 Human-readable output uses ``rich`` (``pip install 'briefpack[cli]'``) on a terminal and plain
 text when rich is missing or the output is piped; ``--color always|never`` overrides.

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import sys
 from typing import Any
 
+from .._types import DedupeResult
 from ..errors import BriefpackError, CitationError
-from ..types import Assembly, Budget
+from ..types import Assembly, Budget, Chunk
 from .common import EXIT_CHECK_FAILED, EXIT_OK, PROG, STDIN, UserError
 from .explain import (
     FATE_COLUMNS,
@@ -26,16 +28,19 @@ from .explain import (
     tokenizer_problem,
 )
 from .files import (
+    Row,
     display,
     dumps,
     emit,
     locate,
+    parse_json,
     read_json,
     read_jsonl,
     read_text,
     rows_to_chunks,
     write_atomic,
 )
+from .options import api_kwargs, name_the_flag
 from .screen import Screen
 
 
@@ -153,31 +158,71 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _minhash(args: argparse.Namespace, uses_minhash: bool, flag: str) -> dict[str, int]:
+    """``--num-perm``, ``--shingle`` and ``--seed`` as the API's ``minhash`` mapping."""
+    given = {k: getattr(args, k) for k in ("num_perm", "shingle", "seed")}
+    given = {k: v for k, v in given.items() if v is not None}
+    if given and not uses_minhash:
+        shown = ", ".join("--" + k.replace("_", "-") for k in given)
+        raise UserError(f"{shown} only appl{'y' if len(given) > 1 else 'ies'} to {flag} minhash")
+    return given
+
+
+def _query_vector(args: argparse.Namespace) -> Any:
+    if args.query_vector is not None and args.query_vector_file is not None:
+        raise UserError("pass --query-vector or --query-vector-file, not both")
+    if args.query_vector_file is not None:
+        return read_json(args.query_vector_file)
+    if args.query_vector is None:
+        return None
+    try:
+        return parse_json(args.query_vector)
+    except ValueError as exc:
+        raise UserError(f"--query-vector: invalid JSON: {exc}") from None
+
+
+def _assemble_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of ``assemble`` from the flags; flag combinations checked here."""
+    options = api_kwargs(args, "assemble")
+    if args.mmr is None:
+        for flag, value in (
+            ("--mmr-k", args.mmr_k),
+            ("--query-vector", args.query_vector),
+            ("--query-vector-file", args.query_vector_file),
+        ):
+            if value is not None:
+                raise UserError(f"{flag} only applies with --mmr LAMBDA; pass --mmr too")
+    if args.threshold is not None and args.dedupe in ("none", "exact"):
+        raise UserError(f"--threshold does not apply to --dedupe {args.dedupe}")
+    minhash = _minhash(args, args.dedupe == "minhash", "--dedupe")
+    if minhash:
+        options["minhash"] = minhash
+    if args.history is not None:
+        options["history"] = read_json(args.history)
+    query_vector = _query_vector(args)
+    if query_vector is not None:
+        options["query_vector"] = query_vector
+    options.update(
+        budget=_budget(args, 12_000),
+        dedupe=None if args.dedupe == "none" else args.dedupe,
+        threshold=args.threshold,
+    )
+    return options
+
+
 def cmd_assemble(args: argparse.Namespace) -> int:
     """Assemble the prompt from candidates in a JSONL file."""
     from ..pipeline import assemble
 
     name = display(args.file)
+    options = _assemble_options(args)
     rows = read_jsonl(args.file)
     chunks = rows_to_chunks(rows, name)
     require_tokenizer(args.tokenizer, args.backend, "--tokenizer")
     try:
-        result = assemble(
-            args.question,
-            chunks,
-            budget=_budget(args, 12_000),
-            dedupe=None if args.dedupe == "none" else args.dedupe,
-            threshold=args.threshold,
-            supersede=args.supersede,
-            max_per_doc=args.max_per_doc,
-            order=args.order,
-            labels=args.labels,
-            overflow=args.overflow,
-            tokenizer=args.tokenizer,
-            backend=args.backend,
-        )
+        result = assemble(args.question, chunks, **options)
     except BriefpackError as exc:
-        raise UserError(locate(str(exc), rows, name, chunks)) from None
+        raise UserError(locate(name_the_flag(exc), rows, name, chunks)) from None
     if args.format == "json":
         emit(dumps(result.record(include_prompt=True)), args.output)
     elif args.format == "messages":
@@ -206,8 +251,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     from ..kernels import count_tokens
 
     texts = [read_text(path) for path in args.files]
-    require_tokenizer(args.encoding, "auto", "--encoding")
-    counts = count_tokens(texts, encoding=args.encoding)
+    require_tokenizer(args.tokenizer, "auto", "--tokenizer")
+    counts = count_tokens(texts, encoding=args.tokenizer)
     rows = [[str(n), display(path)] for n, path in zip(counts, args.files)]
     if len(rows) > 1:
         rows.append([str(sum(counts)), "total"])
@@ -217,43 +262,101 @@ def cmd_count(args: argparse.Namespace) -> int:
             screen.stream.write(f"{row[0].rjust(max(len(r[0]) for r in rows))}  {row[1]}\n")
     else:
         styles = ["" for _ in counts] + (["bold"] if len(rows) > len(counts) else [])
-        screen.table("", [(args.encoding, "right"), ("file", "left")], rows, styles)
+        screen.table("", [(args.tokenizer, "right"), ("file", "left")], rows, styles)
     screen.flush()
     return EXIT_OK
 
 
+_VECTOR_AT = re.compile(r"vectors\[(\d+)\]")
+
+
+def _dedupe_group(
+    method: str,
+    rows: list[Row],
+    chunks: list[Chunk],
+    name: str,
+    threshold: float,
+    minhash: dict[str, int],
+) -> DedupeResult:
+    """One kernel call over ``chunks`` (rows of one scope); a problem names file:line."""
+    from .. import kernels
+
+    try:
+        if method == "exact":
+            return kernels.dedupe_exact([c.text for c in chunks])
+        if method == "jaccard":
+            return kernels.dedupe_jaccard([c.text for c in chunks], threshold=threshold)
+        if method == "minhash":
+            return kernels.dedupe_minhash([c.text for c in chunks], threshold=threshold, **minhash)
+        for row, chunk in zip(rows, chunks):
+            if chunk.vector is None:
+                raise UserError(
+                    f"{name}:{row.line}:1: --method cosine needs a 'vector' on every row; "
+                    "this one has none"
+                )
+        return kernels.dedupe_cosine([c.vector for c in chunks], threshold=threshold)
+    except BriefpackError as exc:
+        message = name_the_flag(exc)
+        m = _VECTOR_AT.match(message)
+        if m and int(m.group(1)) < len(rows):
+            row = rows[int(m.group(1))]
+            message = f"{name}:{row.line}:1: vector{message[m.end() :]}"
+        raise UserError(message) from None
+
+
+def _scopes(chunks: list[Chunk], scope: str) -> list[list[int]]:
+    """Row indices compared together: all of them, or one list per document (in file order).
+
+    A row without ``doc`` is a document of its own.
+    """
+    if scope == "global":
+        return [list(range(len(chunks)))]
+    groups: dict[object, list[int]] = {}
+    for i, chunk in enumerate(chunks):
+        groups.setdefault(("doc", chunk.doc) if chunk.doc is not None else ("row", i), []).append(i)
+    return list(groups.values())
+
+
 def cmd_dedupe(args: argparse.Namespace) -> int:
     """Drop near-duplicate rows of a JSONL file; the first (best-ranked) copy wins."""
-    from .. import kernels
     from ..pipeline import DEFAULT_THRESHOLDS
 
     name = display(args.file)
+    threshold = args.threshold
+    if args.method == "exact" and threshold is not None:
+        raise UserError("--threshold does not apply to --method exact (copies must be equal)")
+    minhash = _minhash(args, args.method == "minhash", "--method")
+    if threshold is None and args.method != "exact":
+        threshold = DEFAULT_THRESHOLDS[args.method]
     rows = read_jsonl(args.file)
     chunks = rows_to_chunks(rows, name)
-    texts = [c.text for c in chunks]
-    threshold = args.threshold
-    if args.method == "exact":
-        if threshold is not None:
-            raise UserError("--threshold does not apply to --method exact (copies must be equal)")
-        result = kernels.dedupe_exact(texts)
-    else:
-        if threshold is None:
-            threshold = DEFAULT_THRESHOLDS[args.method]
-        fn = kernels.dedupe_jaccard if args.method == "jaccard" else kernels.dedupe_minhash
-        try:
-            result = fn(texts, threshold=threshold)
-        except BriefpackError as exc:
-            raise UserError(str(exc)) from None
-    emit("".join(rows[i].raw + "\n" for i in result.kept), args.output)
-    dropped = len(rows) - len(result.kept)
+    duplicate_of: list[int | None] = [None] * len(rows)
+    similarity: list[float | None] = [None] * len(rows)
+    for group in _scopes(chunks, args.scope):
+        got = _dedupe_group(
+            args.method,
+            [rows[i] for i in group],
+            [chunks[i] for i in group],
+            name,
+            1.0 if threshold is None else threshold,
+            minhash,
+        )
+        for j, (of, sim) in enumerate(zip(got.duplicate_of, got.similarity)):
+            if of is not None:
+                duplicate_of[group[j]], similarity[group[j]] = group[of], sim
+    kept = [i for i, of in enumerate(duplicate_of) if of is None]
+    emit("".join(rows[i].raw + "\n" for i in kept), args.output)
+    dropped = len(rows) - len(kept)
     how = args.method if threshold is None else f"{args.method} >= {threshold}"
+    if args.scope == "document":
+        how += ", within each document"
     print(
-        f"{PROG}: kept {len(result.kept)} of {len(rows)} rows from {name}, dropped {dropped} "
+        f"{PROG}: kept {len(kept)} of {len(rows)} rows from {name}, dropped {dropped} "
         f"duplicate{'' if dropped == 1 else 's'} ({how})",
         file=sys.stderr,
     )
     if args.verbose:
-        for i, (of, sim) in enumerate(zip(result.duplicate_of, result.similarity)):
+        for i, (of, sim) in enumerate(zip(duplicate_of, similarity)):
             if of is not None:
                 print(
                     f"  {name}:{rows[i].line} (id {chunks[i].id!r}) duplicates line "

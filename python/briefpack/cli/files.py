@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import stat
@@ -19,7 +20,7 @@ from typing import Any
 from ..candidates import CHUNK_FIELDS, describe, to_chunk
 from ..errors import BriefpackError
 from ..types import Chunk
-from .common import STDIN, UserError
+from .common import STDIN, OutputError, UserError
 
 
 def display(path: str) -> str:
@@ -97,6 +98,96 @@ def _value_columns(raw: str) -> dict[str, int]:
     return columns
 
 
+MAX_DIGITS = 4300
+"""Longest integer literal read (Python's own default limit for int/str conversion)."""
+
+
+class _JSONValueError(ValueError):
+    """A value json can parse but briefpack cannot use; ``needle`` is its text, to locate it."""
+
+    def __init__(self, message: str, needle: str | None = None) -> None:
+        super().__init__(message)
+        self.needle = needle
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _JSONValueError(
+                f"duplicate key {json.dumps(key, ensure_ascii=False)} in one object (JSON would "
+                "keep only the last); remove one"
+            )
+        obj[key] = value
+    return obj
+
+
+def _int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _JSONValueError(
+            f"a number with {digits} digits is longer than the {MAX_DIGITS} allowed; "
+            "write it as a string",
+            text,
+        )
+    return int(text)
+
+
+def _float(text: str) -> float:
+    x = float(text)
+    if math.isinf(x):
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        raise _JSONValueError(f"the number {shown} is too large for a 64-bit float", text)
+    return x
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads`` that rejects duplicate keys, overlong integers and overflowing floats.
+
+    >>> parse_json('{"a": 1, "b": [2.5]}')
+    {'a': 1, 'b': [2.5]}
+    """
+    return json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_float=_float)
+
+
+_PLAIN = json.JSONDecoder()
+
+
+def _duplicate_key_at(s: str, i: int) -> tuple[int | None, int]:
+    """Offset of the first key that repeats one of its object, and where the value ends."""
+    i = _skip_ws(s, i)
+    opener = s[i : i + 1]
+    if opener not in ("{", "["):
+        return None, _PLAIN.raw_decode(s, i)[1]
+    closer, seen, i = ("}" if opener == "{" else "]"), set(), _skip_ws(s, i + 1)
+    if s[i : i + 1] == closer:
+        return None, i + 1
+    while True:
+        if opener == "{":
+            i = _skip_ws(s, i)
+            key, j = _PLAIN.raw_decode(s, i)
+            if key in seen:
+                return i, j
+            seen.add(key)
+            i = _skip_ws(s, j) + 1  # the colon
+        found, i = _duplicate_key_at(s, i)
+        if found is not None:
+            return found, i
+        i = _skip_ws(s, i)
+        if s[i : i + 1] != ",":
+            return None, i + 1
+        i += 1
+
+
+def _offset_of(exc: _JSONValueError, text: str) -> int:
+    """Where in ``text`` the problem is (0 when it cannot be found)."""
+    with contextlib.suppress(ValueError, IndexError, RecursionError, TypeError):
+        if exc.needle is not None:
+            return max(text.find(exc.needle), 0)
+        return _duplicate_key_at(text, 0)[0] or 0
+    return 0
+
+
 def read_jsonl(path: str) -> list[Row]:
     """Read one JSON object per line (blank lines are skipped).
 
@@ -109,9 +200,11 @@ def read_jsonl(path: str) -> list[Row]:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = parse_json(raw)
         except json.JSONDecodeError as exc:
             raise UserError(f"{name}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        except _JSONValueError as exc:
+            raise UserError(f"{name}:{n}:{_offset_of(exc, raw) + 1}: {exc}") from None
         except RecursionError:
             raise UserError(f"{name}:{n}:1: invalid JSON: nested too deeply") from None
         if not isinstance(obj, dict):
@@ -164,6 +257,21 @@ def locate(message: str, rows: list[Row], name: str, chunks: Sequence[Chunk] = (
     return f"{name}:{row.line}:{column}: {message}"
 
 
+def _check_float_range(known: dict[str, Any], row: Row, name: str) -> None:
+    """An integer ``score`` or vector element beyond a float's range is an error here."""
+    vector = known.get("vector")
+    for key, values in (("score", [known.get("score")]), ("vector", vector)):
+        if not isinstance(values, list):
+            continue
+        for x in values:
+            if isinstance(x, int) and not isinstance(x, bool) and abs(x) > sys.float_info.max:
+                column = _value_columns(row.raw).get(key, 1)
+                raise UserError(
+                    f"{name}:{row.line}:{column}: {key}: a number with {len(str(abs(x)))} "
+                    "digits is too large for a 64-bit float"
+                )
+
+
 def rows_to_chunks(rows: list[Row], name: str) -> list[Chunk]:
     """Check each row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``."""
     chunks = []
@@ -179,6 +287,7 @@ def rows_to_chunks(rows: list[Row], name: str) -> list[Chunk]:
                     f"{_json_type(given)}"
                 )
             known["meta"] = {**extra, **(given or {})}
+        _check_float_range(known, row, name)
         try:
             chunks.append(to_chunk(known, index))
         except BriefpackError as exc:
@@ -192,9 +301,13 @@ def read_json(path: str) -> Any:
     name = display(path)
     text = read_text(path)
     try:
-        return json.loads(text)
+        return parse_json(text)
     except json.JSONDecodeError as exc:
         raise UserError(f"{name}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except _JSONValueError as exc:
+        at = _offset_of(exc, text)
+        line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        raise UserError(f"{name}:{line}:{column}: {exc}") from None
     except RecursionError:
         raise UserError(f"{name}:1:1: invalid JSON: nested too deeply") from None
 
@@ -226,7 +339,7 @@ def write_atomic(path: str, text: str) -> None:
             with open(path, "w", encoding="utf-8", newline="\n") as f:
                 f.write(text)
         except OSError as exc:
-            raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
         return
     target = os.path.realpath(path)  # replace the file a symlink points at, not the link
     folder = os.path.dirname(target)
@@ -235,7 +348,7 @@ def write_atomic(path: str, text: str) -> None:
             prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
         )
     except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
@@ -247,7 +360,7 @@ def write_atomic(path: str, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
 
 
