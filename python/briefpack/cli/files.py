@@ -1,0 +1,377 @@
+"""Reading the command line's input (JSONL, JSON, text) and writing its output atomically.
+
+Every problem in an input file is reported as ``FILE:LINE:COLUMN: ...``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import re
+import stat
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..candidates import CHUNK_FIELDS, describe, to_chunk
+from ..errors import BriefpackError
+from ..types import Chunk
+from .common import STDIN, OutputError, UserError
+
+
+def display(path: str) -> str:
+    return "<stdin>" if path == STDIN else path
+
+
+def _read_bytes(path: str) -> bytes:
+    if path == STDIN:
+        buffer = getattr(sys.stdin, "buffer", None)
+        return buffer.read() if buffer is not None else sys.stdin.read().encode("utf-8")
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _decode(data: bytes, name: str) -> str:
+    """Decode UTF-8 (a leading BOM is skipped); a bad byte is reported as file:line:column."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        column = len(data[start : exc.start].decode("utf-8", "replace")) + 1
+        raise UserError(
+            f"{name}:{line}:{column}: not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
+            "save the file as UTF-8"
+        ) from None
+
+
+def read_text(path: str) -> str:
+    return _decode(_read_bytes(path), display(path))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One non-blank line of a JSONL file: where it is, its raw text and its parsed object."""
+
+    line: int
+    raw: str
+    obj: dict[str, Any]
+
+
+def _skip_ws(s: str, i: int) -> int:
+    while i < len(s) and s[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _value_columns(raw: str) -> dict[str, int]:
+    """1-based column of each top-level value of the JSON object on one line (for messages)."""
+    decoder = json.JSONDecoder()
+    columns: dict[str, int] = {}
+    i = _skip_ws(raw, 0)
+    if raw[i : i + 1] != "{":
+        return columns
+    i += 1
+    with contextlib.suppress(ValueError, IndexError):
+        while True:
+            i = _skip_ws(raw, i)
+            if raw[i : i + 1] != '"':
+                break
+            key, i = decoder.raw_decode(raw, i)
+            i = _skip_ws(raw, i)
+            if raw[i : i + 1] != ":":
+                break
+            i = _skip_ws(raw, i + 1)
+            columns.setdefault(key, i + 1)
+            _, i = decoder.raw_decode(raw, i)
+            i = _skip_ws(raw, i)
+            if raw[i : i + 1] != ",":
+                break
+            i += 1
+    return columns
+
+
+MAX_DIGITS = 4300
+"""Longest integer literal read (Python's own default limit for int/str conversion)."""
+
+
+class _JSONValueError(ValueError):
+    """A value json can parse but briefpack cannot use; ``needle`` is its text, to locate it."""
+
+    def __init__(self, message: str, needle: str | None = None) -> None:
+        super().__init__(message)
+        self.needle = needle
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _JSONValueError(
+                f"duplicate key {json.dumps(key, ensure_ascii=False)} in one object (JSON would "
+                "keep only the last); remove one"
+            )
+        obj[key] = value
+    return obj
+
+
+def _int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _JSONValueError(
+            f"a number with {digits} digits is longer than the {MAX_DIGITS} allowed; "
+            "write it as a string",
+            text,
+        )
+    return int(text)
+
+
+def _float(text: str) -> float:
+    x = float(text)
+    if math.isinf(x):
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        raise _JSONValueError(f"the number {shown} is too large for a 64-bit float", text)
+    return x
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads`` that rejects duplicate keys, overlong integers and overflowing floats.
+
+    >>> parse_json('{"a": 1, "b": [2.5]}')
+    {'a': 1, 'b': [2.5]}
+    """
+    return json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_float=_float)
+
+
+_PLAIN = json.JSONDecoder()
+
+
+def _duplicate_key_at(s: str, i: int) -> tuple[int | None, int]:
+    """Offset of the first key that repeats one of its object, and where the value ends."""
+    i = _skip_ws(s, i)
+    opener = s[i : i + 1]
+    if opener not in ("{", "["):
+        return None, _PLAIN.raw_decode(s, i)[1]
+    closer, seen, i = ("}" if opener == "{" else "]"), set(), _skip_ws(s, i + 1)
+    if s[i : i + 1] == closer:
+        return None, i + 1
+    while True:
+        if opener == "{":
+            i = _skip_ws(s, i)
+            key, j = _PLAIN.raw_decode(s, i)
+            if key in seen:
+                return i, j
+            seen.add(key)
+            i = _skip_ws(s, j) + 1  # the colon
+        found, i = _duplicate_key_at(s, i)
+        if found is not None:
+            return found, i
+        i = _skip_ws(s, i)
+        if s[i : i + 1] != ",":
+            return None, i + 1
+        i += 1
+
+
+def _offset_of(exc: _JSONValueError, text: str) -> int:
+    """Where in ``text`` the problem is (0 when it cannot be found)."""
+    with contextlib.suppress(ValueError, IndexError, RecursionError, TypeError):
+        if exc.needle is not None:
+            return max(text.find(exc.needle), 0)
+        return _duplicate_key_at(text, 0)[0] or 0
+    return 0
+
+
+def read_jsonl(path: str) -> list[Row]:
+    """Read one JSON object per line (blank lines are skipped).
+
+    Lines are split at ``\\n`` only (a JSON string may hold U+2028 raw). A syntax error is
+    reported as ``FILE:LINE:COLUMN: invalid JSON: ...``.
+    """
+    name = display(path)
+    rows = []
+    for n, raw in enumerate(read_text(path).split("\n"), 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = parse_json(raw)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{name}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        except _JSONValueError as exc:
+            raise UserError(f"{name}:{n}:{_offset_of(exc, raw) + 1}: {exc}") from None
+        except RecursionError:
+            raise UserError(f"{name}:{n}:1: invalid JSON: nested too deeply") from None
+        if not isinstance(obj, dict):
+            column = _skip_ws(raw, 0) + 1
+            raise UserError(
+                f"{name}:{n}:{column}: expected a JSON object with Chunk's keys "
+                f"({', '.join(CHUNK_FIELDS)}), got a JSON {_json_type(obj)}"
+            )
+        rows.append(Row(n, raw, obj))
+    return rows
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if value is None:
+        return "null"
+    return "number"
+
+
+_CANDIDATE = re.compile(r"candidate (\d+) ")
+
+
+def locate(message: str, rows: list[Row], name: str, chunks: Sequence[Chunk] = ()) -> str:
+    """Prefix a library message about ``candidate N (id=...)`` with ``FILE:LINE:COLUMN``.
+
+    The column is that of the value the message is about (its first word after the candidate,
+    e.g. ``score must be ...``), else that of the object.
+    """
+    m = _CANDIDATE.match(message)
+    if not m or int(m.group(1)) >= len(rows):
+        return message
+    index = int(m.group(1))
+    row = rows[index]
+    column = _skip_ws(row.raw, 0) + 1
+    ids = [row.obj.get("id")]
+    if index < len(chunks):
+        ids.append(chunks[index].id)
+    for cid in ids:
+        for shown in (cid, None if cid is None else str(cid)):
+            prefix = describe(index, shown) + ": "
+            if message.startswith(prefix):
+                word = re.split(r"[\s:]", message[len(prefix) :], maxsplit=1)[0]
+                column = _value_columns(row.raw).get(word, column)
+                return f"{name}:{row.line}:{column}: {message}"
+    return f"{name}:{row.line}:{column}: {message}"
+
+
+def _check_float_range(known: dict[str, Any], row: Row, name: str) -> None:
+    """An integer ``score`` or vector element beyond a float's range is an error here."""
+    vector = known.get("vector")
+    for key, values in (("score", [known.get("score")]), ("vector", vector)):
+        if not isinstance(values, list):
+            continue
+        for x in values:
+            if isinstance(x, int) and not isinstance(x, bool) and abs(x) > sys.float_info.max:
+                column = _value_columns(row.raw).get(key, 1)
+                raise UserError(
+                    f"{name}:{row.line}:{column}: {key}: a number with {len(str(abs(x)))} "
+                    "digits is too large for a 64-bit float"
+                )
+
+
+def rows_to_chunks(rows: list[Row], name: str) -> list[Chunk]:
+    """Check each row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``."""
+    chunks = []
+    for index, row in enumerate(rows):
+        known = {k: v for k, v in row.obj.items() if k in CHUNK_FIELDS}
+        extra = {k: v for k, v in row.obj.items() if k not in CHUNK_FIELDS}
+        if extra:
+            given = known.get("meta")
+            if given is not None and not isinstance(given, dict):
+                column = _value_columns(row.raw).get("meta", 1)
+                raise UserError(
+                    f"{name}:{row.line}:{column}: meta must be a JSON object, got a JSON "
+                    f"{_json_type(given)}"
+                )
+            known["meta"] = {**extra, **(given or {})}
+        _check_float_range(known, row, name)
+        try:
+            chunks.append(to_chunk(known, index))
+        except BriefpackError as exc:
+            raise UserError(locate(str(exc), rows, name)) from None
+        except TypeError as exc:  # pragma: no cover - to_chunk checks every field it takes
+            raise UserError(f"{name}:{row.line}:1: {exc}") from None
+    return chunks
+
+
+def read_json(path: str) -> Any:
+    name = display(path)
+    text = read_text(path)
+    try:
+        return parse_json(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{name}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except _JSONValueError as exc:
+        at = _offset_of(exc, text)
+        line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        raise UserError(f"{name}:{line}:{column}: {exc}") from None
+    except RecursionError:
+        raise UserError(f"{name}:1:1: invalid JSON: nested too deeply") from None
+
+
+# --------------------------------------------------------------------------- writing output
+
+
+def _new_file_mode(target: str) -> int:
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    Readers never see a half-written file, and an error leaves any old file untouched. A path
+    that exists but is not a regular file (``/dev/stdout``, a named pipe) is written directly.
+    """
+    try:
+        special = not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # it does not exist yet
+        special = False
+    if special:
+        try:
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+        except OSError as exc:
+            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return
+    target = os.path.realpath(path)  # replace the file a symlink points at, not the link
+    folder = os.path.dirname(target)
+    try:
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
+        )
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, _new_file_mode(target))
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise
+
+
+def emit(text: str, out: str | None) -> None:
+    """Write machine output: to ``out`` atomically, or to stdout when ``out`` is None or -."""
+    if out is None or out == STDIN:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomic(out, text)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,450 @@
+"""Every option of every command, in one table; the parser is built from it.
+
+Each row names the flag, the commands that take it, its argparse settings, and the name the
+Python API uses for it (``api``), which is also the name in the API's error messages. From
+the table come the parser, the keyword arguments ``assemble`` passes through unchanged, and
+``name_the_flag``, which rewrites a library error about ``budget.context`` into one about
+``--budget``. Old spellings stay as hidden aliases that warn on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .common import (
+    BACKENDS,
+    COLORS,
+    DEDUPE_CHOICES,
+    DEDUPE_ROW_METHODS,
+    FORMATS,
+    LABELS,
+    ORDERS,
+    TOKENIZERS,
+)
+
+__all__ = ["OPTIONS", "Option", "add_options", "api_kwargs", "name_the_flag", "utf8_text"]
+
+
+def utf8_text(value: str) -> str:
+    """An argparse ``type`` for text arguments: refuse bytes that are not UTF-8, in plain words.
+
+    The command line arrives as bytes; Python keeps a byte that is not UTF-8 as a lone
+    surrogate, which the library would reject with advice meant for Python programmers.
+    """
+    for i, ch in enumerate(value):
+        if "\udc80" <= ch <= "\udcff":  # a byte that did not decode (surrogateescape)
+            raise argparse.ArgumentTypeError(
+                f"not valid UTF-8 (byte 0x{ord(ch) - 0xDC00:02x} at character {i + 1}); "
+                "pass UTF-8 text (check the terminal's or the script's encoding)"
+            )
+        if "\ud800" <= ch <= "\udfff":
+            raise argparse.ArgumentTypeError(
+                f"not valid Unicode (a lone surrogate at character {i + 1}); pass UTF-8 text"
+            )
+    return value
+
+
+@dataclass(frozen=True)
+class Option:
+    """One row of the table: a flag, where it applies, how it parses, what the API calls it."""
+
+    flags: tuple[str, ...]
+    commands: tuple[str, ...]
+    help: str
+    api: tuple[str, ...] = ()  # the API's names for it; the first is the assemble keyword
+    passes: bool = False  # assemble(**{api[0]: value}) unchanged
+    settings: dict[str, Any] = field(default_factory=dict)  # the rest of add_argument's
+    deprecated: tuple[str, ...] = ()  # old spellings: hidden, warn when used
+
+    @property
+    def flag(self) -> str:
+        return self.flags[-1]
+
+    @property
+    def dest(self) -> str:
+        return str(self.settings.get("dest", self.flag.lstrip("-").replace("-", "_")))
+
+
+_ASSEMBLE = ("assemble",)
+_PROMPT = ("demo", "assemble")
+_DEFAULT = " (default: %(default)s)"
+
+OPTIONS: tuple[Option, ...] = (
+    # ---- the request
+    Option(
+        ("-q", "--question"),
+        _ASSEMBLE,
+        "the user's question",
+        api=("question",),
+        settings={"required": True, "type": utf8_text},
+    ),
+    Option(
+        ("--history",),
+        _ASSEMBLE,
+        "earlier turns of the conversation: a JSON file holding a list of "
+        '{"role": ..., "content": ...} objects (or one JSON string); - reads stdin',
+        api=("history",),
+        settings={"metavar": "FILE.json"},
+    ),
+    Option(
+        ("--system",),
+        _ASSEMBLE,
+        "the system prompt's identity line (default: briefpack's)",
+        api=("system",),
+        passes=True,
+        settings={"metavar": "TEXT", "type": utf8_text},
+    ),
+    Option(
+        ("--instructions",),
+        _ASSEMBLE,
+        "the instructions after it (default: briefpack's; '' for none)",
+        api=("instructions",),
+        passes=True,
+        settings={"metavar": "TEXT", "type": utf8_text},
+    ),
+    # ---- the budget
+    Option(
+        ("--budget",),
+        ("demo",),
+        "tokens for the sources block (default: 1000)",
+        api=("budget.context", "budget"),
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--budget",),
+        _ASSEMBLE,
+        "tokens for the sources block (default: 12000, or what --window leaves)",
+        api=("budget.context", "budget"),
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--window",),
+        _ASSEMBLE,
+        "the model's context window, in tokens",
+        api=("budget.window",),
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--max-output",),
+        _ASSEMBLE,
+        "tokens reserved in the window for the answer (default: 0)",
+        api=("budget.max_output",),
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--margin",),
+        _ASSEMBLE,
+        "tokens kept free in the window (default: 0)",
+        api=("budget.margin",),
+        settings={"type": int, "metavar": "N"},
+    ),
+    # ---- the prompt's shape
+    Option(
+        ("--order",),
+        _PROMPT,
+        "order of the sources; edges puts the best first and the second best last" + _DEFAULT,
+        api=("order",),
+        passes=True,
+        settings={"choices": ORDERS, "default": "edges"},
+    ),
+    Option(
+        ("--labels",),
+        _PROMPT,
+        'source labels: xml (<source id="1" ...>) or brackets ([1] (title) text)' + _DEFAULT,
+        api=("labels",),
+        passes=True,
+        settings={"choices": LABELS, "default": "xml"},
+    ),
+    # ---- duplicates
+    Option(
+        ("--dedupe",),
+        _ASSEMBLE,
+        "duplicate detection; auto is cosine when every candidate has a vector, else jaccard"
+        + _DEFAULT,
+        api=("dedupe",),
+        settings={"choices": DEDUPE_CHOICES, "default": "auto"},
+    ),
+    Option(
+        ("--method",),
+        ("dedupe",),
+        "exact (after collapsing whitespace), jaccard (word sets), minhash (word shingles, for "
+        "large sets) or cosine (the rows' 'vector')" + _DEFAULT,
+        api=("method",),
+        settings={"choices": DEDUPE_ROW_METHODS, "default": "jaccard"},
+    ),
+    Option(
+        ("--threshold",),
+        ("assemble", "dedupe"),
+        "similarity in [0, 1] at which two candidates are duplicates (default: jaccard 0.7, "
+        "minhash 0.8, cosine 0.97)",
+        api=("threshold",),
+        settings={"type": float, "metavar": "T"},
+    ),
+    Option(
+        ("--scope",),
+        ("assemble", "dedupe"),
+        "compare every pair (global) or only within a document (document; a row without "
+        "'doc' is a document of its own in dedupe)" + _DEFAULT,
+        api=("scope",),
+        passes=True,
+        settings={"choices": ("global", "document"), "default": "global"},
+    ),
+    Option(
+        ("--num-perm",),
+        ("assemble", "dedupe"),
+        "minhash: permutations in each signature (default: 128)",
+        api=("num_perm",),
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--shingle",),
+        ("assemble", "dedupe"),
+        "minhash: words per shingle (default: 3)",
+        api=("shingle",),
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--seed",),
+        ("assemble", "dedupe"),
+        "minhash: the hash seed (default: 0)",
+        api=("seed",),
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--supersede",),
+        _ASSEMBLE,
+        "keep only the newest 'updated' among candidates sharing a url (or doc)",
+        api=("supersede",),
+        passes=True,
+        settings={"choices": ("url", "doc")},
+    ),
+    # ---- selection
+    Option(
+        ("--max-per-doc",),
+        _ASSEMBLE,
+        "keep at most N candidates per document",
+        api=("max_per_doc",),
+        passes=True,
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--mmr",),
+        _ASSEMBLE,
+        "diversify with maximal marginal relevance: lambda in [0, 1] (1 is pure relevance); "
+        "needs a vector on every candidate",
+        api=("mmr",),
+        passes=True,
+        settings={"type": float, "metavar": "LAMBDA"},
+    ),
+    Option(
+        ("--mmr-k",),
+        _ASSEMBLE,
+        "with --mmr: pick at most K candidates",
+        api=("mmr_k",),
+        passes=True,
+        settings={"type": int, "metavar": "K"},
+    ),
+    Option(
+        ("--query-vector",),
+        _ASSEMBLE,
+        "with --mmr: the question's embedding as a JSON array, e.g. '[0.1, 0.3]' "
+        "(default: relevance from the rank)",
+        api=("query_vector",),
+        settings={"metavar": "JSON"},
+    ),
+    Option(
+        ("--query-vector-file",),
+        _ASSEMBLE,
+        "with --mmr: read the question's embedding (a JSON array) from a file; - reads stdin",
+        api=(),
+        settings={"metavar": "FILE.json"},
+    ),
+    Option(
+        ("--overflow",),
+        _ASSEMBLE,
+        "at the first candidate that does not fit: stop, or skip it and try smaller ones"
+        + _DEFAULT,
+        api=("overflow",),
+        passes=True,
+        settings={"choices": ("stop", "skip"), "default": "stop"},
+    ),
+    # ---- counting and computing
+    Option(
+        ("--tokenizer",),
+        ("demo",),
+        "token counter (default: %(default)s; falls back to approx when its vocabulary cannot "
+        "be loaded)",
+        api=("tokenizer",),
+        settings={"choices": TOKENIZERS, "default": "o200k_base"},
+    ),
+    Option(
+        ("--tokenizer",),
+        _ASSEMBLE,
+        "token counter" + _DEFAULT,
+        api=("tokenizer",),
+        passes=True,
+        settings={"choices": TOKENIZERS, "default": "o200k_base"},
+    ),
+    Option(
+        ("--tokenizer",),
+        ("count",),
+        "token counter; approx is characters / 4" + _DEFAULT,
+        api=("tokenizer", "encoding"),
+        settings={"choices": TOKENIZERS, "default": "o200k_base"},
+        deprecated=("--encoding",),
+    ),
+    Option(
+        ("--backend",),
+        _ASSEMBLE,
+        "auto (the compiled core when built), rust, or python (the reference)" + _DEFAULT,
+        api=("backend",),
+        passes=True,
+        settings={"choices": BACKENDS, "default": "auto"},
+    ),
+    # ---- output
+    Option(
+        ("--format",),
+        _PROMPT,
+        "text (the prompt for reading), json (the record of every decision, with the prompt) "
+        "or messages (a chat-completions list)" + _DEFAULT,
+        settings={"choices": FORMATS, "default": "text"},
+    ),
+    Option(
+        ("--format",),
+        ("cite",),
+        "text for reading or json for scripts" + _DEFAULT,
+        settings={"choices": ("text", "json"), "default": "text"},
+    ),
+    Option(
+        ("-o", "--output"),
+        _PROMPT,
+        "write to OUT (atomically) instead of stdout",
+        settings={"metavar": "OUT"},
+    ),
+    Option(
+        ("-o", "--output"),
+        ("dedupe",),
+        "write the kept rows to OUT instead of stdout",
+        settings={"metavar": "OUT"},
+    ),
+    Option(
+        ("-v", "--verbose"),
+        ("dedupe",),
+        "list every dropped row on stderr",
+        settings={"action": "store_true"},
+    ),
+    Option(
+        ("--record",),
+        ("cite",),
+        "the record of the assembly",
+        settings={"required": True, "metavar": "RECORD.json"},
+    ),
+    Option(
+        ("--no-strict",),
+        ("cite",),
+        "report unknown labels but exit 0",
+        settings={"dest": "strict", "action": "store_false"},
+    ),
+    Option(
+        ("--color",),
+        ("demo", "assemble", "count", "dedupe", "cite"),
+        "colour and tables with rich: auto (on a terminal, when rich is installed), always, or "
+        "never" + _DEFAULT,
+        settings={"choices": COLORS, "default": "auto"},
+    ),
+)
+
+
+class _DeprecatedAlias(argparse.Action):
+    """An old spelling of a flag: stores into the new one's dest and warns on stderr."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, *, new: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, **kw)
+        self.new = new
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(
+            f"{parser.prog}: warning: {option_string} is deprecated; use {self.new}",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, values)
+
+
+def add_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """Add every option of ``command`` to its parser, in the table's order."""
+    for option in OPTIONS:
+        if command not in option.commands:
+            continue
+        parser.add_argument(*option.flags, help=option.help, **option.settings)
+        for old in option.deprecated:
+            settings = {k: v for k, v in option.settings.items() if k != "default"}
+            parser.add_argument(
+                old,
+                action=_DeprecatedAlias,
+                new=option.flag,
+                help=argparse.SUPPRESS,
+                default=argparse.SUPPRESS,
+                **{**settings, "dest": option.dest},
+            )
+
+
+def api_kwargs(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    """The keyword arguments that go to the API unchanged (``passes``), where given."""
+    out: dict[str, Any] = {}
+    for option in OPTIONS:
+        if command in option.commands and option.passes:
+            value = getattr(args, option.dest)
+            if value is not None:
+                out[option.api[0]] = value
+    return out
+
+
+def _flags_by_api_name() -> dict[str, str]:
+    names: dict[str, str] = {}
+    for option in OPTIONS:
+        for name in option.api:
+            names.setdefault(name, option.flag)
+    return names
+
+
+FLAG_OF = _flags_by_api_name()
+_LEADING_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def name_the_flag(exc: BaseException, flags: dict[str, str] | None = None) -> str:
+    """The error's message, about the command line's flag instead of the API's keyword.
+
+    Prefers the error's own ``option`` or ``field`` attribute when it has one; else reads the
+    API name the message starts with. Messages about anything else come back unchanged.
+
+    >>> from briefpack.errors import InputError
+    >>> name_the_flag(InputError("budget.context must be an int >= 0, got -5"))
+    '--budget must be an int >= 0, got -5'
+    >>> name_the_flag(InputError("candidate 3 (id='a'): score must be a number"))
+    "candidate 3 (id='a'): score must be a number"
+    """
+    flags = FLAG_OF if flags is None else flags
+    message = str(exc)
+    for attribute in ("option", "field"):
+        name = getattr(exc, attribute, None)
+        if isinstance(name, str) and name in flags:
+            if message.startswith(name):
+                return flags[name] + message[len(name) :]
+            return f"{flags[name]}: {message}"
+    from ..errors import InputError
+
+    m = _LEADING_NAME.match(message) if isinstance(exc, InputError) else None
+    if m and m.group() in flags and message[m.end() : m.end() + 1] in (" ", ":", "[", ""):
+        return flags[m.group()] + message[m.end() :]
+    return message
