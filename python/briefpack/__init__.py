@@ -32,6 +32,7 @@ from .kernels import (
 from .ordering import order
 from .pipeline import assemble
 from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
+from .sentences import sentence_spans, split_sentences
 from .types import Assembly, Budget, Chunk, Dropped, Source
 
 try:
@@ -66,4 +67,6 @@ __all__ = [
     "mmr",
     "order",
     "pack",
+    "sentence_spans",
+    "split_sentences",
 ]
