@@ -74,7 +74,10 @@ GOLDEN: list[tuple[str, list[str]]] = [
         ['He said "no."', "Then (it ended.)", "«Oui.»", "Fine."],
     ),
     # CJK and other full stops: no space needed; "．" not between digits.
-    ("今日は晴れ。明日は雨！本当？「はい。」", ["今日は晴れ。", "明日は雨！", "本当？", "「はい。」"]),
+    (
+        "今日は晴れ。明日は雨！本当？「はい。」",
+        ["今日は晴れ。", "明日は雨！", "本当？", "「はい。」"],
+    ),
     ("यह है। वह है।", ["यह है।", "वह है।"]),
     ("هل هذا؟ نعم", ["هل هذا؟", "نعم"]),
     ("値は３．１４です．次", ["値は３．１４です．", "次"]),
@@ -90,6 +93,10 @@ GOLDEN: list[tuple[str, list[str]]] = [
         ["Be an owner.", "1. In Okta, add SAML 2.0.", "2. Set the URL."],
     ),
     ("In 2024. Next.", ["In 2024.", "Next."]),
+    (
+        "See Fig. 3 and No. 5. I said no. Then art. End.",
+        ["See Fig. 3 and No. 5.", "I said no.", "Then art.", "End."],
+    ),
     ("", []),
     (" \n\t\u3000 ", []),
     ("no stop at all", ["no stop at all"]),
@@ -135,7 +142,8 @@ def test_spans_partition_the_non_whitespace_in_order(text: str) -> None:
             assert not any(c in ref.LINE_BREAKS for c in text[s:e])
             covered[s:e] = [True] * (e - s)
             last = e
-        assert all(cov or CLASSES[ord(c)] == WHITESPACE for c, cov in zip(text, covered, strict=True))
+        for c, cov in zip(text, covered, strict=True):
+            assert cov or CLASSES[ord(c)] == WHITESPACE
 
 
 def test_batch_equals_singles(backend: str) -> None:
@@ -281,7 +289,7 @@ def test_select_chains_continuations(backend: str) -> None:
 @given(
     data=st.lists(
         st.tuples(
-            st.one_of(st.sampled_from(SELECT + ["and so", "x", "", "THEY"]), rule_text()),
+            st.one_of(st.sampled_from([*SELECT, "and so", "x", "", "THEY"]), rule_text()),
             st.integers(0, 3),
         ),
         max_size=10,
@@ -355,3 +363,18 @@ def test_bad_input_messages_name_the_argument() -> None:
         reference.select_sentences(["a"], [1.0, 2.0], 0.5)
     with pytest.raises(InputError, match=r"^offsets must start at 0 and end at len\(sentences\)"):
         reference.select_sentences(["a"], [1.0], 0.5, [0])
+
+
+@pytest.mark.skipif(not HAS_RUST, reason="the Rust extension is not built")
+def test_every_listed_word_behaves_the_same_in_both_backends() -> None:
+    """The explicit lists (abbreviations, continuations, stopwords) are written twice."""
+    from briefpack import _core
+
+    for w in sorted(ref.NEVER_END | ref.MAYBE_END):
+        texts = [f"See {w}. Next one.", f"See ({w}. and more", f"{w}. x"]
+        assert _core.split_sentences(texts) == tuple(reference.split_sentences(texts)), w
+    for w in sorted(ref.CONTINUATIONS | ref.STOPWORDS):
+        s = ["Kept zz.", f"{w.title()} zz.", f"{w} yy."]
+        args: tuple[Any, ...] = (s, [1.0, 0.0, 0.0], 1.0)
+        assert _core.select_sentences(*args) == reference.select_sentences(*args), w
+        assert _core.score_sentences(f"{w} zz", s) == reference.score_sentences(f"{w} zz", s), w

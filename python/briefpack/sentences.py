@@ -7,6 +7,7 @@ backends implement it and the parity tests hold them equal.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from ._backend import get_kernels
@@ -27,10 +28,7 @@ def sentence_spans(texts: Sequence[str]) -> list[list[tuple[int, int]]]:
     [[(0, 16), (17, 26)], []]
     """
     starts, ends, offsets = get_kernels("auto").split_sentences(texts)
-    return [
-        list(zip(starts[a:b], ends[a:b], strict=True))
-        for a, b in zip(offsets, offsets[1:], strict=False)
-    ]
+    return [list(zip(starts[a:b], ends[a:b], strict=True)) for a, b in itertools.pairwise(offsets)]
 
 
 def split_sentences(texts: Sequence[str]) -> list[list[str]]:

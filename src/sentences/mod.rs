@@ -65,8 +65,8 @@ const OPENERS: &[char] = &[
 const NEVER_END: &[&str] = &[
     "Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "Rev", "Hon", "St", "Mt", "Gen", "Col", "Capt", "Lt",
     "Sgt", "Gov", "Sen", "Rep", "e.g", "E.g", "i.e", "I.e", "cf", "Cf", "vs", "Vs", "viz",
-    "approx", "Approx", "ca", "Fig", "Figs", "fig", "figs", "No", "Nos", "no", "Vol", "Vols",
-    "vol", "Ch", "ch", "Sec", "sec", "Eq", "Eqs", "eq", "Ref", "Refs", "ref", "pp", "Art", "art",
+    "approx", "Approx", "ca", "Fig", "Figs", "fig", "figs", "No", "Nos", "Vol", "Vols", "vol",
+    "Ch", "ch", "Sec", "Eq", "Eqs", "eq", "Ref", "Refs", "ref", "pp", "Art",
 ];
 /// Abbreviations that end a sentence only before an upper-case word.
 const MAYBE_END: &[&str] = &[
@@ -249,6 +249,8 @@ fn ends(t: &[char], start: usize, i: usize, j: usize, k: usize) -> bool {
 }
 
 /// The sentences of one text, already decoded to characters, as `(start, end)` indices.
+/// Names follow the reference: `i` scans, `j` ends the run of stops, `k` the closers.
+#[allow(clippy::many_single_char_names)]
 fn spans_of_chars(t: &[char]) -> Vec<(usize, usize)> {
     let n = t.len();
     let mut out = Vec::new();
@@ -328,7 +330,7 @@ fn strip(t: &[char]) -> &[char] {
     &t[a..b]
 }
 
-/// 2 to 10 word characters, at least two of them upper-case: "SSO", "IdP", "B2B".
+/// 2 to 10 word characters, at least two of them upper-case: `SSO`, `IdP`, `B2B`.
 fn is_acronym(token: &[char]) -> bool {
     (2..=10).contains(&token.len())
         && token.iter().all(|&c| char_class(c) == WORD)
@@ -340,7 +342,7 @@ fn matches(short: &str, long: &[String]) -> bool {
         && long
             .iter()
             .zip(short.chars())
-            .all(|(w, s)| w.chars().next() == Some(s))
+            .all(|(w, s)| w.starts_with(s))
 }
 
 fn lowered(token: &[char]) -> String {

@@ -26,7 +26,6 @@ from .._types import SentenceSpans
 from .text import CLASSES, LOWER, WHITESPACE, WORD, words
 
 __all__ = [
-    "B",
     "CLOSERS",
     "CONTINUATIONS",
     "FIRM_STOPS",
@@ -37,6 +36,7 @@ __all__ = [
     "OPENERS",
     "SPACED_STOPS",
     "STOPWORDS",
+    "B",
     "score_sentences",
     "select_sentences",
     "sentence_aliases",
@@ -72,33 +72,43 @@ OPENERS = frozenset(
 )
 """Opening quotes and brackets: skipped before an abbreviation and before the next word."""
 
-NEVER_END = frozenset(
-    "Mr Mrs Ms Mx Dr Prof Rev Hon St Mt Gen Col Capt Lt Sgt Gov Sen Rep "
-    "e.g E.g i.e I.e cf Cf vs Vs viz approx Approx ca Fig Figs fig figs No Nos no "
-    "Vol Vols vol Ch ch Sec sec Eq Eqs eq Ref Refs ref pp Art art".split()
-)
+# fmt: off
+NEVER_END = frozenset([
+    "Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "Rev", "Hon", "St", "Mt", "Gen", "Col", "Capt", "Lt",
+    "Sgt", "Gov", "Sen", "Rep", "e.g", "E.g", "i.e", "I.e", "cf", "Cf", "vs", "Vs", "viz",
+    "approx", "Approx", "ca", "Fig", "Figs", "fig", "figs", "No", "Nos", "Vol", "Vols", "vol",
+    "Ch", "ch", "Sec", "Eq", "Eqs", "eq", "Ref", "Refs", "ref", "pp", "Art",
+])
+# fmt: on
 """Abbreviations after which a sentence never ends (compared case-sensitively)."""
 
-MAYBE_END = frozenset("etc Inc Ltd Co Corp Jr Sr al Bros LLC Ph.D".split())
+MAYBE_END = frozenset(["etc", "Inc", "Ltd", "Co", "Corp", "Jr", "Sr", "al", "Bros", "LLC", "Ph.D"])
 """Abbreviations that end a sentence only when the next word starts with an upper-case letter;
 so do initialisms such as "U.S" and "p.m" (single letters joined by dots)."""
 
-CONTINUATIONS = frozenset(
-    "it its this these that those they them their he she his her such "
-    "and but or so yet also however then thus therefore hence otherwise instead still "
-    "although though moreover furthermore additionally besides nevertheless nonetheless "
-    "consequently accordingly likewise similarly meanwhile except unless".split()
-)
+# fmt: off
+CONTINUATIONS = frozenset([
+    "it", "its", "this", "these", "that", "those", "they", "them", "their", "he", "she", "his",
+    "her", "such", "and", "but", "or", "so", "yet", "also", "however", "then", "thus",
+    "therefore", "hence", "otherwise", "instead", "still", "although", "though", "moreover",
+    "furthermore", "additionally", "besides", "nevertheless", "nonetheless", "consequently",
+    "accordingly", "likewise", "similarly", "meanwhile", "except", "unless",
+])
+# fmt: on
 """First words (lowercased) that make a sentence continue the one before it."""
 
-STOPWORDS = frozenset(
-    "a an the is are was were be been being am do does did done has have had having "
-    "of in on at to for from by with as into onto about over than "
-    "and or but nor not no if so it its this that these those there here "
-    "what which who whom whose when where why how "
-    "i me my we us our you your he him his she her they them their "
-    "can could will would shall should may might must also just only very".split()
-)
+# fmt: off
+STOPWORDS = frozenset([
+    "a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does",
+    "did", "done", "has", "have", "had", "having", "of", "in", "on", "at", "to", "for", "from",
+    "by", "with", "as", "into", "onto", "about", "over", "than", "and", "or", "but", "nor", "not",
+    "no", "if", "so", "it", "its", "this", "that", "these", "those", "there", "here", "what",
+    "which", "who", "whom", "whose", "when", "where", "why", "how", "i", "me", "my", "we", "us",
+    "our", "you", "your", "he", "him", "his", "she", "her", "they", "them", "their", "can",
+    "could", "will", "would", "shall", "should", "may", "might", "must", "also", "just", "only",
+    "very",
+])
+# fmt: on
 """Words that carry no relevance on their own: not query terms (they still count in lengths)."""
 
 K1 = 1.2
@@ -386,9 +396,7 @@ def score_sentences(
     avgdl = float(sum(len(d) for d in docs)) / float(n)
     df = Counter(t for d in docs for t in set(d))
     idf = {
-        t: math.log(1.0 + (float(n - df[t]) + 0.5) / (float(df[t]) + 0.5))
-        for t in query
-        if df[t]
+        t: math.log(1.0 + (float(n - df[t]) + 0.5) / (float(df[t]) + 0.5)) for t in query if df[t]
     }
     scores: list[float] = []
     for d in docs:
