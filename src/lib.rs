@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod dedupe;
 mod errors;
 mod pack;
+mod sentences;
 mod text;
 mod tokens;
 mod vectors;
@@ -22,5 +23,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vectors::py::register(m)?;
     pack::py::register(m)?;
     tokens::py::register(m)?;
+    sentences::py::register(m)?;
     Ok(())
 }

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import briefpack as bp
+from briefpack._backend import get_kernels
 
 TEXTS = [
     f"Passage {i % 37} about relocation caps, parental leave and budgets, version {i % 5}."
@@ -32,8 +33,21 @@ def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) ->
         lambda: tuple(bp.dedupe_jaccard(TEXTS, 0.6)),
         lambda: tuple(bp.dedupe_minhash(TEXTS, 0.5)),
         lambda: tuple(bp.pack([len(t) for t in TEXTS], 5000, "skip")),
+        lambda: bp.split_sentences(TEXTS),
+        lambda: get_kernels("auto").score_sentences("relocation caps version 3", TEXTS, TEXTS),
+        lambda: get_kernels("auto").select_sentences(TEXTS, [float(len(t)) for t in TEXTS], 80),
     ],
-    ids=["count-o200k", "count-cl100k", "exact", "jaccard", "minhash", "pack"],
+    ids=[
+        "count-o200k",
+        "count-cl100k",
+        "exact",
+        "jaccard",
+        "minhash",
+        "pack",
+        "split-sentences",
+        "score-sentences",
+        "select-sentences",
+    ],
 )
 def test_kernels_in_threads(fn: Callable[[], Any]) -> None:
     _same_in_threads(fn)

@@ -33,6 +33,7 @@ from .ordering import order
 from .pipeline import assemble
 from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 from .routing import ROUTE_RULE_SETS, ROUTE_RULES_DE, ROUTE_RULES_EN, Route, Rule, route
+from .sentences import sentence_spans, split_sentences
 from .types import Assembly, Budget, Chunk, Dropped, Source
 
 try:
@@ -73,4 +74,6 @@ __all__ = [
     "order",
     "pack",
     "route",
+    "sentence_spans",
+    "split_sentences",
 ]

@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import Any
 
 from . import reference
-from ._types import DedupeResult, PackResult
+from ._types import DedupeResult, PackResult, SentenceSpans
 from .errors import InputError
 from .reference.tokens import check_encoding, count_with
 
@@ -104,6 +104,32 @@ class Kernels:
         if fn is not None:
             return list(fn(query_vector, vectors, k, lambda_, relevance=relevance))
         return reference.mmr(query_vector, vectors, k, lambda_, relevance=relevance)
+
+    def split_sentences(self, texts: Sequence[str]) -> SentenceSpans:
+        fn = self._rust("split_sentences")
+        if fn is not None:
+            return SentenceSpans(*fn(texts))
+        return reference.split_sentences(texts)
+
+    def score_sentences(
+        self, question: str, sentences: Sequence[str], alias_texts: Sequence[str] = ()
+    ) -> list[float]:
+        fn = self._rust("score_sentences")
+        if fn is not None:
+            return list(fn(question, sentences, alias_texts))
+        return reference.score_sentences(question, sentences, alias_texts)
+
+    def select_sentences(
+        self,
+        sentences: Sequence[str],
+        scores: Sequence[float],
+        threshold: float,
+        offsets: Sequence[int] | None = None,
+    ) -> list[int]:
+        fn = self._rust("select_sentences")
+        if fn is not None:
+            return list(fn(sentences, scores, threshold, offsets))
+        return reference.select_sentences(sentences, scores, threshold, offsets)
 
 
 @functools.cache

@@ -58,11 +58,61 @@ def check_text(where: str, text: object) -> str:
     return text
 
 
-def check_texts(texts: object) -> list[str]:
+def check_texts(texts: object, name: str = "texts") -> list[str]:
     """Return ``texts`` as a list of valid str, or raise InputError naming the first bad one."""
     if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
-        raise InputError(f"texts must be a list of str, got {type_name(texts)}")
-    return [check_text(f"texts[{i}]", t) for i, t in enumerate(texts)]
+        raise InputError(f"{name} must be a list of str, got {type_name(texts)}")
+    return [check_text(f"{name}[{i}]", t) for i, t in enumerate(texts)]
+
+
+def check_scores(scores: object, n: int) -> list[float]:
+    """Return ``scores`` as a list of ``n`` finite floats, or raise InputError."""
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
+        raise InputError(f"scores must be a list of numbers, got {type_name(scores)}")
+    out: list[float] = []
+    for i, x in enumerate(scores):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+            raise InputError(f"scores[{i}] must be a finite number, got {x!r}")
+        out.append(float(x))
+    if len(out) != n:
+        raise InputError(
+            f"scores has {len(out)} entries but sentences has {n}; pass one score per sentence"
+        )
+    return out
+
+
+def check_threshold(threshold: object) -> float:
+    """Return ``threshold`` as a float (any number but NaN; infinities allowed)."""
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, (int, float))
+        or math.isnan(threshold)
+    ):
+        raise InputError(f"threshold must be a number (not NaN), got {threshold!r}")
+    return float(threshold)
+
+
+def check_offsets(offsets: object, n: int) -> list[int]:
+    """Return group ``offsets`` (``None``: one group) as ints from 0 to ``n``, never decreasing."""
+    if offsets is None:
+        return [0, n]
+    if isinstance(offsets, (str, bytes)) or not isinstance(offsets, Sequence):
+        raise InputError(f"offsets must be a list of int, got {type_name(offsets)}")
+    out: list[int] = []
+    for i, x in enumerate(offsets):
+        previous = out[-1] if out else 0
+        if isinstance(x, bool) or not isinstance(x, int) or not previous <= x <= n:
+            raise InputError(
+                f"offsets[{i}] must be an int in [{previous}, {n}] (offsets run from 0 to "
+                f"len(sentences) = {n} without decreasing), got {x!r}"
+            )
+        out.append(x)
+    if not out or out[0] != 0 or out[-1] != n:
+        raise InputError(
+            f"offsets must start at 0 and end at len(sentences) = {n} (group g is "
+            "sentences[offsets[g]:offsets[g + 1]]; pass None for one group)"
+        )
+    return out
 
 
 def check_vectors(vectors: Any, name: str = "vectors") -> list[list[float]]:

@@ -18,7 +18,11 @@ __all__ = [
     "exact_keys",
     "mmr",
     "pack",
+    "score_sentences",
+    "select_sentences",
+    "sentence_aliases",
     "set_token_cache_capacity",
+    "split_sentences",
     "token_cache_info",
     "valid_texts",
     "words",
@@ -286,4 +290,82 @@ def valid_texts(texts: Any) -> bool:
     Reading each str as UTF-8 leaves the UTF-8 cached in the str object, so kernels that read
     the same strs afterwards borrow it instead of encoding again. Never raises for bad items:
     anything that is not a valid str answers ``False`` (check one by one for the message).
+    """
+
+def split_sentences(texts: Sequence[str]) -> tuple[list[int], list[int], list[int]]:
+    """Split every text into sentences (the rule of ``docs/semantics.md``, "Sentences").
+
+    Arguments:
+        texts: a sequence of str.
+
+    Returns:
+        ``(starts, ends, offsets)``: flat columns over every sentence of every text; sentence
+        ``j`` of text ``i`` (``offsets[i] <= j < offsets[i + 1]``) is
+        ``texts[i][starts[j]:ends[j]]``, offsets in characters (code points). A text's spans
+        do not overlap and hold all of its non-whitespace, in order.
+
+    Raises:
+        InputError: not a sequence of str, or a lone surrogate (``check_texts``'s messages).
+    """
+
+def sentence_aliases(texts: Sequence[str]) -> list[tuple[str, str]]:
+    """The abbreviations the texts define: "long form (SHORT)" or "SHORT (long form)".
+
+    Arguments:
+        texts: a sequence of str (named ``alias_texts`` in messages).
+
+    Returns:
+        ``(short, long)`` pairs in the shared word form (lowercased; the long form's words
+        joined by one space), in order of appearance; the first definition of a long form wins.
+
+    Raises:
+        InputError: not a sequence of str, or a lone surrogate.
+    """
+
+def score_sentences(
+    question: str, sentences: Sequence[str], alias_texts: Sequence[str] = ()
+) -> list[float]:
+    """BM25 relevance of each sentence to ``question``, the sentences being the collection.
+
+    Terms are the shared words; the question's distinct terms outside the stopword list are
+    summed; a long form defined in ``alias_texts`` counts as its short form. Identical floats to
+    ``briefpack.reference.score_sentences``.
+
+    Arguments:
+        question: a str.
+        sentences: a sequence of str.
+        alias_texts: a sequence of str in which to look for definitions (the request's
+            candidate texts).
+
+    Returns:
+        One score ``>= 0.0`` per sentence (0.0 when it shares no query term).
+
+    Raises:
+        InputError: a question that is not a str, texts that are not a sequence of str, or a
+            lone surrogate.
+    """
+
+def select_sentences(
+    sentences: Sequence[str],
+    scores: Sequence[float],
+    threshold: float,
+    offsets: Sequence[int] | None = None,
+) -> list[int]:
+    """The sentences to keep: those scoring ``>= threshold``, and the neighbours that continue
+    them within their group (the next one when led by a continuation word such as "it",
+    "however", "and"; the previous one when the kept one is so led; repeatedly).
+
+    Arguments:
+        sentences: a sequence of str.
+        scores: one finite number per sentence.
+        threshold: a number, not NaN (``inf`` keeps nothing).
+        offsets: group bounds ``[0, n1, n1 + n2, ..., len(sentences)]`` (one group per
+            source, as ``split_sentences`` returns them), or None for one group.
+
+    Returns:
+        The kept indices, ascending.
+
+    Raises:
+        InputError: bad sentences, scores, threshold or offsets (``briefpack._checks``'s
+            messages, checked in that order).
     """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["DedupeResult", "PackResult"]
+__all__ = ["DedupeResult", "PackResult", "SentenceSpans"]
 
 
 class DedupeResult(NamedTuple):
@@ -35,3 +35,18 @@ class PackResult(NamedTuple):
 
     kept: list[int]
     used: int
+
+
+class SentenceSpans(NamedTuple):
+    """Sentence spans of a batch of texts, flat: columns over every sentence, grouped by text.
+
+    Sentence ``j`` of text ``i`` (for ``offsets[i] <= j < offsets[i + 1]``) is
+    ``texts[i][starts[j]:ends[j]]``; ``starts`` and ``ends`` are character (code point) offsets.
+
+    >>> SentenceSpans([0, 3], [2, 5], [0, 2]).offsets
+    [0, 2]
+    """
+
+    starts: list[int]
+    ends: list[int]
+    offsets: list[int]

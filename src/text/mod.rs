@@ -218,6 +218,30 @@ impl Table {
     }
 }
 
+/// The table class of one character: `SEPARATOR`, `WHITESPACE`, `WORD` or `IDEOGRAPH`.
+#[must_use]
+#[inline]
+pub fn char_class(c: char) -> u8 {
+    table().class(c as u32)
+}
+
+/// Whether the table gives `c` a lowercase mapping (upper-case and title-case letters).
+#[must_use]
+#[inline]
+pub fn has_lower(c: char) -> bool {
+    table().lower(c as u32).is_some()
+}
+
+/// The table's simple lowercase of one character (itself when the table lists no change).
+#[must_use]
+pub fn char_lower(c: char) -> char {
+    let cp = c as u32;
+    if cp < 128 {
+        return c.to_ascii_lowercase();
+    }
+    table().lower(cp).unwrap_or(c)
+}
+
 /// Call `f` with each lowercased word of `text`, in order, repeats kept.
 ///
 /// The `&str` borrows `text` when lowercasing changes nothing, else a scratch buffer; it is
@@ -397,22 +421,6 @@ pub fn splitmix64(x: u64) -> u64 {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    /// The table class of one character: `SEPARATOR`, `WHITESPACE`, `WORD` or `IDEOGRAPH`.
-    #[must_use]
-    pub fn char_class(c: char) -> u8 {
-        table().class(c as u32)
-    }
-
-    /// The table's simple lowercase of one character (itself when the table lists no change).
-    #[must_use]
-    pub fn char_lower(c: char) -> char {
-        let cp = c as u32;
-        if cp < 128 {
-            return c.to_ascii_lowercase();
-        }
-        table().lower(cp).unwrap_or(c)
-    }
 
     #[test]
     fn table_is_complete() {

@@ -16,7 +16,7 @@ fn type_name(value: &Bound<'_, PyAny>) -> String {
 
 /// The reference's message for a str that holds a lone surrogate (offset in code points).
 /// Runs only on the error path, so it may take the slow way through Python.
-fn surrogate_error(at: &str, text: &Bound<'_, PyString>) -> PyErr {
+pub(crate) fn surrogate_error(at: &str, text: &Bound<'_, PyString>) -> PyErr {
     let py = text.py();
     let found = || -> PyResult<(usize, u32)> {
         let Err(err) = text.call_method1("encode", ("utf-8",)) else {
@@ -45,12 +45,17 @@ fn surrogate_error(at: &str, text: &Bound<'_, PyString>) -> PyErr {
 /// `texts` as borrowed UTF-8 strings, checked like `briefpack._checks.check_texts`: a sequence
 /// (not a str or bytes) of str without lone surrogates, else `InputError` with the same message.
 pub(crate) fn extract_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<PyBackedStr>> {
+    extract_named(texts, "texts")
+}
+
+/// [`extract_texts`] for an argument called `name` (`check_texts(texts, name)`).
+pub(crate) fn extract_named(texts: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<PyBackedStr>> {
     if texts.is_instance_of::<PyString>()
         || texts.is_instance_of::<PyBytes>()
         || !texts.is_instance_of::<PySequence>()
     {
         return Err(InputError::new_err(format!(
-            "texts must be a list of str, got {}",
+            "{name} must be a list of str, got {}",
             type_name(texts)
         )));
     }
@@ -59,13 +64,13 @@ pub(crate) fn extract_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<PyBackedSt
         let item = item?;
         let Ok(s) = item.cast::<PyString>() else {
             return Err(InputError::new_err(format!(
-                "texts[{i}]: text must be a str, got {}",
+                "{name}[{i}]: text must be a str, got {}",
                 type_name(&item)
             )));
         };
         match PyBackedStr::try_from(s.clone()) {
             Ok(backed) => out.push(backed),
-            Err(_) => return Err(surrogate_error(&format!("texts[{i}]"), s)),
+            Err(_) => return Err(surrogate_error(&format!("{name}[{i}]"), s)),
         }
     }
     Ok(out)

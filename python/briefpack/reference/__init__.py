@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .dedupe import dedupe_cosine, dedupe_exact, dedupe_jaccard, dedupe_minhash
 from .pack import mmr, pack
+from .sentences import score_sentences, select_sentences, sentence_aliases, split_sentences
 from .tokens import count_tokens
 
 if TYPE_CHECKING:
@@ -57,4 +58,8 @@ __all__ = [
     "mmr",
     "order",
     "pack",
+    "score_sentences",
+    "select_sentences",
+    "sentence_aliases",
+    "split_sentences",
 ]
