@@ -20,6 +20,7 @@ from ._types import DedupeResult, PackResult
 from .batch import assemble_many
 from .citations import Citations, cite
 from .errors import BriefpackError, BudgetError, CitationError, InputError
+from .evaluate import evaluate
 from .kernels import (
     count_tokens,
     dedupe_cosine,
@@ -70,6 +71,7 @@ __all__ = [
     "dedupe_exact",
     "dedupe_jaccard",
     "dedupe_minhash",
+    "evaluate",
     "mmr",
     "order",
     "pack",

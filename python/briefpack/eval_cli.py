@@ -1,0 +1,508 @@
+"""``briefpack eval``: sweep assembly settings over labelled requests and pick the budget.
+
+    briefpack eval DATA.jsonl --grid GRID.toml
+    briefpack eval DATA.jsonl --budget 250,500,1000 --order edges,relevance --out results.csv
+    briefpack eval --example --plot recall.png
+
+``DATA.jsonl`` (``.gz`` too) holds one labelled request per line (see ``briefpack.evaluate``).
+The grid comes from a TOML file, from flags, or both (flags replace the file's axes): in the
+file, a list is an axis and any other value is fixed for every setting; the string ``"none"``
+means ``None`` (e.g. ``dedupe = ["jaccard", "none"]``)::
+
+    budget = [250, 500, 1000, 2000]
+    order = ["edges", "relevance"]
+    tokenizer = "o200k_base"
+
+The table goes to stdout (rich on a terminal), progress to stderr; ``--out`` writes one row per
+setting as JSONL or CSV (by extension), ``--plot`` the evidence recall against the budget, one
+line per setting, the recommended budget marked. Ctrl-C stops the sweep and keeps the rows
+finished so far (exit status 130). The command line wires this in with ``add_eval_parser`` and
+``run_eval``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any, TextIO
+
+from .errors import BriefpackError, InputError
+from .evaluate import _OPTIONS as OPTIONS
+from .evaluate import (
+    DEFAULT_TOLERANCE,
+    EvalRequest,
+    SettingResult,
+    _show,
+    budget_size,
+    evaluate,
+    expand_grid,
+    finish,
+    read_requests,
+)
+
+__all__ = ["add_eval_parser", "main", "run_eval"]
+
+EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
+DEFAULT_BUDGETS = (100, 200, 400, 800, 1600)
+EXAMPLE = "eval_example.jsonl"
+
+# Flags that take a comma-separated list of values: (option, how to read one value).
+_INT = "int"
+_FLOAT = "float"
+_TEXT = "str"
+LIST_FLAGS: dict[str, str] = {
+    "budget": _INT,
+    "order": _TEXT,
+    "dedupe": _TEXT,
+    "threshold": _FLOAT,
+    "overflow": _TEXT,
+    "max_per_doc": _INT,
+    "mmr": _FLOAT,
+    "labels": _TEXT,
+    "compress": _TEXT,
+}
+
+
+class _EvalError(Exception):
+    """A usage problem: one line on stderr, exit status 2."""
+
+
+def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``eval`` command to ``subparsers`` (from ``ArgumentParser.add_subparsers``).
+
+    >>> root = argparse.ArgumentParser(prog="briefpack")
+    >>> p = add_eval_parser(root.add_subparsers(dest="command"))
+    >>> root.parse_args(["eval", "d.jsonl", "--budget", "500,1000"]).budget
+    '500,1000'
+    """
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "eval",
+        help="sweep budgets, orders and dedupe over labelled requests and pick the budget",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        allow_abbrev=False,
+    )
+    p.add_argument("data", nargs="?", metavar="DATA.jsonl", help="labelled requests, one per line")
+    p.add_argument(
+        "--example", action="store_true", help="run the small example shipped with briefpack"
+    )
+    p.add_argument("--grid", metavar="GRID.toml", help="the settings: a list value is an axis")
+    for option in LIST_FLAGS:
+        if option not in OPTIONS:  # e.g. compress, before the version that has it
+            continue
+        p.add_argument(
+            "--" + option.replace("_", "-"),
+            dest=option,
+            metavar="A,B,...",
+            help=f"values of {option} to sweep, comma-separated ('none' for None)",
+        )
+    p.add_argument(
+        "--tokenizer",
+        help="token counter for every setting (default: o200k_base; approx is characters / 4)",
+    )
+    p.add_argument(
+        "--tolerance",
+        type=float,
+        default=DEFAULT_TOLERANCE,
+        help="recommend the smallest budget whose recall is within this of the best "
+        "(default: %(default)s)",
+    )
+    p.add_argument("--limit", type=int, metavar="N", help="use only the first N requests")
+    p.add_argument("--workers", type=int, metavar="N", help="threads or Ray tasks per setting")
+    p.add_argument("--executor", choices=("threads", "ray"), default="threads")
+    p.add_argument("--ray-address", metavar="ADDR", help="Ray cluster (default: a local Ray)")
+    p.add_argument("--out", metavar="FILE", help="write the rows to FILE (.jsonl or .csv)")
+    p.add_argument("--plot", metavar="FILE.png", help="plot recall against budget (matplotlib)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.set_defaults(func=run_eval)
+    return p
+
+
+def _value(raw: str, kind: str) -> Any:
+    if raw.strip().lower() == "none":
+        return None
+    if kind == _INT:
+        return int(raw)
+    if kind == _FLOAT:
+        return float(raw)
+    return raw.strip()
+
+
+def _none(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_none(v) for v in value]
+    return None if isinstance(value, str) and value.lower() == "none" else value
+
+
+def _load_toml(path: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        try:
+            import tomli as tomllib
+        except ImportError:
+            raise _EvalError(
+                "reading a TOML grid needs tomli: pip install 'briefpack[eval]'"
+            ) from None
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as exc:
+        raise _EvalError(f"{path}: cannot read the grid: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise _EvalError(f"{path}: not valid TOML: {exc}") from None
+    return {k: _none(v) for k, v in data.items()}
+
+
+def build_grid(args: argparse.Namespace) -> dict[str, Any]:
+    """The grid from ``--grid`` and the flags (a flag replaces the file's value)."""
+    grid: dict[str, Any] = _load_toml(args.grid) if args.grid else {}
+    for option, kind in LIST_FLAGS.items():
+        raw = getattr(args, option, None)
+        if raw is None:
+            continue
+        try:
+            values = [_value(v, kind) for v in raw.split(",") if v.strip()]
+        except ValueError:
+            flag = "--" + option.replace("_", "-")
+            raise _EvalError(f"{flag} takes comma-separated {kind}s, got {raw!r}") from None
+        grid[option] = values
+    if args.tokenizer is not None:
+        grid["tokenizer"] = args.tokenizer
+    grid["budget"] = grid.pop("budget", list(DEFAULT_BUDGETS))  # last: the fastest axis
+    return grid
+
+
+def _tokenizer_problem(name: object) -> str | None:
+    if not isinstance(name, str) or name == "approx":
+        return None
+    from .kernels import count_tokens
+
+    try:
+        count_tokens(["briefpack"], encoding=name)
+    except BriefpackError as exc:
+        return str(exc)
+    except Exception as exc:  # a vocabulary that cannot be downloaded or read
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def _requests(args: argparse.Namespace) -> list[EvalRequest]:
+    if args.example == (args.data is not None):
+        raise _EvalError("give DATA.jsonl or --example (one of them)")
+    if args.example:
+        text = resources.files("briefpack").joinpath("data", EXAMPLE).read_text("utf-8")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, EXAMPLE)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            requests = read_requests(path)
+    else:
+        requests = read_requests(args.data)
+    if args.limit is not None:
+        if args.limit < 1:
+            raise _EvalError(f"--limit must be >= 1, got {args.limit}")
+        requests = requests[: args.limit]
+    return requests
+
+
+# --------------------------------------------------------------------------- output
+
+COLUMNS = (
+    ("setting", "left"),
+    ("recall", "right"),
+    ("all", "right"),
+    ("first/last/mid", "right"),
+    ("sources", "right"),
+    ("dups", "right"),
+    ("src tok", "right"),
+    ("prompt tok", "right"),
+    ("ms p50/p99", "right"),
+)
+
+
+def table_rows(rows: Sequence[SettingResult]) -> list[list[str]]:
+    """The cells of the terminal table, one list per setting (``*`` marks the recommended)."""
+    varying = [
+        k
+        for k in dict.fromkeys(k for r in rows for k in r.setting)
+        if len({_show(r.setting.get(k)) for r in rows}) > 1
+    ]
+    out = []
+    for r in rows:
+        name = " ".join(f"{k}={_show(r.setting.get(k))}" for k in varying) or r.name
+        out.append(
+            [
+                ("* " if r.recommended else "  ") + name,
+                f"{r.recall_any:.1%}",
+                f"{r.recall_all:.1%}",
+                f"{r.first:.0%}/{r.last:.0%}/{r.middle:.0%}",
+                f"{r.sources:.1f}",
+                f"{r.duplicates:.1f}",
+                f"{r.source_tokens:.0f}",
+                f"{r.prompt_tokens:.0f}",
+                f"{r.ms_median:.2f}/{r.ms_p99:.2f}",
+            ]
+        )
+    if rows and rows[0].answer_correct is not None:
+        for cells, r in zip(out, rows):
+            cells.append(f"{r.answer_correct:.1%}")
+    return out
+
+
+def plain_table(rows: Sequence[SettingResult]) -> str:
+    """The table as aligned plain text (what ``--color never`` and pipes get)."""
+    cells = [[h for h, _ in COLUMNS], *table_rows(rows)]
+    width = [max(len(r[i]) for r in cells) for i in range(len(COLUMNS))]
+    lines = []
+    for r in cells:
+        parts = [
+            c.ljust(w) if j == "left" else c.rjust(w) for c, w, (_, j) in zip(r, width, COLUMNS)
+        ]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _print_table(rows: Sequence[SettingResult], color: str, stream: TextIO) -> None:
+    console = None
+    if color != "never" and (color == "always" or getattr(stream, "isatty", lambda: False)()):
+        try:
+            from rich.console import Console
+        except ImportError:
+            console = None
+        else:
+            console = Console(file=stream, force_terminal=color == "always", highlight=False)
+    if console is None:
+        stream.write(plain_table(rows))
+        return
+    from rich.table import Table
+
+    table = Table(
+        title="evidence recall per setting (* = recommended budget)", title_justify="left"
+    )
+    for header, justify in COLUMNS:
+        table.add_column(header, justify="right" if justify == "right" else "left")
+    for cells, r in zip(table_rows(rows), rows):
+        table.add_row(*cells, style="bold green" if r.recommended else None)
+    console.print(table)
+
+
+def write_rows(path: str, rows: Sequence[SettingResult]) -> None:
+    """Write one row per setting to ``path`` (``.csv`` or JSONL), atomically."""
+    flat = [r.as_row() for r in rows]
+    buf = io.StringIO()
+    if path.endswith(".csv"):
+        keys: list[str] = []
+        for row in flat:
+            keys.extend(k for k in row if k not in keys)
+        writer = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(flat)
+    else:
+        for row in flat:
+            buf.write(json.dumps(row, ensure_ascii=False) + "\n")
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".briefpack-eval-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(buf.getvalue())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def plot_recall(path: str, rows: Sequence[SettingResult], title: str = "") -> None:
+    """Plot evidence recall against budget, one line per setting, recommended budgets marked.
+
+    Settings that differ only in ``budget`` form one line; the recommended budget of each line
+    is a larger marker with its budget written next to it.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise _EvalError("--plot needs matplotlib: pip install 'briefpack[eval]'") from None
+    lines: dict[str, list[SettingResult]] = {}
+    for r in rows:
+        rest = " ".join(
+            f"{k}={_show(v)}" for k, v in r.setting.items() if k not in ("budget", "tokenizer")
+        )
+        lines.setdefault(rest or "all settings", []).append(r)
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    styles = ("-", "--", ":", "-.")  # settings with equal recall overlap: keep both visible
+    for n, (name, members) in enumerate(lines.items()):
+        members = sorted(members, key=lambda r: budget_size(r.setting.get("budget")))
+        xs = [budget_size(r.setting.get("budget")) for r in members]
+        ys = [100 * r.recall_any for r in members]
+        (line,) = ax.plot(
+            xs,
+            ys,
+            marker="o",
+            markersize=4,
+            label=name,
+            linestyle=styles[n % len(styles)],
+            linewidth=2.4 - 0.4 * (n % 4),
+        )
+        for x, y, r in zip(xs, ys, members):
+            if r.recommended:
+                ax.plot(
+                    [x],
+                    [y],
+                    marker="*",
+                    markersize=16,
+                    color=line.get_color(),
+                    markeredgecolor="black",
+                    zorder=5,
+                )
+                ax.annotate(
+                    f"{x:g}", (x, y), textcoords="offset points", xytext=(6, -14), fontsize=8
+                )
+    ax.set_xscale("log", base=2)
+    xs_all = sorted({budget_size(r.setting.get("budget")) for r in rows})
+    ax.set_xticks(xs_all)
+    ax.set_xticklabels([f"{x:g}" for x in xs_all])
+    ax.minorticks_off()
+    ax.set_xlabel("context budget (tokens)")
+    ax.set_ylabel("evidence recall (% of requests)")
+    ax.set_ylim(0, 106)
+    ax.grid(True, alpha=0.3)
+    ax.set_title(title or "Evidence recall against budget (★ = recommended)", fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+class _Progress:
+    """``done/total pairs`` on stderr, at most every 0.2 s, erased at the end."""
+
+    def __init__(self, stream: TextIO, enabled: bool) -> None:
+        self.stream = stream
+        self.enabled = enabled
+        self.last = 0.0
+        self.began = time.monotonic()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.2 and done < total):
+            return
+        self.last = now
+        self.shown = True
+        self.stream.write(
+            f"\rbriefpack eval: {done}/{total} pairs ({done / total:.0%}, {now - self.began:.0f} s)"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """Run ``briefpack eval`` with parsed ``args``; return the exit status.
+
+    Errors the user can fix print one line to stderr and return 2; Ctrl-C keeps the rows
+    finished so far (table, ``--out``, ``--plot``) and returns 130.
+    """
+    try:
+        requests = _requests(args)
+        grid = build_grid(args)
+        settings = expand_grid(grid)
+        note = None
+        tokenizers = {s.get("tokenizer", "o200k_base") for s in settings}
+        for name in tokenizers:
+            problem = _tokenizer_problem(name)
+            if problem is None:
+                continue
+            if args.example and args.tokenizer is None:
+                note = (
+                    f"note: the {name} vocabulary could not be loaded ({problem}); counting "
+                    "with 'approx' (characters / 4), so token numbers are estimates"
+                )
+                settings = [{**s, "tokenizer": "approx"} for s in settings]
+            else:
+                raise _EvalError(
+                    f"the {name} vocabulary could not be loaded ({problem}); pass --tokenizer "
+                    "approx for estimates, or set TIKTOKEN_CACHE_DIR to a folder that holds "
+                    "the tiktoken files"
+                )
+        if note:
+            print(note, file=sys.stderr)
+        progress = _Progress(sys.stderr, not args.quiet)
+        done: list[SettingResult] = []
+        interrupted = False
+        try:
+            evaluate(
+                requests,
+                settings,
+                workers=args.workers,
+                executor="ray" if args.executor == "ray" else None,
+                tolerance=args.tolerance,
+                ray_address=args.ray_address,
+                on_row=done.append,
+                progress=progress,
+            )
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            progress.close()
+        if interrupted:
+            print(
+                f"briefpack eval: interrupted; keeping the {len(done)} of {len(settings)} "
+                "settings finished so far",
+                file=sys.stderr,
+            )
+        result = finish(done, [], args.tolerance)
+        if result.rows:
+            _print_table(result.rows, args.color, sys.stdout)
+            for rec in result.recommendations:
+                rest = " ".join(f"{k}={_show(v)}" for k, v in rec.setting.items()) or "all settings"
+                print(
+                    f"recommended budget for {rest}: {rec.budget} "
+                    f"(recall {rec.recall:.1%}, best {rec.best:.1%}, tolerance "
+                    f"{args.tolerance:g})"
+                )
+        if args.out and result.rows:
+            write_rows(args.out, result.rows)
+        if args.plot and result.rows:
+            plot_recall(args.plot, result.rows)
+        return EXIT_INTERRUPTED if interrupted else EXIT_OK
+    except (_EvalError, BriefpackError, InputError) as exc:
+        print(f"briefpack eval: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``briefpack eval`` alone (``python -m briefpack.eval_cli``), until it is wired in.
+
+    >>> main(["--budget", "x,y", "--example"])
+    2
+    """
+    parser = argparse.ArgumentParser(prog="briefpack")
+    sub = parser.add_subparsers(dest="command")
+    add_eval_parser(sub)
+    try:
+        args = parser.parse_args(["eval", *(sys.argv[1:] if argv is None else argv)])
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    return run_eval(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

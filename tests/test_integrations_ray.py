@@ -1,0 +1,116 @@
+"""Ray: evaluate sweeps on Ray equal the local run; AssembleBatch for Dataset.map_batches.
+
+Runs Ray locally (two CPUs, no dashboard); skipped where Ray is not installed
+(``pip install 'briefpack[ray]'``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'briefpack[ray]'")
+
+import briefpack as bp  # noqa: E402
+from briefpack.evaluate import read_requests  # noqa: E402
+from briefpack.integrations.ray import AssembleBatch  # noqa: E402
+
+# Ray Data warns about its own deprecated settings while it starts; not ours to fix.
+pytestmark = pytest.mark.filterwarnings(r"ignore::DeprecationWarning:ray\..*")
+
+EXAMPLE = Path(bp.__file__).parent / "data" / "eval_example.jsonl"
+GRID = {"budget": [100, 200, 400], "order": ["edges", "relevance"], "tokenizer": "approx"}
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    # the workers cannot import this test module: send its functions (Echo) by value
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    if started:
+        ray.shutdown()
+
+
+class Echo:
+    """A deterministic fake model: answers with the first line of the first source, cited."""
+
+    def __call__(self, messages: list[dict[str, str]]) -> str:
+        text = messages[1]["content"].split("\n")[1]
+        return f"{text} [1]"
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_a_sweep_on_ray_equals_the_local_run_in_the_same_order() -> None:
+    reqs = read_requests(EXAMPLE)
+    local = bp.evaluate(reqs, GRID, workers=2, generate=Echo())
+    remote = bp.evaluate(reqs, GRID, workers=2, executor="ray", generate=Echo())
+    assert remote.rows == local.rows
+    assert remote.outcomes == local.outcomes
+    assert remote.recommendations == local.recommendations
+    assert [o.request for o in remote.outcomes[-1]] == list(range(len(reqs)))
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_a_request_error_on_ray_is_raised_as_itself() -> None:
+    good = {"question": "q", "candidates": ["a"], "answers": ["a"]}
+    bad = {"question": "q", "candidates": [{"text": 3}], "answers": ["a"]}
+    with pytest.raises(bp.InputError, match=r"requests\[1\]: candidate 0"):
+        bp.evaluate([good, bad], {"budget": 100, "tokenizer": "approx"}, executor="ray", workers=1)
+
+
+def rows() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in EXAMPLE.read_text(encoding="utf-8").splitlines()][:5]
+
+
+def test_assemble_batch_adds_the_prompt_columns_of_each_row() -> None:
+    data = rows()
+    batch = {
+        "id": [r["id"] for r in data],
+        "question": [r["question"] for r in data],
+        "candidates": [r["candidates"] for r in data],
+    }
+    out = AssembleBatch(budget=300, tokenizer="approx")(batch)
+    assert out["id"] == batch["id"]
+    for i, r in enumerate(data):
+        direct = bp.assemble(r["question"], r["candidates"], budget=300, tokenizer="approx")
+        assert out["system"][i] == direct.system
+        assert out["user"][i] == direct.user
+        assert out["messages"][i] == direct.messages
+        assert json.loads(out["record"][i]) == json.loads(json.dumps(direct.record()))
+
+
+def test_assemble_batch_checks_its_options_and_columns_up_front() -> None:
+    with pytest.raises(bp.InputError, match=r"unknown assemble option\(s\) 'budgett'"):
+        AssembleBatch(budgett=3)
+    with pytest.raises(bp.InputError, match=r"the batch has no column 'query'"):
+        AssembleBatch(question="query")({"question": ["q"], "candidates": [["a"]]})
+
+
+@pytest.mark.usefixtures("local_ray")
+@pytest.mark.parametrize("batch_format", ["pandas", "numpy"])
+def test_assemble_batch_runs_in_map_batches(batch_format: str) -> None:
+    pytest.importorskip("pandas", reason="Ray Data needs pandas: pip install 'briefpack[ray]'")
+    data = rows()
+    ds = ray.data.from_items(
+        [{"question": r["question"], "candidates": r["candidates"]} for r in data]
+    )
+    out = ds.map_batches(
+        AssembleBatch,
+        fn_constructor_kwargs={"budget": 300, "tokenizer": "approx"},
+        batch_format=batch_format,
+        compute=ray.data.ActorPoolStrategy(size=1),
+    ).take_all()
+    assert [o["question"] for o in out] == [r["question"] for r in data]
+    for o, r in zip(out, data):
+        direct = bp.assemble(r["question"], r["candidates"], budget=300, tokenizer="approx")
+        assert o["user"] == direct.user
+        assert [dict(m) for m in o["messages"]] == direct.messages
+        assert json.loads(o["record"])["prompt_sha256"] == direct.record()["prompt_sha256"]
