@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from ..pipeline import assemble
 from ..prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 from ..types import Assembly, Budget, Chunk
-from ._common import annotation, check_options, member_index, merge_keys, pick_fields, untouched
+from ._common import annotation, build, member_index, merge_keys, pick_fields, untouched
 
 __all__ = ["DEFAULT_KEYS", "BriefpackPromptBuilder", "to_chunks"]
 
@@ -140,7 +140,7 @@ class BriefpackPromptBuilder:
         clash = sorted(set(own) & set(self.options))
         if clash:
             raise ValueError(f"options {clash} are arguments of BriefpackPromptBuilder")
-        check_options({**own, **self.options})
+        build({**own, **self.options})
 
     def _own(self) -> dict[str, Any]:
         return {

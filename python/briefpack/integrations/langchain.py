@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 
 from ..pipeline import assemble
 from ..types import Assembly, Chunk
-from ._common import annotation, check_options, member_index, merge_keys, pick_fields, untouched
+from ._common import annotation, build, member_index, merge_keys, pick_fields, untouched
 
 __all__ = [
     "DEFAULT_KEYS",
@@ -209,7 +209,7 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
     @model_validator(mode="after")
     def _check(self) -> "BriefpackCompressor":
         merge_keys(DEFAULT_KEYS, self.keys)
-        check_options(self._kwargs())
+        build(self._kwargs())
         return self
 
     def _kwargs(self) -> dict[str, Any]:
@@ -273,10 +273,10 @@ def prompt_runnable(**options: Any) -> RunnableLambda[Mapping[str, Any], ChatPro
     """
     keys = options.pop("keys", None)
     merge_keys(DEFAULT_KEYS, keys)
-    opts = check_options(options)
+    opts = build(options)
 
-    def build(inputs: Mapping[str, Any]) -> ChatPromptValue:
+    def make_prompt(inputs: Mapping[str, Any]) -> ChatPromptValue:
         chunks = to_chunks(list(inputs["documents"]), keys=keys)
         return ChatPromptValue(messages=to_messages(assemble(inputs["question"], chunks, **opts)))
 
-    return RunnableLambda(build, name="briefpack")
+    return RunnableLambda(make_prompt, name="briefpack")

@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from ..kernels import count_tokens
 from ..pipeline import assemble
 from ..types import Assembly, Chunk
-from ._common import check_options, member_index, merge_keys, pick_fields, untouched
+from ._common import build, member_index, merge_keys, pick_fields, untouched
 
 __all__ = [
     "DEFAULT_KEYS",
@@ -247,9 +247,9 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
                 "parents=True and neighbors need the docstore that holds the nodes' parents and "
                 "neighbours: pass docstore=index.docstore (or storage_context.docstore)"
             )
-        check_options(self._kwargs())
+        build(self._kwargs())
         if self.neighbors:
-            check_options({"neighbors": self.neighbors, "chunks_of": {}})
+            build({"neighbors": self.neighbors, "chunks_of": {}})
         return self
 
     def _kwargs(self) -> dict[str, Any]:
