@@ -212,7 +212,8 @@ def _turn(message: Any, i: int) -> dict[str, str]:
     """One history turn as ``{"role", "content"}`` (a LangChain message, a dict or a tuple)."""
     if isinstance(message, BaseMessage):
         role = _ROLES.get(message.type, message.type)
-        text = str(message.text)
+        got: Any = message.text  # a str (a callable str in langchain-core 1.x, a method in 0.3)
+        text = str(got) if isinstance(got, str) else str(got())
         if isinstance(message, AIMessage) and message.tool_calls:
             calls = "; ".join(f"{c['name']}({c['args']})" for c in message.tool_calls)
             text = f"{text}\n[tool calls: {calls}]" if text else f"[tool calls: {calls}]"
