@@ -205,7 +205,12 @@ def run(
     **per_request: Any,
 ) -> Assembly:
     """One request: ``assemble`` with the built options, ``history`` and per-request keywords
-    (a query vector, resolvers, run-time overrides). Logs the outcome at DEBUG."""
+    (a query vector, resolvers, run-time overrides). Logs the outcome at DEBUG.
+
+    >>> built = build({"budget": 100, "tokenizer": "approx"})
+    >>> run(built, "Why?", ["Because.", "Because."], adapter="doc").settings["dedupe"]
+    'jaccard'
+    """
     opts = {**built, **per_request}
     if history is not None:
         opts["history"] = history
