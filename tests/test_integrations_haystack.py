@@ -5,6 +5,7 @@ annotations at runtime and does not resolve strings.
 """
 
 import copy
+import json
 import os
 from typing import Any
 
@@ -130,8 +131,10 @@ def test_bad_options_fail_when_built() -> None:
         BriefpackPromptBuilder(order="middle")
     with pytest.raises(bp.InputError, match="unknown assemble option"):
         BriefpackPromptBuilder(options={"top_k": 3})
-    with pytest.raises(ValueError, match="arguments of BriefpackPromptBuilder"):
+    with pytest.raises(bp.InputError, match="arguments of BriefpackPromptBuilder"):
         BriefpackPromptBuilder(options={"budget": 3})
+    with pytest.raises(bp.InputError, match="not a Chunk field"):
+        BriefpackPromptBuilder(keys={"colour": "c"})
 
 
 def _indexed_store() -> InMemoryDocumentStore:
@@ -208,3 +211,118 @@ def test_pipeline_serialisation_round_trip() -> None:
     assert builder.options == {"supersede": "url"}
     assert builder.keys == {"doc": "file_path"}
     assert builder.to_dict() == rag.get_component("briefpack").to_dict()
+
+
+# ---- what a Haystack user does next ----
+
+
+def _load(text: str, *modules: str) -> Pipeline:
+    try:  # Haystack 3 deserialises only modules it is told to trust
+        return Pipeline.loads(text, allowed_modules=["briefpack.integrations.haystack", *modules])
+    except TypeError:  # Haystack 2 has no allowlist
+        return Pipeline.loads(text)
+
+
+def word_count(text: str) -> int:
+    return len(text.split())
+
+
+def test_from_dict_leaves_the_callers_dict_alone() -> None:
+    data = BriefpackPromptBuilder(budget=bp.Budget(context=500), tokenizer="approx").to_dict()
+    before = copy.deepcopy(data)
+    builder = BriefpackPromptBuilder.from_dict(data)
+    assert data == before
+    assert builder.budget == bp.Budget(context=500)
+
+
+def test_a_module_level_callable_serialises_as_haystack_serialises_callables() -> None:
+    rag = Pipeline()
+    rag.add_component(
+        "briefpack",
+        BriefpackPromptBuilder(budget=500, tokenizer=word_count, options={"rerank": None}),
+    )
+    text = rag.dumps()
+    assert f"{__name__}.word_count" in text
+    builder = _load(text, __name__).get_component("briefpack")
+    assert builder.tokenizer is word_count
+    out = builder.run(documents=_docs(), query="Leave?")
+    assert out["assembly"].tokens["system"] == word_count(out["assembly"].system)
+    with pytest.raises(bp.InputError, match=r"tokenizer: .* cannot be serialised"):
+        BriefpackPromptBuilder(tokenizer=lambda t: len(t)).to_dict()
+
+
+def test_a_documents_without_text_is_left_out() -> None:
+    docs = [*_docs()[:3], Document(content=None, meta={"kind": "image"})]
+    out = BriefpackPromptBuilder(budget=1000, tokenizer="approx").run(documents=docs, query="?")
+    a = out["assembly"]
+    assert len(a.fates) == 3
+    assert all(d.content for d in out["documents"])
+    assert '<source id="4"' not in a.user
+
+
+def test_tool_calls_and_results_in_history_keep_their_content() -> None:
+    from haystack.dataclasses import ToolCall
+
+    call = ToolCall(tool_name="leave_days", arguments={"country": "DE"}, id="c1")
+    history = [
+        ChatMessage.from_user("How long is leave in Germany?"),
+        ChatMessage.from_assistant(tool_calls=[call]),
+        ChatMessage.from_tool(tool_result="98 days", origin=call),
+    ]
+    out = BriefpackPromptBuilder(budget=1000, tokenizer="approx").run(
+        documents=_docs(), query="And in weeks?", history=history
+    )
+    user = out["messages"][1].text
+    assert '[tool call leave_days({"country": "DE"})]' in user
+    assert "[tool result leave_days] 98 days" in user
+
+
+def test_run_time_overrides_like_top_k() -> None:
+    builder = BriefpackPromptBuilder(budget=1000, tokenizer="approx", order="relevance")
+    full = builder.run(documents=_docs(), query="?")
+    small = builder.run(documents=_docs(), query="?", budget=30, options={"max_per_doc": 1})
+    assert small["assembly"].tokens["context_budget"] == 30
+    assert small["assembly"].settings["max_per_doc"] == 1
+    assert len(small["documents"]) < len(full["documents"])
+    assert (
+        builder.run(documents=_docs(), query="?")["assembly"].settings == full["assembly"].settings
+    )
+    with pytest.raises(bp.InputError, match="budget"):
+        builder.run(documents=_docs(), query="?", budget=-1)
+
+
+@component
+class Reader:
+    """A downstream component that takes the assembly (where a breakpoint can stop)."""
+
+    @component.output_types(labels=list[int])
+    def run(self, assembly: bp.Assembly) -> dict[str, Any]:
+        return {"labels": [s.label for s in assembly.sources]}
+
+
+def test_breakpoints_and_snapshots_keep_the_assembly(monkeypatch: pytest.MonkeyPatch) -> None:
+    breakpoints = pytest.importorskip("haystack.dataclasses.breakpoints")
+    errors = pytest.importorskip("haystack.core.errors")
+    rag = Pipeline()
+    rag.add_component("briefpack", BriefpackPromptBuilder(budget=1000, tokenizer="approx"))
+    rag.add_component("reader", Reader())
+    rag.connect("briefpack.assembly", "reader.assembly")
+    snapshots: list[Any] = []
+    with pytest.raises(errors.BreakpointException):
+        rag.run(
+            {"briefpack": {"documents": _docs(), "query": "Leave?"}},
+            break_point=breakpoints.Breakpoint(component_name="reader"),
+            snapshot_callback=snapshots.append,
+        )
+    [snapshot] = snapshots
+    text = json.dumps(snapshot.to_dict())
+    assert "Cannot serialize" not in text
+    assert "briefpack.types.Assembly" in text
+    # Haystack 3 restores classes only from trusted modules: trust briefpack.types
+    monkeypatch.setenv("HAYSTACK_DESERIALIZATION_ALLOWLIST", "briefpack.types")
+    restored = type(snapshot).from_dict(json.loads(text))
+    result = rag.run(data={}, pipeline_snapshot=restored)
+    expected = BriefpackPromptBuilder(budget=1000, tokenizer="approx").run(
+        documents=_docs(), query="Leave?"
+    )["assembly"]
+    assert result["reader"]["labels"] == [s.label for s in expected.sources]

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import math
 import re
 import warnings
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 pytest.importorskip("langchain_core")
 
@@ -30,6 +33,7 @@ from briefpack.integrations.langchain import (
     to_chunks,
     to_messages,
 )
+from conftest import tiktoken_available
 
 
 class BagOfWords(Embeddings):
@@ -101,6 +105,7 @@ def test_compress_dedupes_orders_and_keeps_ids_and_metadata() -> None:
     for n, d in enumerate(out, 1):
         meta = dict(d.metadata)
         assert meta.pop("briefpack")["label"] == n
+        assert meta.pop("source_label") == n
         assert meta == by_id[d.id].metadata
         assert d.page_content == by_id[d.id].page_content
     first = compressor.assemble(docs, "Leave?").sources[0]
@@ -185,15 +190,29 @@ def test_mmr_gets_its_query_vector_from_the_embeddings() -> None:
     assert a.sources[0].chunk.id == "hr/1"
 
 
-def test_bad_options_fail_when_built() -> None:
-    with pytest.raises(ValueError, match="order must be one of"):
+def test_bad_options_fail_when_built_as_input_errors() -> None:
+    with pytest.raises(bp.InputError, match="order must be one of"):
         BriefpackCompressor(order="middle")
-    with pytest.raises(ValueError, match="unknown assemble option"):
+    with pytest.raises(bp.InputError, match="unknown assemble option"):
         BriefpackCompressor(options={"mmr_lambda": 0.5})
-    with pytest.raises(ValueError, match="fields of BriefpackCompressor"):
+    with pytest.raises(bp.InputError, match="fields of BriefpackCompressor"):
         BriefpackCompressor(options={"budget": 10})
-    with pytest.raises(ValueError, match="not a Chunk field"):
+    with pytest.raises(bp.InputError, match="not a Chunk field"):
         BriefpackCompressor(keys={"colour": "c"})
+    with pytest.raises(bp.InputError, match="must be a metadata key"):
+        BriefpackCompressor(keys={"doc": 3})
+    # a value of the wrong type for a pydantic field is pydantic's error, first
+    with pytest.raises(ValidationError):
+        BriefpackCompressor(order=3)
+
+
+def test_a_field_changed_after_building_is_checked_and_used() -> None:
+    c = BriefpackCompressor(budget=1000, tokenizer="approx")
+    c.budget = 40
+    assert c.assemble(_docs(), "Leave?").tokens["context_budget"] == 40
+    c.order = "middle"
+    with pytest.raises(bp.InputError, match="order must be one of"):
+        c.assemble(_docs(), "Leave?")
 
 
 def test_to_messages() -> None:
@@ -317,3 +336,196 @@ def test_a_window_budget_and_the_async_path() -> None:
     assert [d.id for d in got] == [d.id for d in sync]
     transformed = asyncio.run(c.atransform_documents(_docs(), query="Leave?"))
     assert [d.id for d in transformed] == [d.id for d in sync]
+
+
+# ---- what a LangChain user does next (issue: drop-ins in realistic pipelines) ----
+
+
+def _split_records() -> list[Document]:
+    """Loader records with an id in metadata, split into chunks that all copy that id."""
+    splitter = pytest.importorskip("langchain_text_splitters").RecursiveCharacterTextSplitter(
+        chunk_size=60, chunk_overlap=0, add_start_index=True
+    )
+    records = [
+        Document(
+            "Parental leave in Germany is 14 weeks at full pay. It can be split into two "
+            "blocks. Fathers get the same leave as mothers.",
+            metadata={"id": "rec-1", "source": "hr.pdf"},
+        ),
+        Document(
+            "The relocation cap for Berlin is 4000 EUR. Receipts are needed for every item.",
+            metadata={"id": "rec-2", "source": "move.pdf"},
+        ),
+    ]
+    chunks = splitter.split_documents(records)
+    assert len(chunks) > 3
+    assert all(c.id is None for c in chunks)  # as after EmbeddingsRedundantFilter
+    return chunks
+
+
+def test_chunks_sharing_a_loader_id_fall_back_to_their_index() -> None:
+    chunks = _split_records()
+    a = BriefpackCompressor(budget=1000, tokenizer="approx").assemble(chunks, "Leave?")
+    assert [f["id"] for f in a.fates] == [str(i) for i in range(len(chunks))]
+    assert len(a.sources) == len(chunks)
+    # the same chunk retrieved twice is still one source (a duplicate by id)
+    twice = BriefpackCompressor(budget=1000, tokenizer="approx").assemble(
+        [Document("Same.", id="d1"), Document("Same.", id="d1")]
+    )
+    assert [d.detail["method"] for d in twice.dropped] == ["id"]
+
+
+def test_a_contextual_compression_retriever_with_split_chunks_and_callbacks() -> None:
+    classic = pytest.importorskip("langchain_classic.retrievers")
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    events: list[tuple[str, Any]] = []
+
+    class Recorder(BaseCallbackHandler):
+        def on_custom_event(self, name: str, data: Any, **kwargs: Any) -> None:
+            events.append((name, data))
+
+    chunks = _split_records()
+    store = InMemoryVectorStore(BagOfWords())
+    store.add_documents([*chunks, chunks[0].model_copy()])
+    retriever = classic.ContextualCompressionRetriever(
+        base_compressor=BriefpackCompressor(budget=1000, tokenizer="approx"),
+        base_retriever=store.as_retriever(search_kwargs={"k": 10}),
+    )
+    got = retriever.invoke("How long is parental leave?", config={"callbacks": [Recorder()]})
+    assert len(got) == len(chunks)
+    assert sorted(d.metadata["source_label"] for d in got) == list(range(1, len(chunks) + 1))
+    [(name, data)] = events
+    assert name == "briefpack"
+    assert [d["reason"] for d in data["dropped"]] == ["duplicate"]
+    assert isinstance(data["assembly"], bp.Assembly)
+
+
+def test_the_label_is_reachable_from_a_prompt_template() -> None:
+    from langchain_core.prompts import PromptTemplate
+
+    kept = BriefpackCompressor(budget=1000, tokenizer="approx").compress_documents(_docs(), "?")
+    template = PromptTemplate.from_template("[{source_label}] {page_content}")
+    assert template.format(**kept[0].metadata, page_content=kept[0].page_content).startswith(
+        "[1] Parental leave"
+    )
+
+
+def test_a_budget_survives_model_dump_and_json() -> None:
+    c = BriefpackCompressor(budget=bp.Budget(window=4096, max_output=512), tokenizer="gpt-4o")
+    back = BriefpackCompressor.model_validate(c.model_dump())
+    assert back.budget == bp.Budget(window=4096, max_output=512)
+    again = BriefpackCompressor.model_validate_json(c.model_dump_json())
+    assert again.budget == c.budget
+    assert again.tokenizer == "gpt-4o"
+    assert again.assemble(_docs(), "Leave?").settings["tokenizer"] == "o200k_base"
+    with pytest.raises(ValidationError, match="unknown key"):
+        BriefpackCompressor.model_validate({"budget": {"context": 10, "windw": 5}})
+
+
+def word_count(text: str) -> int:
+    return len(text.split())
+
+
+def test_a_callable_option_round_trips_in_python_and_fails_clearly_in_json() -> None:
+    c = BriefpackCompressor(
+        budget=1000, tokenizer=word_count, options={"rerank": lambda q, cs: [1.0] * len(cs)}
+    )
+    back = BriefpackCompressor.model_validate(c.model_dump())
+    assert back.tokenizer is word_count
+    assert back.assemble(_docs(), "Leave?").sources
+    with pytest.raises(PydanticSerializationError, match=r"tokenizer: a callable .* to JSON"):
+        BriefpackCompressor(tokenizer=word_count).model_dump_json()
+    with pytest.raises(PydanticSerializationError, match=r"options\['rerank'\]: a callable"):
+        BriefpackCompressor(options={"rerank": word_count}).model_dump_json()
+
+
+@pytest.mark.skipif(not tiktoken_available(), reason="needs the offline tiktoken files")
+def test_a_tokenizer_may_be_a_token_list_callable_an_encoding_or_a_model_name() -> None:
+    import tiktoken
+
+    enc = tiktoken.get_encoding("cl100k_base")
+    docs = _docs()
+    expected = bp.assemble("Leave?", to_chunks(docs), budget=1000, tokenizer="cl100k_base")
+    for tokenizer in (enc.encode_ordinary, enc, "gpt-4-turbo"):
+        a = BriefpackCompressor(budget=1000, tokenizer=tokenizer).assemble(docs, "Leave?")
+        assert a.tokens == expected.tokens, tokenizer
+
+
+def test_bad_tokenizers_are_named_with_a_bounded_message() -> None:
+    with pytest.raises(bp.InputError) as info:
+        BriefpackCompressor(tokenizer=lambda text: {"n": text * 50})
+    assert "must return a token count (int) or the tokens" in str(info.value)
+    assert len(str(info.value)) < 300
+    with pytest.raises(bp.InputError, match="an OpenAI model name such as 'gpt-4o'"):
+        BriefpackCompressor(tokenizer="x" * 500)
+
+
+def test_prompt_runnable_takes_create_retrieval_chain_input_and_history() -> None:
+    from langchain_core.messages import AIMessage
+
+    step = prompt_runnable(budget=1000, tokenizer="approx")
+    value = step.invoke(
+        {
+            "input": "And for fathers?",
+            "context": [(d, 1.0 - i / 10) for i, d in enumerate(_docs())],
+            "chat_history": [HumanMessage("How long is leave?"), AIMessage("14 weeks [1].")],
+        }
+    )
+    a = value.assembly
+    assert isinstance(a, bp.Assembly)
+    assert a.sources[0].chunk.score == 1.0
+    assert "<history>" in value.messages[1].content
+    assert "14 weeks [1]." in value.messages[1].content
+    assert value.messages[1].content.endswith("Question: And for fathers?")
+    assert a.cite("Leave is 14 weeks [1].").sources
+
+
+def test_prompt_runnable_input_keys_are_configurable_and_errors_are_clear() -> None:
+    step = prompt_runnable(budget=1000, tokenizer="approx", question_key="q", documents_key="hits")
+    assert step.invoke({"q": "Leave?", "hits": _docs()}).assembly.question == "Leave?"
+    with pytest.raises(bp.InputError, match="takes a dict with the question"):
+        step.invoke("Leave?")
+    with pytest.raises(bp.InputError, match="expected the question under 'q'"):
+        step.invoke({"question": "Leave?", "hits": _docs()})
+    with pytest.raises(bp.InputError, match=r"hits\[0\] must be a Document or a \(Document"):
+        step.invoke({"q": "Leave?", "hits": ["text"]})
+
+
+def test_retriever_pipe_compressor_is_a_runnable_step() -> None:
+    store = InMemoryVectorStore(BagOfWords())
+    store.add_documents(_docs())
+    compressor = BriefpackCompressor(budget=1000, tokenizer="approx")
+    chain: Any = store.as_retriever(search_kwargs={"k": 5}) | compressor
+    got = chain.invoke("How long is parental leave?")
+    assert len(got) == 4
+    assert all("source_label" in d.metadata for d in got)
+    step = compressor.as_runnable()
+    by_dict = step.invoke({"documents": _docs(), "question": "Leave?"})
+    assert [d.id for d in by_dict] == [d.id for d in compressor.compress_documents(_docs(), "?")]
+    assert [d.id for d in asyncio.run(step.ainvoke(_docs()))] == [d.id for d in by_dict]
+
+
+def test_async_compression_embeds_with_the_async_call() -> None:
+    class AsyncOnly(BagOfWords):
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            raise AssertionError("the sync call was used")
+
+        async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+            return [self._vector(t) for t in texts]
+
+    c = BriefpackCompressor(budget=1000, tokenizer="approx", embeddings=AsyncOnly())
+    got = asyncio.run(c.acompress_documents(_docs(), "Leave?"))
+    assert len(got) == 4
+    assert asyncio.run(c.aassemble(_docs(), "Leave?")).settings["dedupe"] == "cosine"
+
+
+def test_the_jaccard_fallback_and_each_request_are_logged_at_debug(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.DEBUG, logger="briefpack"):
+        BriefpackCompressor(budget=1000, tokenizer="approx").compress_documents(_docs(), "?")
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("dedupe='auto' compares by word Jaccard" in m for m in messages)
+    assert any("5 candidates -> 4 sources, 1 dropped" in m for m in messages)
+    assert all(r.levelno <= logging.DEBUG for r in caplog.records)

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import logging
+import math
+import re
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 pytest.importorskip("llama_index.core")
 
 from llama_index.core import Document, VectorStoreIndex
-from llama_index.core.embeddings import MockEmbedding
+from llama_index.core.embeddings import BaseEmbedding, MockEmbedding
 from llama_index.core.llms import MockLLM
 from llama_index.core.node_parser import HierarchicalNodeParser, SentenceSplitter, get_leaf_nodes
 from llama_index.core.postprocessor import SimilarityPostprocessor
@@ -199,15 +205,19 @@ def test_mmr_takes_the_query_bundle_embedding() -> None:
         )
 
 
-def test_bad_settings_fail_when_built() -> None:
-    with pytest.raises(ValueError, match="need the docstore"):
+def test_bad_settings_fail_when_built_as_input_errors() -> None:
+    with pytest.raises(bp.InputError, match="need the docstore"):
         BriefpackPostprocessor(parents=True)
-    with pytest.raises(ValueError, match="fields of BriefpackPostprocessor"):
+    with pytest.raises(bp.InputError, match="fields of BriefpackPostprocessor"):
         BriefpackPostprocessor(options={"neighbors": 1})
-    with pytest.raises(ValueError, match="order must be one of"):
+    with pytest.raises(bp.InputError, match="order must be one of"):
         BriefpackPostprocessor(order="middle")
-    with pytest.raises(ValueError, match="neighbors must be an int"):
+    with pytest.raises(bp.InputError, match="neighbors must be an int"):
         BriefpackPostprocessor(docstore=SimpleDocumentStore(), neighbors=-1)
+    with pytest.raises(bp.InputError, match="not a Chunk field"):
+        BriefpackPostprocessor(keys={"colour": "c"})
+    with pytest.raises(ValidationError):  # the wrong type for a field: pydantic's error first
+        BriefpackPostprocessor(neighbors="one")
 
 
 def test_in_a_query_engine_next_to_the_llamaindex_postprocessors() -> None:
@@ -253,3 +263,123 @@ def test_serialises_without_the_docstore() -> None:
     assert (data["budget"], data["neighbors"]) == (900, 1)
     assert "docstore" not in data
     post.to_json()
+
+
+# ---- what a LlamaIndex user does next ----
+
+
+class BagOfWords(BaseEmbedding):
+    """A deterministic embedding model: hashed word counts, L2-normalised."""
+
+    def _vector(self, text: str) -> list[float]:
+        v = [0.0] * 32
+        for word in re.findall(r"\w+", text.lower()):
+            v[int(hashlib.md5(word.encode()).hexdigest(), 16) % 32] += 1.0
+        norm = math.sqrt(sum(x * x for x in v)) or 1.0
+        return [x / norm for x in v] if any(v) else [1.0] + [0.0] * 31
+
+    def _get_query_embedding(self, query: str) -> list[float]:
+        return self._vector(query)
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        return self._vector(query)
+
+    def _get_text_embedding(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+def word_tokens(text: str) -> list[str]:
+    return text.split()
+
+
+def test_a_budget_survives_to_dict_and_to_json() -> None:
+    budget = bp.Budget(window=4096, max_output=512)
+    post = BriefpackPostprocessor(budget=budget, tokenizer="gpt-4o")
+    assert BriefpackPostprocessor.from_dict(post.to_dict()).budget == budget
+    back = BriefpackPostprocessor.from_json(post.to_json())
+    assert back.budget == budget
+    assert back.assemble(_nodes(), "Leave?").settings["tokenizer"] == "o200k_base"
+
+
+def test_a_callable_tokenizer_round_trips_in_python_and_fails_clearly_in_json() -> None:
+    post = BriefpackPostprocessor(budget=900, tokenizer=word_tokens)
+    assert BriefpackPostprocessor.from_dict(post.to_dict()).tokenizer is word_tokens
+    with pytest.raises(PydanticSerializationError, match="tokenizer: a callable"):
+        post.to_json()
+    plain = BriefpackPostprocessor(budget=900).to_json()
+    assert BriefpackPostprocessor.from_json(plain, tokenizer=word_tokens).tokenizer is word_tokens
+
+
+def test_a_token_list_tokenizer_like_settings_tokenizer_counts_its_length() -> None:
+    post = BriefpackPostprocessor(budget=1000, tokenizer=word_tokens, sort=False)
+    a = post.assemble(_nodes(), "Leave?")
+    assert a.settings["tokenizer"] == "callable"
+    assert a.tokens["system"] == len(a.system.split())
+
+
+def test_a_span_links_outside_itself_so_prev_next_adds_no_text_twice() -> None:
+    from llama_index.core.postprocessor import PrevNextNodePostprocessor
+
+    text = " ".join(f"Sentence number {i} talks about topic {i}." for i in range(60))
+    nodes = SentenceSplitter(chunk_size=60, chunk_overlap=0).get_nodes_from_documents(
+        [Document(text=text, id_="doc")]
+    )
+    docstore = SimpleDocumentStore()
+    docstore.add_documents(nodes)
+    post = BriefpackPostprocessor(
+        budget=4000, tokenizer="approx", docstore=docstore, neighbors=1, dedupe=None
+    )
+    [span] = post.postprocess_nodes([NodeWithScore(node=nodes[3], score=0.7)], query_str="?")
+    assert span.node.prev_node.node_id == nodes[1].node_id
+    assert span.node.next_node.node_id == nodes[5].node_id
+    assert nodes[3].prev_node.node_id == nodes[2].node_id, "the hit's own links were changed"
+    grown = PrevNextNodePostprocessor(docstore=docstore, num_nodes=1, mode="both")
+    out = grown.postprocess_nodes([span])
+    texts = [n.node.get_content() for n in out]
+    for n in nodes[1:6]:
+        assert sum(n.get_content() in t for t in texts) == 1, n.node_id
+    # a span at the start of the document has no PREVIOUS
+    [first] = post.postprocess_nodes([NodeWithScore(node=nodes[0], score=0.7)], query_str="?")
+    assert first.node.prev_node is None
+    assert first.node.next_node.node_id == nodes[2].node_id
+
+
+def test_embed_model_embeds_nodes_a_vector_store_stripped(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    docs = [
+        Document(text="Parental leave in Germany is 14 weeks at full pay.", id_="hr"),
+        Document(text="Parental leave in Germany is 14 weeks at full pay, paid.", id_="faq"),
+        Document(text="The relocation cap for Berlin is 4000 EUR.", id_="move"),
+    ]
+    index = VectorStoreIndex.from_documents(docs, embed_model=BagOfWords())
+    hits = index.as_retriever(similarity_top_k=3).retrieve("How long is parental leave?")
+    assert all(h.node.embedding is None for h in hits)
+    with caplog.at_level(logging.DEBUG, logger="briefpack"):
+        plain = BriefpackPostprocessor(budget=1000, tokenizer="approx").assemble(hits, "Leave?")
+    assert plain.settings["dedupe"] == "jaccard"
+    assert any("compares by word Jaccard" in r.getMessage() for r in caplog.records)
+    post = BriefpackPostprocessor(
+        budget=1000, tokenizer="approx", embed_model=BagOfWords(), threshold=0.9
+    )
+    a = post.assemble(hits, "Leave?")
+    assert a.settings["dedupe"] == "cosine"
+    assert [d.reason for d in a.dropped] == ["duplicate"]
+    assert "embed_model" not in post.to_dict()
+
+
+def test_the_drops_are_reachable_after_a_query_engine_ran() -> None:
+    docs = [
+        Document(text="Parental leave in Germany is 14 weeks at full pay.", id_="hr"),
+        Document(text="Parental leave in Germany is 14 weeks at full pay!", id_="faq"),
+        Document(text="The relocation cap for Berlin is 4000 EUR.", id_="move"),
+    ]
+    index = VectorStoreIndex.from_documents(docs, embed_model=MockEmbedding(embed_dim=8))
+    post = BriefpackPostprocessor(budget=1000, tokenizer="approx")
+    assert post.last_assembly is None
+    engine = RetrieverQueryEngine.from_args(
+        index.as_retriever(similarity_top_k=3), llm=MockLLM(), node_postprocessors=[post]
+    )
+    engine.query("How long is parental leave?")
+    assert post.last_assembly is not None
+    assert [d.reason for d in post.last_assembly.dropped] == ["duplicate"]

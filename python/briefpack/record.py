@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .types import Assembly, Chunk
 
-__all__ = ["RECORD_VERSION", "build_record", "prompt_sha256"]
+__all__ = [
+    "ASSEMBLY_VERSION",
+    "RECORD_VERSION",
+    "assembly_from_dict",
+    "assembly_to_dict",
+    "build_record",
+    "prompt_sha256",
+]
 
 RECORD_VERSION = 1
+ASSEMBLY_VERSION = 1
+"""Version of ``Assembly.to_dict``'s layout."""
 
 
 def prompt_sha256(system: str, user: str) -> str:
@@ -66,3 +76,91 @@ def build_record(assembly: Assembly, *, include_prompt: bool = False) -> dict[st
     if include_prompt:
         record["prompt"] = {"system": assembly.system, "user": assembly.user}
     return record
+
+
+_CHUNK_FIELDS = ("text", "id", "score", "doc", "position", "parent", "title", "url", "updated")
+
+
+def _chunk_to_dict(chunk: Chunk) -> dict[str, Any]:
+    out: dict[str, Any] = {name: getattr(chunk, name) for name in _CHUNK_FIELDS}
+    out["tokens"] = chunk.tokens
+    vector = chunk.vector
+    if vector is not None and hasattr(vector, "tolist"):
+        vector = vector.tolist()
+    out["vector"] = _jsonable(vector)
+    out["meta"] = None if chunk.meta is None else _jsonable(dict(chunk.meta))
+    return out
+
+
+def _chunk_from_dict(data: Mapping[str, Any]) -> Chunk:
+    from .types import Chunk
+
+    return Chunk(**{k: data[k] for k in (*_CHUNK_FIELDS, "tokens", "vector", "meta") if k in data})
+
+
+def assembly_to_dict(assembly: Assembly) -> dict[str, Any]:
+    """Build ``Assembly.to_dict()``: every field, chunks in full, as JSON data."""
+    return {
+        "assembly_version": ASSEMBLY_VERSION,
+        "question": assembly.question,
+        "system": assembly.system,
+        "user": assembly.user,
+        "sources": [
+            {
+                "label": s.label,
+                "chunk": _chunk_to_dict(s.chunk),
+                "tokens": s.tokens,
+                "members": list(s.members),
+                "member_indices": list(s.member_indices),
+            }
+            for s in assembly.sources
+        ],
+        "dropped": [
+            {"chunk": _chunk_to_dict(d.chunk), "reason": d.reason, "detail": _jsonable(d.detail)}
+            for d in assembly.dropped
+        ],
+        "tokens": dict(assembly.tokens),
+        "settings": _jsonable(assembly.settings),
+        "fates": [_jsonable(f) for f in assembly.fates],
+    }
+
+
+def assembly_from_dict(data: Mapping[str, Any]) -> Assembly:
+    """Build ``Assembly.from_dict(data)``; a layout of another version raises ``InputError``."""
+    from .errors import InputError
+    from .types import Assembly, Dropped, Source
+
+    version = data.get("assembly_version") if isinstance(data, Mapping) else None
+    if version != ASSEMBLY_VERSION:
+        raise InputError(
+            f"Assembly.from_dict reads assembly_version {ASSEMBLY_VERSION}, got "
+            f"{str(version)[:20]!r}; pass the output of Assembly.to_dict()"
+        )
+    try:
+        return Assembly(
+            system=data["system"],
+            user=data["user"],
+            sources=[
+                Source(
+                    s["label"],
+                    _chunk_from_dict(s["chunk"]),
+                    s["tokens"],
+                    tuple(s["members"]),
+                    tuple(s["member_indices"]),
+                )
+                for s in data["sources"]
+            ],
+            dropped=[
+                Dropped(_chunk_from_dict(d["chunk"]), d["reason"], dict(d["detail"]))
+                for d in data["dropped"]
+            ],
+            tokens=dict(data["tokens"]),
+            settings=dict(data["settings"]),
+            fates=[dict(f) for f in data["fates"]],
+            question=data["question"],
+        )
+    except (KeyError, TypeError) as exc:
+        raise InputError(
+            f"Assembly.from_dict: the data is not Assembly.to_dict() output ({type(exc).__name__}: "
+            f"{str(exc)[:60]})"
+        ) from None

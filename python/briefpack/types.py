@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from .citations import Citations
+    from .integrations.chat import Message
 
 __all__ = ["Assembly", "Budget", "Chunk", "Dropped", "Source"]
 
@@ -148,7 +149,7 @@ class Assembly:
     question: str
 
     @property
-    def messages(self) -> list[dict[str, str]]:
+    def messages(self) -> list[Message]:
         """The prompt as chat messages: ``[{"role": "system", ...}, {"role": "user", ...}]``."""
         return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
 
@@ -162,6 +163,29 @@ class Assembly:
         from .record import build_record
 
         return build_record(self, include_prompt=include_prompt)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole assembly as JSON data, for ``from_dict`` (e.g. Haystack snapshots).
+
+        Unlike ``record()`` it keeps every chunk (text, fields, ``meta``, vector), so
+        ``Assembly.from_dict(a.to_dict())`` can still ``cite()`` and ``record()``. A ``meta``
+        value that is not JSON data is kept as its ``repr``.
+
+        >>> import briefpack as bp
+        >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
+        >>> Assembly.from_dict(a.to_dict()) == a
+        True
+        """
+        from .record import assembly_to_dict
+
+        return assembly_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Assembly:
+        """Rebuild an assembly from ``to_dict``'s output."""
+        from .record import assembly_from_dict
+
+        return assembly_from_dict(data)
 
     def cite(self, answer: str, *, strict: bool = True) -> Citations:
         """Check the citations in a model's ``answer`` against this assembly's labels.

@@ -4,10 +4,11 @@ Each framework module imports its framework, so import the one you use; without 
 it raises an ``ImportError`` that names the extra to install:
 
 * ``briefpack.integrations.langchain``: ``BriefpackCompressor`` (a LangChain document
-  compressor and transformer), ``to_messages``, ``prompt_runnable``.
+  compressor, transformer and runnable step), ``to_messages``, ``prompt_runnable``,
+  ``to_documents``.
   ``pip install 'briefpack[langchain]'``
 * ``briefpack.integrations.llamaindex``: ``BriefpackPostprocessor`` (a LlamaIndex node
-  postprocessor, with parent and neighbour expansion over a docstore).
+  postprocessor, with parent and neighbour expansion over a docstore), ``to_nodes``.
   ``pip install 'briefpack[llamaindex]'``
 * ``briefpack.integrations.haystack``: ``BriefpackPromptBuilder`` (a Haystack component that
   replaces ``LostInTheMiddleRanker`` plus a prompt builder). ``pip install 'briefpack[haystack]'``
@@ -15,7 +16,8 @@ it raises an ``ImportError`` that names the extra to install:
   ``to_anthropic`` (with a prompt-cache breakpoint after the stable system prompt) and
   ``cache_report``.
 
-See ``docs/integrations.md`` for an example of each.
+The drop-ins raise ``briefpack.InputError`` for their own errors and log at DEBUG on the
+``briefpack.integrations`` logger. See ``docs/integrations.md`` for an example of each.
 """
 
 from __future__ import annotations

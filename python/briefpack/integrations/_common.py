@@ -1,29 +1,50 @@
-"""What the framework adapters share: the missing-extra error, option checks, metadata mapping.
+"""What the framework adapters share: option checks, the call into ``assemble``, metadata mapping.
 
 Nothing here imports a framework, so every adapter can use it before its own imports.
+
+The adapters check their options once, when they are built (``build``), and call the pipeline
+once per request (``run``); those two functions are the only places that touch ``assemble``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import logging
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Sized
 from typing import Any
 
+from .._checks import type_name
 from ..errors import InputError
 from ..pipeline import assemble
-from ..types import Source
+from ..reference.tokens import ENCODINGS
+from ..types import Assembly, Budget, Source
 
 __all__ = [
     "ASSEMBLE_OPTIONS",
+    "LOG",
+    "TokenCounter",
     "annotation",
+    "budget_from",
+    "budget_to_dict",
+    "build",
+    "check_json_value",
     "check_options",
+    "log_request",
     "member_index",
     "merge_keys",
     "missing_extra",
+    "note_vectors",
     "pick_fields",
+    "resolve_tokenizer",
+    "run",
+    "shown",
     "untouched",
 ]
+
+LOG = logging.getLogger("briefpack.integrations")
+"""The adapters' logger (a child of ``briefpack``): DEBUG only, silent unless configured."""
 
 ASSEMBLE_OPTIONS = tuple(
     name
@@ -31,6 +52,21 @@ ASSEMBLE_OPTIONS = tuple(
     if p.kind is inspect.Parameter.KEYWORD_ONLY
 )
 """Every keyword ``assemble`` takes; adapters pass these through unchanged."""
+
+SHOWN_LIMIT = 60
+"""Longest quoted value in an adapter's error message (longer values are cut with ``...``)."""
+
+
+def shown(value: object, limit: int = SHOWN_LIMIT) -> str:
+    """``repr(value)``, cut to ``limit`` characters, for quoting a caller's value in a message.
+
+    >>> shown("x" * 100, limit=12)
+    "'xxxxxxxx..."
+    >>> shown([1, 2])
+    '[1, 2]'
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def missing_extra(module: str, package: str, extra: str) -> ImportError:
@@ -45,21 +81,233 @@ def missing_extra(module: str, package: str, extra: str) -> ImportError:
     )
 
 
-def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Check ``assemble`` keywords once, when an adapter is built, not on the first request.
+# ---- tokenizers -------------------------------------------------------------------------------
 
-    Unknown names and bad values raise briefpack's ``InputError`` (bad values with
-    ``assemble``'s own message: an empty assembly runs every check).
+_MODEL_ENCODINGS = (
+    # (model-name prefix, encoding), most specific first; tiktoken's own table agrees (tested).
+    ("gpt-4o", "o200k_base"),
+    ("chatgpt-4o", "o200k_base"),
+    ("gpt-4.1", "o200k_base"),
+    ("gpt-4.5", "o200k_base"),
+    ("gpt-5", "o200k_base"),
+    ("o1", "o200k_base"),
+    ("o3", "o200k_base"),
+    ("o4", "o200k_base"),
+    ("gpt-4", "cl100k_base"),
+    ("gpt-3.5", "cl100k_base"),
+    ("text-embedding-3", "cl100k_base"),
+    ("text-embedding-ada-002", "cl100k_base"),
+)
+
+
+class TokenCounter:
+    """A caller's tokenizer as ``str -> int``: it may return a count or the tokens themselves.
+
+    ``enc.encode`` and LlamaIndex's ``Settings.tokenizer`` return token lists; their length is
+    the count.
+
+    >>> TokenCounter(str.split)("three short words")
+    3
     """
+
+    def __init__(self, fn: Callable[[str], Any]) -> None:
+        self.fn = fn
+
+    def __call__(self, text: str) -> int:
+        n = self.fn(text)
+        if isinstance(n, int) and not isinstance(n, bool):
+            return n
+        if isinstance(n, Sized) and not isinstance(n, (str, bytes, Mapping)):
+            return len(n)
+        raise InputError(
+            f"a tokenizer must return a token count (int) or the tokens (a list), got "
+            f"{type_name(n)} {shown(n)}"
+        )
+
+
+def resolve_tokenizer(tokenizer: object) -> str | Callable[[str], int]:
+    """What ``assemble`` counts with, from what a framework user has to hand.
+
+    An encoding name (``"o200k_base"``, ``"cl100k_base"``, ``"approx"``) stays; an OpenAI
+    model name becomes its encoding; a tiktoken ``Encoding`` of a built-in vocabulary becomes
+    its name (the Rust core counts it), any other ``Encoding`` counts ``encode_ordinary``;
+    any other callable may return a count or a token list.
+
+    >>> resolve_tokenizer("gpt-4o"), resolve_tokenizer("gpt-4-turbo"), resolve_tokenizer("approx")
+    ('o200k_base', 'cl100k_base', 'approx')
+    """
+    if isinstance(tokenizer, str):
+        if tokenizer in ENCODINGS:
+            return tokenizer
+        for prefix, encoding in _MODEL_ENCODINGS:
+            if tokenizer.startswith(prefix):
+                return encoding
+        raise InputError(
+            f"tokenizer must be an encoding ({', '.join(map(repr, ENCODINGS))}), an OpenAI "
+            f"model name such as 'gpt-4o', a tiktoken Encoding or a callable, got "
+            f"{shown(tokenizer)}"
+        )
+    encode = getattr(tokenizer, "encode_ordinary", None)
+    name = getattr(tokenizer, "name", None)
+    if callable(encode) and isinstance(name, str):  # a tiktoken Encoding
+        if name in ENCODINGS:
+            return name
+        return TokenCounter(encode)
+    if callable(tokenizer):
+        return TokenCounter(tokenizer)
+    raise InputError(
+        f"tokenizer must be an encoding name, a model name, a tiktoken Encoding or a callable, "
+        f"got {type_name(tokenizer)} {shown(tokenizer)}"
+    )
+
+
+# ---- building and running ---------------------------------------------------------------------
+
+
+def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The names are ``assemble`` keywords; raise ``InputError`` naming the unknown ones."""
     opts = dict(options)
     unknown = [k for k in opts if k not in ASSEMBLE_OPTIONS]
     if unknown:
         raise InputError(
-            f"unknown assemble option(s) {', '.join(map(repr, unknown))}; "
+            f"unknown assemble option(s) {', '.join(shown(k) for k in unknown)}; "
             f"expected some of {', '.join(ASSEMBLE_OPTIONS)}"
         )
-    assemble("", [], **opts)
     return opts
+
+
+def build(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Check ``assemble`` keywords once, when an adapter is built, not on the first request.
+
+    Unknown names and bad values raise briefpack's ``InputError`` (bad values with
+    ``assemble``'s own message). Returns what ``run`` takes; a tokenizer given as a model
+    name, a tiktoken ``Encoding`` or a token-list callable is resolved here.
+
+    >>> build({"budget": 100, "tokenizer": "gpt-4o"})["tokenizer"]
+    'o200k_base'
+    """
+    opts = check_options(options)
+    if "budget" in opts:
+        opts["budget"] = budget_from(opts["budget"])
+    if "tokenizer" in opts:
+        opts["tokenizer"] = resolve_tokenizer(opts["tokenizer"])
+    assemble("", [], **opts)  # an empty assembly runs every option check
+    return opts
+
+
+def run(
+    built: Mapping[str, Any],
+    question: str,
+    candidates: Sequence[Any],
+    *,
+    history: Any = None,
+    adapter: str = "adapter",
+    **per_request: Any,
+) -> Assembly:
+    """One request: ``assemble`` with the built options, ``history`` and per-request keywords
+    (a query vector, resolvers, run-time overrides). Logs the outcome at DEBUG.
+
+    >>> built = build({"budget": 100, "tokenizer": "approx"})
+    >>> run(built, "Why?", ["Because.", "Because."], adapter="doc").settings["dedupe"]
+    'jaccard'
+    """
+    opts = {**built, **per_request}
+    if history is not None:
+        opts["history"] = history
+    assembly = assemble(question, candidates, **opts)
+    log_request(adapter, assembly, len(candidates))
+    return assembly
+
+
+def log_request(adapter: str, assembly: Assembly, n: int) -> None:
+    """One DEBUG line per request with the counts; one more per drop (at DEBUG - 1)."""
+    if not LOG.isEnabledFor(logging.DEBUG - 1):
+        if LOG.isEnabledFor(logging.DEBUG):
+            _log_counts(adapter, assembly, n)
+        return
+    _log_counts(adapter, assembly, n)
+    for d in assembly.dropped:
+        LOG.log(logging.DEBUG - 1, "%s: dropped %r: %s %s", adapter, d.chunk.id, d.reason, d.detail)
+
+
+def _log_counts(adapter: str, assembly: Assembly, n: int) -> None:
+    reasons: dict[str, int] = {}
+    for d in assembly.dropped:
+        reasons[d.reason] = reasons.get(d.reason, 0) + 1
+    LOG.debug(
+        "%s: %d candidates -> %d sources, %d dropped %s, %d tokens (dedupe=%s)",
+        adapter,
+        n,
+        len(assembly.sources),
+        len(assembly.dropped),
+        reasons,
+        assembly.tokens["total"],
+        assembly.settings.get("dedupe"),
+    )
+
+
+def note_vectors(adapter: str, dedupe: object, vectors: Sequence[object], hint: str) -> None:
+    """Log that ``dedupe="auto"`` falls back to word Jaccard because vectors are missing."""
+    if dedupe == "auto" and vectors and any(v is None for v in vectors):
+        missing = sum(v is None for v in vectors)
+        LOG.debug(
+            "%s: %d of %d candidates carry no embedding, so dedupe='auto' compares by word "
+            "Jaccard, not cosine; %s",
+            adapter,
+            missing,
+            len(vectors),
+            hint,
+        )
+
+
+# ---- serialising options ----------------------------------------------------------------------
+
+
+def budget_to_dict(budget: object) -> object:
+    """A ``Budget`` as a plain dict (for a framework's serialiser); anything else unchanged.
+
+    >>> budget_to_dict(Budget(window=8192, max_output=512))
+    {'context': None, 'window': 8192, 'max_output': 512, 'margin': 0}
+    """
+    return dataclasses.asdict(budget) if isinstance(budget, Budget) else budget
+
+
+def budget_from(value: object) -> object:
+    """A ``Budget`` back from ``budget_to_dict``'s dict; anything else unchanged (``assemble``
+    checks it). Unknown keys raise ``InputError``.
+
+    >>> budget_from({"window": 8192, "max_output": 512})
+    Budget(context=None, window=8192, max_output=512, margin=0)
+    """
+    if not isinstance(value, Mapping):
+        return value
+    names = [f.name for f in dataclasses.fields(Budget)]
+    unknown = [k for k in value if k not in names]
+    if unknown:
+        raise InputError(
+            f"budget: unknown key(s) {', '.join(shown(k) for k in unknown)}; a budget dict "
+            f"holds some of {', '.join(names)}"
+        )
+    return Budget(**value)
+
+
+def check_json_value(where: str, value: object) -> object:
+    """``value`` if it can be written as JSON data; a callable raises a clear ``InputError``.
+
+    Used by the pydantic adapters in JSON mode: a callable tokenizer or ``parents`` cannot be
+    written to JSON; pass it again when loading.
+    """
+    if isinstance(value, Mapping):
+        return {k: check_json_value(f"{where}[{k!r}]", v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [check_json_value(f"{where}[{i}]", v) for i, v in enumerate(value)]
+    if callable(value):
+        raise InputError(
+            f"{where}: a callable ({shown(value)}) cannot be written to JSON; give an encoding "
+            "or model name instead, or pass the callable again when loading (e.g. "
+            "from_json(data, tokenizer=fn) or model_validate({**data, 'tokenizer': fn}))"
+        )
+    return value
 
 
 def _is_count(v: object) -> bool:
@@ -125,11 +373,19 @@ def merge_keys(
     merged = {k: tuple(v) for k, v in defaults.items()}
     for field_name, value in (overrides or {}).items():
         if field_name not in _FIELD_CHECKS and field_name != "vector":
-            raise ValueError(
-                f"keys: {field_name!r} is not a Chunk field that metadata can set; expected "
+            raise InputError(
+                f"keys: {shown(field_name)} is not a Chunk field that metadata can set; expected "
                 f"some of {', '.join([*_FIELD_CHECKS, 'vector'])}"
             )
-        merged[field_name] = (value,) if isinstance(value, str) else tuple(value)
+        if isinstance(value, str):
+            merged[field_name] = (value,)
+        elif isinstance(value, Sequence) and all(isinstance(k, str) for k in value):
+            merged[field_name] = tuple(value)
+        else:
+            raise InputError(
+                f"keys[{field_name!r}] must be a metadata key (str) or a list of keys, got "
+                f"{shown(value)}"
+            )
     return merged
 
 

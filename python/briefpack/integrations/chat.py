@@ -14,36 +14,99 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast
 
 from .._checks import check_count
+from ..errors import InputError
 from ..kernels import count_tokens
 from ..types import Assembly
+from ._common import resolve_tokenizer, shown
 
-__all__ = ["CACHE_MINIMUM", "CacheReport", "cache_report", "to_anthropic", "to_openai"]
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessageParam
+
+__all__ = [
+    "CACHE_MINIMUM",
+    "CacheReport",
+    "DeveloperMessage",
+    "Message",
+    "SystemMessage",
+    "UserMessage",
+    "cache_report",
+    "to_anthropic",
+    "to_openai",
+]
 
 CACHE_MINIMUM = 1024
 """The usual shortest prefix (in tokens) that providers cache."""
 
 
-def to_openai(assembly: Assembly) -> list[dict[str, str]]:
-    """The ``messages`` of a chat-completions request (the same as ``Assembly.messages``).
+class SystemMessage(TypedDict):
+    """The system prompt as a chat message."""
+
+    role: Literal["system"]
+    content: str
+
+
+class DeveloperMessage(TypedDict):
+    """The system prompt in the ``developer`` role (OpenAI's name for it on newer models)."""
+
+    role: Literal["developer"]
+    content: str
+
+
+class UserMessage(TypedDict):
+    """The user message: history, sources and the question."""
+
+    role: Literal["user"]
+    content: str
+
+
+Message = SystemMessage | DeveloperMessage | UserMessage
+"""One message of ``Assembly.messages`` / ``to_openai``, with its literal role."""
+
+
+def to_openai(
+    assembly: Assembly, *, system_role: Literal["system", "developer"] = "system"
+) -> list[ChatCompletionMessageParam]:
+    """The ``messages`` of a chat-completions request (``Assembly.messages``).
+
+    ``system_role="developer"`` puts the system prompt in the ``developer`` role, which
+    OpenAI's reasoning models expect. Typed with the openai SDK's own message type, so
+    ``client.chat.completions.create(model=..., messages=to_openai(a))`` type-checks (where
+    the SDK is not installed, type checkers see no constraint).
 
     >>> import briefpack as bp
     >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
-    >>> [m["role"] for m in to_openai(a)]
-    ['system', 'user']
+    >>> [m["role"] for m in to_openai(a)], to_openai(a, system_role="developer")[0]["role"]
+    (['system', 'user'], 'developer')
     """
-    return assembly.messages
+    if system_role not in ("system", "developer"):
+        raise InputError(f"system_role must be 'system' or 'developer', got {shown(system_role)}")
+    system: Message = (
+        {"role": "developer", "content": assembly.system}
+        if system_role == "developer"
+        else {"role": "system", "content": assembly.system}
+    )
+    messages: list[Message] = [system, {"role": "user", "content": assembly.user}]
+    return cast("list[ChatCompletionMessageParam]", messages)
 
 
-def to_anthropic(assembly: Assembly, *, cache: bool = True) -> dict[str, Any]:
+CacheTTL = Literal["5m", "1h"]
+
+
+def to_anthropic(
+    assembly: Assembly, *, cache: bool = True, ttl: CacheTTL | None = None
+) -> dict[str, Any]:
     """The ``system`` and ``messages`` of an Anthropic Messages request.
 
     With ``cache=True`` the system block carries ``"cache_control": {"type": "ephemeral"}``:
     a cache breakpoint after the stable prefix, so the sources and the question (which change
-    with every request) are never part of the cached prefix. Pass the result as keyword
-    arguments: ``client.messages.create(model=..., max_tokens=..., **to_anthropic(a))``.
+    with every request) are never part of the cached prefix. ``ttl="1h"`` asks for the longer
+    cache lifetime (``"5m"`` is the provider's default). An empty system prompt leaves out
+    ``system`` altogether (the API rejects empty text blocks), and with it the breakpoint.
+    Pass the result as keyword arguments:
+    ``client.messages.create(model=..., max_tokens=..., **to_anthropic(a))``.
 
     >>> import briefpack as bp
     >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
@@ -52,21 +115,41 @@ def to_anthropic(assembly: Assembly, *, cache: bool = True) -> dict[str, Any]:
     ({'type': 'ephemeral'}, 'user')
     >>> "cache_control" in to_anthropic(a, cache=False)["system"][0]
     False
+    >>> to_anthropic(a, ttl="1h")["system"][0]["cache_control"]
+    {'type': 'ephemeral', 'ttl': '1h'}
     """
-    block: dict[str, Any] = {"type": "text", "text": assembly.system}
-    if cache:
-        block["cache_control"] = {"type": "ephemeral"}
-    return {"system": [block], "messages": [{"role": "user", "content": assembly.user}]}
+    if not isinstance(cache, bool):
+        raise InputError(f"cache must be True or False, got {shown(cache)}")
+    if ttl is not None and ttl not in ("5m", "1h"):
+        raise InputError(f"ttl must be '5m', '1h' or None, got {shown(ttl)}")
+    if ttl is not None and not cache:
+        raise InputError("ttl sets the cache lifetime, but cache=False; drop ttl or cache")
+    request: dict[str, Any] = {}
+    if assembly.system:
+        block: dict[str, Any] = {"type": "text", "text": assembly.system}
+        if cache:
+            control = {"type": "ephemeral"}
+            if ttl is not None:
+                control["ttl"] = ttl
+            block["cache_control"] = control
+        request["system"] = [block]
+    request["messages"] = [{"role": "user", "content": assembly.user}]
+    return request
 
 
 @dataclass(frozen=True)
 class CacheReport:
     """Whether the stable prefix (the system prompt) is long enough to be cached.
 
+    The count covers the system prompt only, with ``tokenizer``. A provider counts with its
+    own tokenizer, and its cached prefix also holds what comes before the system prompt (tool
+    definitions) and its own message framing; none of that is counted here, so a prefix close
+    to ``minimum`` may fall either side of it.
+
     Attributes:
         prefix_tokens: the system prompt's token count.
         minimum: the provider's shortest cacheable prefix that was checked against.
-        tokenizer: the tokenizer that counted (a name, or ``"callable"``).
+        tokenizer: the tokenizer that counted (an encoding name, or the callable's name).
     """
 
     prefix_tokens: int
@@ -84,23 +167,33 @@ class CacheReport:
         return not self.too_short
 
     def __str__(self) -> str:
+        counted = (
+            f"the stable prefix (the system prompt, counted with {self.tokenizer}; tools and the "
+            f"provider's framing not counted) is {self.prefix_tokens} tokens"
+        )
         if self.too_short:
             return (
-                f"the stable prefix is {self.prefix_tokens} tokens ({self.tokenizer}), shorter "
-                f"than the {self.minimum} a provider caches: it will not be cached; to cache it, "
-                f"add {self.minimum - self.prefix_tokens} or more tokens of fixed instructions "
-                "or examples to the system prompt"
+                f"{counted}, shorter than the {self.minimum} a provider caches: it will not be "
+                f"cached; to cache it, add {self.minimum - self.prefix_tokens} or more tokens of "
+                "fixed instructions or examples to the system prompt"
             )
-        return (
-            f"the stable prefix is {self.prefix_tokens} tokens ({self.tokenizer}), at least "
-            f"the {self.minimum} a provider caches: it can be cached"
-        )
+        return f"{counted}, at least the {self.minimum} a provider caches: it can be cached"
+
+
+def _tokenizer_name(tokenizer: object) -> str:
+    if isinstance(tokenizer, str):
+        return tokenizer
+    for attr in ("name", "__name__"):  # a tiktoken Encoding's name, a function's name
+        value = getattr(tokenizer, attr, None)
+        if isinstance(value, str) and value != "<lambda>":
+            return value
+    return "callable"
 
 
 def cache_report(
     assembly: Assembly,
     *,
-    tokenizer: str | Callable[[str], int] | None = None,
+    tokenizer: str | Callable[[str], Any] | None = None,
     minimum: int = CACHE_MINIMUM,
 ) -> CacheReport:
     """Count the stable prefix and compare it with the provider's caching minimum.
@@ -108,8 +201,9 @@ def cache_report(
     Args:
         assembly: the result of ``assemble``.
         tokenizer: what to count with; ``None`` reuses the count made by ``assemble`` (with
-            the assembly's own tokenizer). Use the provider's tokenizer where you have one:
-            counts differ between vocabularies, and providers count their own way.
+            the assembly's own tokenizer). An encoding or OpenAI model name, a tiktoken
+            ``Encoding`` or a callable returning a count or a token list. Use the provider's
+            tokenizer where you have one: counts differ between vocabularies.
         minimum: the provider's shortest cacheable prefix (1,024 on most models).
 
     >>> import briefpack as bp
@@ -125,6 +219,6 @@ def cache_report(
         n = assembly.tokens["system"]
         name = str(assembly.settings.get("tokenizer", "unknown"))
     else:
-        n = count_tokens([assembly.system], encoding=tokenizer)[0]
-        name = tokenizer if isinstance(tokenizer, str) else "callable"
+        n = count_tokens([assembly.system], encoding=resolve_tokenizer(tokenizer))[0]
+        name = _tokenizer_name(tokenizer)
     return CacheReport(prefix_tokens=n, minimum=minimum, tokenizer=name)

@@ -11,12 +11,15 @@ removal, a per-document cap and a token budget instead of a word count.
 Needs ``haystack-ai``: ``pip install 'briefpack[haystack]'``.
 """
 
+import copy
 import dataclasses
+import json
 from typing import Any
 
 try:
     from haystack import Document, component, default_from_dict, default_to_dict
     from haystack.dataclasses import ChatMessage
+    from haystack.utils import deserialize_callable, serialize_callable
 except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
     from ._common import missing_extra
 
@@ -24,10 +27,21 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 
 from collections.abc import Mapping, Sequence
 
-from ..pipeline import assemble
+from ..errors import InputError
 from ..prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 from ..types import Assembly, Budget, Chunk
-from ._common import annotation, check_options, member_index, merge_keys, pick_fields, untouched
+from ._common import (
+    LOG,
+    annotation,
+    build,
+    member_index,
+    merge_keys,
+    note_vectors,
+    pick_fields,
+    run,
+    shown,
+    untouched,
+)
 
 __all__ = ["DEFAULT_KEYS", "BriefpackPromptBuilder", "to_chunks"]
 
@@ -49,6 +63,11 @@ DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = {
 """
 
 _ANNOTATION_KEY = "briefpack"
+_CALLABLE_KEY = "callable"
+_NO_VECTORS_HINT = (
+    "the embedding retrievers return documents without embeddings unless built with "
+    "return_embedding=True"
+)
 
 
 def to_chunks(
@@ -61,6 +80,9 @@ def to_chunks(
     ...                           meta={"source_id": "hr", "split_id": 3})])
     >>> c.id, c.score, c.doc, c.position
     ('d1', 0.7, 'hr', 3)
+
+    A document without text (``content=None``: an image or a blob) has nothing to put in a
+    prompt; ``BriefpackPromptBuilder`` leaves such documents out before calling this.
     """
     where = merge_keys(DEFAULT_KEYS, keys)
     out = []
@@ -80,10 +102,43 @@ def to_chunks(
     return out
 
 
+def _content(m: ChatMessage) -> str:
+    """A message's text, with its tool calls and tool results written out."""
+    parts = [m.text] if m.text else []
+    for call in m.tool_calls:
+        parts.append(f"[tool call {call.tool_name}({json.dumps(call.arguments, sort_keys=True)})]")
+    for result in m.tool_call_results:
+        parts.append(f"[tool result {result.origin.tool_name}] {result.result}")
+    return "\n".join(parts)
+
+
 def _history(history: list[ChatMessage] | None) -> list[dict[str, str]] | None:
     if not history:
         return None
-    return [{"role": m.role.value, "content": m.text or ""} for m in history]
+    return [{"role": m.role.value, "content": _content(m)} for m in history]
+
+
+def _callable_out(where: str, value: Any) -> Any:
+    """A callable as ``{"callable": "module.name"}`` (Haystack's ``serialize_callable``)."""
+    if isinstance(value, dict):
+        return {k: _callable_out(f"{where}[{k!r}]", v) for k, v in value.items()}
+    if callable(value) and not isinstance(value, type):
+        try:
+            return {_CALLABLE_KEY: serialize_callable(value)}
+        except Exception as exc:
+            raise InputError(
+                f"{where}: {shown(value)} cannot be serialised ({exc}); use a module-level "
+                "function, or an encoding or model name for the tokenizer"
+            ) from None
+    return value
+
+
+def _callable_in(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {_CALLABLE_KEY} and isinstance(value[_CALLABLE_KEY], str):
+            return deserialize_callable(value[_CALLABLE_KEY])
+        return {k: _callable_in(v) for k, v in value.items()}
+    return value
 
 
 @component
@@ -98,6 +153,11 @@ class BriefpackPromptBuilder:
         keys: overrides of ``DEFAULT_KEYS`` (where ``meta`` holds doc, position, title, ...).
         annotate: add ``meta["briefpack"] = {"label", "members", "tokens"}`` to the returned
             documents (as copies; the input documents are never changed).
+
+    ``tokenizer`` also takes an OpenAI model name, a tiktoken ``Encoding`` or a callable
+    returning a count or a token list; a module-level callable (tokenizer, ``parents``,
+    ``rerank``) serialises with the pipeline as Haystack serialises callables. Bad options
+    raise ``InputError`` when the component is built.
 
     >>> from haystack import Document
     >>> builder = BriefpackPromptBuilder(budget=300, tokenizer="approx")
@@ -139,8 +199,8 @@ class BriefpackPromptBuilder:
         own = self._own()
         clash = sorted(set(own) & set(self.options))
         if clash:
-            raise ValueError(f"options {clash} are arguments of BriefpackPromptBuilder")
-        check_options({**own, **self.options})
+            raise InputError(f"options {clash} are arguments of BriefpackPromptBuilder")
+        self._built = build({**own, **self.options})
 
     def _own(self) -> dict[str, Any]:
         return {
@@ -163,24 +223,44 @@ class BriefpackPromptBuilder:
         documents: list[Document],
         query: str,
         history: list[ChatMessage] | None = None,
+        budget: int | Budget | None = None,
+        options: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Build the prompt for ``query`` from ``documents`` (best first).
 
-        ``history``: earlier turns as ``ChatMessage``s; they go in the user message's
-        ``<history>`` block, so the system prompt stays a stable, cacheable prefix.
+        ``history``: earlier turns as ``ChatMessage``s (tool calls and tool results written
+        out); they go in the user message's ``<history>`` block, so the system prompt stays a
+        stable, cacheable prefix. ``budget`` and ``options`` override the component's
+        settings for this run, as retrievers take ``top_k``. Documents without text
+        (``content=None``) are left out.
 
         Returns ``prompt`` (system and user joined by a blank line), ``messages`` (system and
         user ``ChatMessage``s), ``documents`` (the placed sources in final order) and
         ``assembly`` (the ``briefpack.Assembly``).
         """
-        docs = list(documents)
-        kwargs = {**self._own(), **self.options}
-        if history:
-            kwargs["history"] = _history(history)
-        a = assemble(query, to_chunks(docs, keys=self.keys), **kwargs)
+        texts = [d for d in documents if d.content is not None]
+        if len(texts) < len(documents):
+            LOG.debug(
+                "BriefpackPromptBuilder: left out %d document(s) without text (content=None)",
+                len(documents) - len(texts),
+            )
+        overrides = dict(options or {})
+        if budget is not None:
+            overrides["budget"] = budget
+        built = self._built
+        if overrides:
+            built = build({**self._built, **overrides})
+        chunks = to_chunks(texts, keys=self.keys)
+        note_vectors(
+            "BriefpackPromptBuilder",
+            built.get("dedupe"),
+            [c.vector for c in chunks],
+            _NO_VECTORS_HINT,
+        )
+        a = run(built, query, chunks, history=_history(history), adapter="BriefpackPromptBuilder")
         out_docs = []
         for s in a.sources:
-            original = docs[member_index(s)]
+            original = texts[member_index(s)]
             extra = annotation(s) if self.annotate else None
             if untouched(s, original.content or ""):
                 doc = original
@@ -202,8 +282,9 @@ class BriefpackPromptBuilder:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """Serialise for ``Pipeline.dumps`` (a ``Budget`` becomes a dict; a callable
-        tokenizer cannot be serialised)."""
+        """Serialise for ``Pipeline.dumps``: a ``Budget`` becomes a dict, a module-level
+        callable its import path (``serialize_callable``); any other callable raises
+        ``InputError``."""
         budget = (
             {"budget": dataclasses.asdict(self.budget)}
             if isinstance(self.budget, Budget)
@@ -216,20 +297,24 @@ class BriefpackPromptBuilder:
             dedupe=self.dedupe,
             threshold=self.threshold,
             max_per_doc=self.max_per_doc,
-            tokenizer=self.tokenizer,
+            tokenizer=_callable_out("tokenizer", self.tokenizer),
             system=self.system,
             instructions=self.instructions,
             labels=self.labels,
-            options=self.options,
+            options=_callable_out("options", self.options),
             keys=self.keys,
             annotate=self.annotate,
         )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "BriefpackPromptBuilder":
-        """Rebuild from ``to_dict``'s output."""
-        params = data.get("init_parameters", {})
+        """Rebuild from ``to_dict``'s output (``data`` is not changed)."""
+        data = copy.deepcopy(data)
+        params = data.setdefault("init_parameters", {})
         budget = params.get("budget")
         if isinstance(budget, dict) and "budget" in budget:
             params["budget"] = Budget(**budget["budget"])
+        for name in ("tokenizer", "options"):
+            if name in params:
+                params[name] = _callable_in(params[name])
         return default_from_dict(cls, data)

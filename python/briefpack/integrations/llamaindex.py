@@ -15,11 +15,19 @@ and ``chunks_resolver`` build them for use with ``assemble`` directly.
 Needs ``llama-index-core``: ``pip install 'briefpack[llamaindex]'``.
 """
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 try:
-    from llama_index.core.bridge.pydantic import ConfigDict, Field, model_validator
+    from llama_index.core.base.embeddings.base import BaseEmbedding
+    from llama_index.core.bridge.pydantic import (
+        ConfigDict,
+        Field,
+        PrivateAttr,
+        field_serializer,
+        field_validator,
+    )
     from llama_index.core.postprocessor.types import BaseNodePostprocessor
     from llama_index.core.schema import (
         BaseNode,
@@ -30,6 +38,7 @@ try:
         TextNode,
     )
     from llama_index.core.storage.docstore.types import BaseDocumentStore
+    from pydantic import FieldSerializationInfo
 except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
     from ._common import missing_extra
 
@@ -37,10 +46,21 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 
 from collections.abc import Mapping, Sequence
 
+from ..errors import InputError
 from ..kernels import count_tokens
-from ..pipeline import assemble
 from ..types import Assembly, Chunk
-from ._common import check_options, member_index, merge_keys, pick_fields, untouched
+from ._common import (
+    budget_from,
+    budget_to_dict,
+    build,
+    check_json_value,
+    member_index,
+    merge_keys,
+    note_vectors,
+    pick_fields,
+    run,
+    untouched,
+)
 
 __all__ = [
     "DEFAULT_KEYS",
@@ -49,6 +69,7 @@ __all__ = [
     "chunks_resolver",
     "node_chunk",
     "parent_resolver",
+    "to_nodes",
 ]
 
 DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = {
@@ -173,12 +194,14 @@ def chunks_resolver(
     nodes: Sequence[BaseNode],
     *,
     keys: Mapping[str, Sequence[str]] | None = None,
+    chains: dict[str, list[BaseNode]] | None = None,
 ) -> Callable[[str], list[Chunk]]:
     """An ``assemble(chunks_of=...)`` callable that walks ``PREVIOUS`` / ``NEXT`` links.
 
     For a document (a candidate's ``doc``), it returns the chain of nodes through that
     document's best-ranked node among ``nodes``, from the first node to the last, read from
-    ``docstore``; a document whose nodes have no links is just that node.
+    ``docstore``; a document whose nodes have no links is just that node. Each chain walked
+    is also stored in ``chains`` (by document), so a caller can turn spans back into nodes.
     """
     first: dict[str, BaseNode] = {}
     for node in nodes:
@@ -189,24 +212,46 @@ def chunks_resolver(
         start = first.get(doc)
         if start is None:
             return []
-        return [node_chunk(n, keys=keys) for n in _chain(docstore, start)]
+        chain = _chain(docstore, start)
+        if chains is not None:
+            chains[doc] = chain
+        return [node_chunk(n, keys=keys) for n in chain]
 
     return chunks_of
+
+
+_OWN_FIELDS = ("budget", "order", "dedupe", "threshold", "max_per_doc", "tokenizer")
+_NO_VECTORS_HINT = (
+    "vector-store retrieval returns nodes without embeddings; pass embed_model= (e.g. "
+    "Settings.embed_model) to embed them, or keep them in the store's nodes"
+)
 
 
 class BriefpackPostprocessor(BaseNodePostprocessor):
     """Dedupe, cap, budget and order retrieved nodes with briefpack.
 
     Fields ``budget``, ``order``, ``dedupe``, ``threshold``, ``max_per_doc`` and
-    ``tokenizer`` are ``assemble``'s; ``options`` takes any other ``assemble`` keyword
-    (``mmr``, ``supersede``, ``system``, ``backend``, ...). ``docstore`` with ``parents=True``
-    or ``neighbors=n`` expands each hit through the node relationships (see the module).
+    ``tokenizer`` are ``assemble``'s (``tokenizer`` also takes an OpenAI model name, a
+    tiktoken ``Encoding`` or a callable returning a token list, such as
+    ``Settings.tokenizer``); ``options`` takes any other ``assemble`` keyword (``mmr``,
+    ``supersede``, ``system``, ``backend``, ...). ``docstore`` with ``parents=True`` or
+    ``neighbors=n`` expands each hit through the node relationships (see the module).
 
     ``metadata_mode`` is the node content that is budgeted: ``MetadataMode.LLM`` (default)
     counts the metadata header LlamaIndex's synthesizers put in front of each node's text;
     dedupe always compares the text alone. ``sort=True`` first sorts nodes by score (best
     first, stable, missing scores last), as LlamaIndex's own ``LongContextReorder`` does;
     with ``sort=False`` input order is rank order. ``keys`` overrides ``DEFAULT_KEYS``.
+    ``embed_model`` (e.g. ``Settings.embed_model``) embeds the nodes that arrive without an
+    embedding (vector stores usually strip them), so ``dedupe="auto"`` compares by cosine;
+    without it such nodes are compared by word Jaccard.
+
+    ``last_assembly`` is the ``Assembly`` of the latest call (drops, tokens, ``record()``),
+    so a query engine's drops are reachable without assembling twice; with one postprocessor
+    shared by concurrent requests, call ``assemble`` instead.
+
+    Options are checked when it is built: briefpack's checks raise ``InputError``; a value of
+    the wrong type for a field (``order=3``) is pydantic's ``ValidationError`` first.
 
     >>> from llama_index.core.schema import NodeWithScore, TextNode
     >>> nodes = [NodeWithScore(node=TextNode(text="Leave is 14 weeks.", id_="a"), score=0.9),
@@ -215,12 +260,14 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     >>> post = BriefpackPostprocessor(budget=200, tokenizer="approx")
     >>> [(n.node_id, n.score) for n in post.postprocess_nodes(nodes, query_str="Leave?")]
     [('a', 0.9), ('c', 0.7)]
+    >>> [d.reason for d in post.last_assembly.dropped]
+    ['duplicate']
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     budget: Any = 4000
-    """Context tokens (int) or a ``briefpack.Budget``."""
+    """Context tokens (int) or a ``briefpack.Budget`` (serialised as a dict)."""
     order: str = "edges"
     dedupe: str | None = "auto"
     threshold: float | None = None
@@ -228,6 +275,8 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     tokenizer: Any = "o200k_base"
     docstore: BaseDocumentStore | None = Field(default=None, exclude=True)
     """Holds the nodes' parents and neighbours (not serialised with the postprocessor)."""
+    embed_model: BaseEmbedding | None = Field(default=None, exclude=True)
+    """Embeds nodes that come without an embedding (not serialised)."""
     parents: bool = False
     neighbors: int = 0
     metadata_mode: MetadataMode = MetadataMode.LLM
@@ -235,43 +284,80 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     keys: dict[str, Any] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
 
+    _built: dict[str, Any] | None = PrivateAttr(default=None)
+    _last: Assembly | None = PrivateAttr(default=None)
+
+    def __init__(self, **data: Any) -> None:
+        super().__init__(**data)
+        self._options()  # check now: a bad option fails here, as InputError
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if not name.startswith("_"):
+            self._built = None
+
     @classmethod
     def class_name(cls) -> str:
         return "BriefpackPostprocessor"
 
-    @model_validator(mode="after")
-    def _check(self) -> "BriefpackPostprocessor":
-        merge_keys(DEFAULT_KEYS, self.keys)
-        if (self.parents or self.neighbors) and self.docstore is None:
-            raise ValueError(
-                "parents=True and neighbors need the docstore that holds the nodes' parents and "
-                "neighbours: pass docstore=index.docstore (or storage_context.docstore)"
-            )
-        check_options(self._kwargs())
-        if self.neighbors:
-            check_options({"neighbors": self.neighbors, "chunks_of": {}})
-        return self
+    @field_validator("budget", mode="before")
+    @classmethod
+    def _budget_in(cls, value: Any) -> Any:
+        return budget_from(value)
 
-    def _kwargs(self) -> dict[str, Any]:
-        own = {
-            "budget": self.budget,
-            "order": self.order,
-            "dedupe": self.dedupe,
-            "threshold": self.threshold,
-            "max_per_doc": self.max_per_doc,
-            "tokenizer": self.tokenizer,
-        }
-        bad = sorted(set(self.options) & {*own, "parents", "neighbors", "chunks_of"})
-        if bad:
-            raise ValueError(
-                f"options {bad} are fields of BriefpackPostprocessor (parents and neighbors "
-                "read the docstore); set them directly"
-            )
-        return {**own, **self.options}
+    @field_serializer("budget")
+    def _budget_out(self, value: Any) -> Any:
+        return budget_to_dict(value)
+
+    @field_serializer("tokenizer", "options")
+    def _callables_out(self, value: Any, info: FieldSerializationInfo) -> Any:
+        return check_json_value(info.field_name, value) if info.mode_is_json() else value
+
+    def to_json(self, **kwargs: Any) -> str:
+        """JSON of ``to_dict``; a callable tokenizer or option raises a clear error (pass it
+        again to ``from_json(data, tokenizer=fn)``)."""
+        return json.dumps(self.model_dump(mode="json", **kwargs))
+
+    @property
+    def last_assembly(self) -> Assembly | None:
+        """The ``Assembly`` of the latest ``postprocess_nodes`` / ``assemble`` call."""
+        return self._last
+
+    def _options(self) -> dict[str, Any]:
+        """The checked ``assemble`` options, built once (and again after a field changes)."""
+        if self._built is None:
+            merge_keys(DEFAULT_KEYS, self.keys)
+            if (self.parents or self.neighbors) and self.docstore is None:
+                raise InputError(
+                    "parents=True and neighbors need the docstore that holds the nodes' parents "
+                    "and neighbours: pass docstore=index.docstore (or storage_context.docstore)"
+                )
+            bad = sorted(set(self.options) & {*_OWN_FIELDS, "parents", "neighbors", "chunks_of"})
+            if bad:
+                raise InputError(
+                    f"options {bad} are fields of BriefpackPostprocessor (parents and neighbors "
+                    "read the docstore); set them directly"
+                )
+            own = {name: getattr(self, name) for name in _OWN_FIELDS}
+            built = build({**own, **self.options})
+            if self.neighbors:
+                build({"neighbors": self.neighbors, "chunks_of": {}})
+            self._built = built
+        return self._built
+
+    def _vectors(self, ranked: list[NodeWithScore]) -> list[Any]:
+        vectors = [n.node.embedding for n in ranked]
+        missing = [i for i, v in enumerate(vectors) if v is None]
+        if self.embed_model is not None and missing:
+            texts = [ranked[i].node.get_content(metadata_mode=MetadataMode.EMBED) for i in missing]
+            for i, v in zip(missing, self.embed_model.get_text_embedding_batch(texts)):
+                vectors[i] = v
+        return vectors
 
     def _run(
         self, nodes: Sequence[NodeWithScore], query: str | QueryBundle | None
-    ) -> tuple[Assembly, list[NodeWithScore], NodeMap]:
+    ) -> tuple[Assembly, list[NodeWithScore], NodeMap, dict[str, list[BaseNode]]]:
+        opts = self._options()
         ranked = list(nodes)
         if self.sort:
             ranked.sort(key=lambda n: (n.score is None, -(n.score or 0.0)))
@@ -280,7 +366,7 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
         tokens: list[int | None] = [None] * len(ranked)
         tokens_of: Callable[[BaseNode], int] | None = None
         if self.metadata_mode != MetadataMode.NONE:
-            mode, tokenizer = self.metadata_mode, self.tokenizer
+            mode, tokenizer = self.metadata_mode, opts["tokenizer"]
 
             def count_shown(node: BaseNode) -> int:
                 return count_tokens([node.get_content(metadata_mode=mode)], encoding=tokenizer)[0]
@@ -289,29 +375,35 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
             if ranked:
                 shown = [n.node.get_content(metadata_mode=mode) for n in ranked]
                 tokens = list(count_tokens(shown, encoding=tokenizer))
-        chunks = [node_chunk(n.node, n.score, keys=keys, tokens=t) for n, t in zip(ranked, tokens)]
-        kwargs = self._kwargs()
-        if (
-            kwargs.get("mmr") is not None
-            and kwargs.get("query_vector") is None
-            and bundle is not None
-            and bundle.embedding is not None
-        ):
-            kwargs["query_vector"] = bundle.embedding
+        vectors = self._vectors(ranked)
+        chunks = [
+            node_chunk(n.node, n.score, keys=keys, tokens=t).replace(vector=v)
+            for n, t, v in zip(ranked, tokens, vectors)
+        ]
+        note_vectors("BriefpackPostprocessor", self.dedupe, vectors, _NO_VECTORS_HINT)
+        extra: dict[str, Any] = {}
+        if opts.get("mmr") is not None and opts.get("query_vector") is None and bundle is not None:
+            if bundle.embedding is not None:
+                extra["query_vector"] = bundle.embedding
+            elif self.embed_model is not None and bundle.query_str:
+                extra["query_vector"] = self.embed_model.get_query_embedding(bundle.query_str)
         fetched: NodeMap = {}
+        chains: dict[str, list[BaseNode]] = {}
         if self.docstore is not None and (self.parents or self.neighbors):
             by_id = {str(n.node.node_id): n.node for n in ranked}
             if self.parents:
-                kwargs["parents"] = parent_resolver(
+                extra["parents"] = parent_resolver(
                     self.docstore, by_id, keys=keys, fetched=fetched, tokens_of=tokens_of
                 )
             if self.neighbors:
-                kwargs["neighbors"] = self.neighbors
-                kwargs["chunks_of"] = chunks_resolver(
-                    self.docstore, [n.node for n in ranked], keys=keys
+                extra["neighbors"] = self.neighbors
+                extra["chunks_of"] = chunks_resolver(
+                    self.docstore, [n.node for n in ranked], keys=keys, chains=chains
                 )
         question = bundle.query_str if bundle is not None else ""
-        return assemble(question, chunks, **kwargs), ranked, fetched
+        a = run(opts, question, chunks, adapter="BriefpackPostprocessor", **extra)
+        self._last = a
+        return a, ranked, fetched, chains
 
     def assemble(
         self, nodes: Sequence[NodeWithScore], query: str | QueryBundle | None = None
@@ -324,19 +416,53 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
         nodes: list[NodeWithScore],
         query_bundle: QueryBundle | None = None,
     ) -> list[NodeWithScore]:
-        assembly, ranked, fetched = self._run(nodes, query_bundle)
-        return to_nodes(assembly, ranked, fetched)
+        assembly, ranked, fetched, chains = self._run(nodes, query_bundle)
+        return to_nodes(assembly, ranked, fetched, chains=chains, neighbors=self.neighbors)
+
+
+def _span_links(
+    node: TextNode, hits: Sequence[BaseNode], chain: Sequence[BaseNode], n: int
+) -> TextNode:
+    """Point a grown span's PREVIOUS / NEXT at the nodes just outside it (or drop them)."""
+    where = {str(c.node_id): i for i, c in enumerate(chain)}
+    positions = [where[str(h.node_id)] for h in hits if str(h.node_id) in where]
+    if not positions:
+        return node
+    lo, hi = max(0, min(positions) - n), min(len(chain) - 1, max(positions) + n)
+    links = dict(node.relationships)
+    links.pop(NodeRelationship.PREVIOUS, None)
+    links.pop(NodeRelationship.NEXT, None)
+    if lo > 0:
+        links[NodeRelationship.PREVIOUS] = chain[lo - 1].as_related_node_info()
+    if hi < len(chain) - 1:
+        links[NodeRelationship.NEXT] = chain[hi + 1].as_related_node_info()
+    node.relationships = links
+    return node
 
 
 def to_nodes(
-    assembly: Assembly, ranked: Sequence[NodeWithScore], fetched: NodeMap | None = None
+    assembly: Assembly,
+    ranked: Sequence[NodeWithScore],
+    fetched: NodeMap | None = None,
+    *,
+    chains: Mapping[str, Sequence[BaseNode]] | None = None,
+    neighbors: int = 0,
 ) -> list[NodeWithScore]:
     """The placed sources of ``assembly`` as ``NodeWithScore``s, in the final order.
 
     ``ranked`` are the nodes in the order they were passed to ``assemble``. A source that is
     one of them, unchanged, is that very object; a parent is the parent node from ``fetched``
     (with the best child's score); a span grown by neighbours is a copy of its best hit's node
-    with the span's text.
+    with the span's text, whose ``PREVIOUS`` / ``NEXT`` point at the nodes just outside the
+    span when ``chains`` (from ``chunks_resolver``) and ``neighbors`` are given, so a
+    ``PrevNextNodePostprocessor`` after it adds no text twice.
+
+    >>> import briefpack as bp
+    >>> hits = [NodeWithScore(node=TextNode(text="Leave is 14 weeks.", id_="a"), score=0.9)]
+    >>> a = bp.assemble("How long?", [node_chunk(hits[0].node, 0.9)], budget=100,
+    ...                 tokenizer="approx")
+    >>> to_nodes(a, hits)[0] is hits[0]
+    True
     """
     out = []
     for s in assembly.sources:
@@ -349,6 +475,10 @@ def to_nodes(
             span = hit.node.model_copy(
                 update={"text": s.chunk.text, "start_char_idx": None, "end_char_idx": None}
             )
+            chain = (chains or {}).get(str(s.chunk.doc))
+            if chain and neighbors:
+                hits = [ranked[i].node for i in s.member_indices]
+                span = _span_links(span, hits, chain, neighbors)
             out.append(NodeWithScore(node=span, score=s.chunk.score))
         else:  # pragma: no cover - only text nodes can be grown
             out.append(NodeWithScore(node=TextNode(text=s.chunk.text, id_=str(s.chunk.id))))
