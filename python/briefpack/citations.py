@@ -94,6 +94,21 @@ def _sentences(answer: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
+_SHOWN = 10  # unknown labels named in a CitationError's message; the rest are counted
+
+
+def _some(labels: list[int]) -> str:
+    """The first few labels, then how many more: a message stays short whatever the answer.
+
+    >>> _some([7, 9])
+    '[7, 9]'
+    >>> _some(list(range(100, 125)))
+    '[100, 101, 102, 103, 104, 105, 106, 107, 108, 109] and 15 more'
+    """
+    shown = str(labels[:_SHOWN])
+    return shown if len(labels) <= _SHOWN else f"{shown} and {len(labels) - _SHOWN} more"
+
+
 def _source_table(assembly: Assembly | Mapping[str, Any]) -> dict[int, Any]:
     if isinstance(assembly, Assembly):
         return {s.label: s for s in assembly.sources}
@@ -119,28 +134,30 @@ def cite(answer: str, assembly: Assembly | Mapping[str, Any], *, strict: bool = 
     if not isinstance(answer, str):
         raise InputError(f"answer must be a str, got {type(answer).__name__}")
     table = _source_table(assembly)
-    cited: list[int] = []
-    unknown: list[int] = []
+    # dicts keep first-appearance order and make each check O(1): linear in the labels read
+    cited: dict[int, None] = {}
+    unknown: dict[int, None] = {}
     unsupported: list[str] = []
     for sentence in _sentences(answer):
-        labels = parse_markers(sentence)
-        known = [n for n in labels if n in table]
-        for n in labels:
-            target = cited if n in table else unknown
-            if n not in target:
-                target.append(n)
-        if not known:
+        supported = False
+        for n in parse_markers(sentence):
+            if n in table:
+                supported = True
+                cited.setdefault(n)
+            else:
+                unknown.setdefault(n)
+        if not supported:
             unsupported.append(sentence)
     if strict and unknown:
         have = f"1-{len(table)}" if table else "none"
         raise CitationError(
-            f"the answer cites labels that were never in the context: {unknown}; "
+            f"the answer cites labels that were never in the context: {_some(list(unknown))}; "
             f"this assembly has labels {have}",
-            unknown,
+            list(unknown),
         )
     return Citations(
         sources=[table[n] for n in cited],
-        unknown=unknown,
+        unknown=list(unknown),
         uncited=[s for n, s in sorted(table.items()) if n not in cited],
         unsupported_sentences=unsupported,
     )

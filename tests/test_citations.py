@@ -1,0 +1,57 @@
+"""``cite`` reads model output, so it must stay correct, fast and clear on any answer.
+
+Each test states one rule of docs/semantics.md ("Citations") or of issue 11's list of defects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import briefpack as bp
+from briefpack import citations
+
+
+def assembly(n: int = 5) -> bp.Assembly:
+    cands = [bp.Chunk(f"policy {i + 1}", id=f"kb/{i + 1}") for i in range(n)]
+    return bp.assemble("q", cands, order="relevance", dedupe=None, tokenizer="approx")
+
+
+# ------------------------------------------------------------------ many unknown labels
+
+
+class _Counted(int):
+    """An int that counts the equality checks made on it (hashing stays int's)."""
+
+    calls = 0
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.calls += 1
+        return int(self) == other
+
+    __hash__ = int.__hash__
+
+
+def test_work_is_linear_in_distinct_unknown_labels(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 3 ranges of 1,000 labels each: 3,000 distinct unknown labels. Checking each against a
+    # list of those already seen makes ~4.5 million comparisons; a set or dict next to none.
+    parse = citations._labels
+    monkeypatch.setattr(citations, "_labels", lambda inner: [_Counted(n) for n in parse(inner)])
+    _Counted.calls = 0
+    answer = " ".join(f"Claim [{k * 1000 + 10}-{k * 1000 + 1009}]." for k in range(3))
+    result = bp.cite(answer, assembly(), strict=False)
+    assert len(result.unknown) == 3_000
+    assert result.unknown[:2] == [10, 11]
+    assert _Counted.calls <= 2 * 3_000
+
+
+def test_the_strict_message_names_the_first_labels_then_counts_the_rest() -> None:
+    answer = " ".join(f"Claim [{k * 1000 + 10}-{k * 1000 + 1009}]." for k in range(12))
+    with pytest.raises(bp.CitationError) as info:
+        bp.cite(answer, assembly())
+    assert len(info.value.unknown) == 12_000  # the data is complete; the prose is not
+    assert str(info.value) == (
+        "the answer cites labels that were never in the context: "
+        "[10, 11, 12, 13, 14, 15, 16, 17, 18, 19] and 11990 more; this assembly has labels 1-5"
+    )
