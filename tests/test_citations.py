@@ -55,3 +55,28 @@ def test_the_strict_message_names_the_first_labels_then_counts_the_rest() -> Non
         "the answer cites labels that were never in the context: "
         "[10, 11, 12, 13, 14, 15, 16, 17, 18, 19] and 11990 more; this assembly has labels 1-5"
     )
+
+
+# ------------------------------------------------------------------ numbers too long for an int
+
+
+def test_a_label_of_more_than_4300_digits_is_an_unknown_label() -> None:
+    long = "9" * 5000
+    result = bp.cite(f"Cap [{long}]. Leave [2].", assembly(), strict=False)
+    assert result.unknown == [long]  # its digits: no int conversion (Python refuses one)
+    assert result.unsupported_sentences == [f"Cap [{long}]."]
+    assert [s.label for s in result.sources] == [2]
+    with pytest.raises(bp.CitationError) as info:
+        bp.cite(f"Cap [{long}, 7]. Leave [{long}-3].", assembly())
+    assert info.value.unknown == [long, 7]  # the range's ends: long (again) and 3 (known)
+    assert str(info.value) == (
+        "the answer cites labels that were never in the context: [99999999...(5000 digits), 7]; "
+        "this assembly has labels 1-5"
+    )
+
+
+def test_leading_zeros_do_not_make_a_label_long() -> None:
+    result = bp.cite(f"Cap [{'0' * 5000}2].", assembly())
+    assert [s.label for s in result.sources] == [2]
+    wide = "０" * 4999 + "３"  # full-width digits, also zero-padded
+    assert [s.label for s in bp.cite(f"Cap [{wide}].", assembly()).sources] == [3]

@@ -11,6 +11,7 @@ none); a sentence with no known marker is *unsupported*.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,11 @@ from typing import Any
 from .errors import CitationError, InputError
 from .types import Assembly
 
-__all__ = ["Citations", "cite", "parse_markers"]
+__all__ = ["Citations", "Label", "cite", "parse_markers"]
+
+Label = int | str
+"""A cited label: an int, or a str of ASCII digits for a number too long to convert (never a
+label of any assembly, so always unknown)."""
 
 _MARKER = re.compile(r"\[\s*(\d+(?:\s*[-–]\s*\d+)?(?:\s*,\s*\d+(?:\s*[-–]\s*\d+)?)*)\s*\]")
 _RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")
@@ -31,33 +36,58 @@ class Citations:
 
     Attributes:
         sources: the cited sources, in order of first citation.
-        unknown: cited labels that were never in the context, in order of first appearance.
+        unknown: cited labels that were never in the context, in order of first appearance
+            (ints; a number of more than 4,300 digits is given as its digits, a str).
         uncited: sources the answer never cites, in label order.
         unsupported_sentences: sentences with no citation of a real label.
     """
 
     sources: list[Any]
-    unknown: list[int]
+    unknown: list[Label]
     uncited: list[Any]
     unsupported_sentences: list[str]
 
 
-def _labels(inner: str) -> list[int]:
-    out: list[int] = []
+_MAX_DIGITS = 4300  # Python's default limit for int(str); no assembly has a label this long
+
+
+def _number(digits: str) -> Label:
+    """A marker's number: an int, or its digits (a str) when too long to be an int.
+
+    Leading zeros do not count. Converting more than 4,300 digits is refused by Python (and
+    would take quadratic time), and no assembly has such a label: it is an unknown label,
+    reported as its ASCII digits.
+    """
+    if len(digits) <= _MAX_DIGITS:
+        try:
+            return int(digits)
+        except ValueError:  # the interpreter's limit was set lower than the default
+            pass
+    plain = "".join(str(unicodedata.digit(c)) for c in digits).lstrip("0") or "0"
+    if len(plain) <= _MAX_DIGITS:
+        try:
+            return int(plain)
+        except ValueError:
+            pass
+    return plain
+
+
+def _labels(inner: str) -> list[Label]:
+    out: list[Label] = []
     for part in inner.split(","):
         m = _RANGE.fullmatch(part.strip())
         if m:
-            a, b = int(m.group(1)), int(m.group(2))
-            if a <= b and b - a <= _MAX_RANGE:
+            a, b = _number(m.group(1)), _number(m.group(2))
+            if isinstance(a, int) and isinstance(b, int) and a <= b and b - a <= _MAX_RANGE:
                 out.extend(range(a, b + 1))
             else:
                 out.extend([a, b])
         else:
-            out.append(int(part.strip()))
+            out.append(_number(part.strip()))
     return out
 
 
-def parse_markers(text: str) -> list[int]:
+def parse_markers(text: str) -> list[Label]:
     """Every label cited in ``text``, in order, repeats kept.
 
     >>> parse_markers("A [3, 5]. B [3][5]. C [2-4].")
@@ -97,15 +127,22 @@ def _sentences(answer: str) -> list[str]:
 _SHOWN = 10  # unknown labels named in a CitationError's message; the rest are counted
 
 
-def _some(labels: list[int]) -> str:
+def _show(label: Label) -> str:
+    digits = label if isinstance(label, str) else str(label)
+    return digits if len(digits) <= 20 else f"{digits[:8]}...({len(digits)} digits)"
+
+
+def _some(labels: list[Label]) -> str:
     """The first few labels, then how many more: a message stays short whatever the answer.
 
     >>> _some([7, 9])
     '[7, 9]'
     >>> _some(list(range(100, 125)))
     '[100, 101, 102, 103, 104, 105, 106, 107, 108, 109] and 15 more'
+    >>> _some([3, "1" * 5000])
+    '[3, 11111111...(5000 digits)]'
     """
-    shown = str(labels[:_SHOWN])
+    shown = "[" + ", ".join(_show(n) for n in labels[:_SHOWN]) + "]"
     return shown if len(labels) <= _SHOWN else f"{shown} and {len(labels) - _SHOWN} more"
 
 
@@ -136,12 +173,12 @@ def cite(answer: str, assembly: Assembly | Mapping[str, Any], *, strict: bool = 
     table = _source_table(assembly)
     # dicts keep first-appearance order and make each check O(1): linear in the labels read
     cited: dict[int, None] = {}
-    unknown: dict[int, None] = {}
+    unknown: dict[Label, None] = {}
     unsupported: list[str] = []
     for sentence in _sentences(answer):
         supported = False
         for n in parse_markers(sentence):
-            if n in table:
+            if isinstance(n, int) and n in table:
                 supported = True
                 cited.setdefault(n)
             else:
