@@ -80,3 +80,14 @@ def test_leading_zeros_do_not_make_a_label_long() -> None:
     assert [s.label for s in result.sources] == [2]
     wide = "０" * 4999 + "３"  # full-width digits, also zero-padded
     assert [s.label for s in bp.cite(f"Cap [{wide}].", assembly()).sources] == [3]
+
+
+# ------------------------------------------------------------------ ranges
+
+
+def test_a_range_expands_only_up_to_1000_labels_wide() -> None:
+    # docs/semantics.md: "at most 1,000 labels wide expands to every label in it"
+    assert citations.parse_markers("[1-1000]") == list(range(1, 1001))
+    assert citations.parse_markers("[1-1001]") == [1, 1001]
+    assert citations.parse_markers("[5-5]") == [5]
+    assert citations.parse_markers("[4-2]") == [4, 2]

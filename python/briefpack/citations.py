@@ -27,7 +27,7 @@ label of any assembly, so always unknown)."""
 
 _MARKER = re.compile(r"\[\s*(\d+(?:\s*[-–]\s*\d+)?(?:\s*,\s*\d+(?:\s*[-–]\s*\d+)?)*)\s*\]")
 _RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")
-_MAX_RANGE = 1000  # a range wider than this is read as its two ends only
+_MAX_RANGE = 1000  # a range of more labels than this is read as its two ends only
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def _labels(inner: str) -> list[Label]:
         m = _RANGE.fullmatch(part.strip())
         if m:
             a, b = _number(m.group(1)), _number(m.group(2))
-            if isinstance(a, int) and isinstance(b, int) and a <= b and b - a <= _MAX_RANGE:
+            if isinstance(a, int) and isinstance(b, int) and a <= b and b - a < _MAX_RANGE:
                 out.extend(range(a, b + 1))
             else:
                 out.extend([a, b])
