@@ -91,3 +91,72 @@ def test_a_range_expands_only_up_to_1000_labels_wide() -> None:
     assert citations.parse_markers("[1-1001]") == [1, 1001]
     assert citations.parse_markers("[5-5]") == [5]
     assert citations.parse_markers("[4-2]") == [4, 2]
+
+
+# ------------------------------------------------------------------ the record is checked
+
+
+def a_record() -> dict[str, Any]:
+    return assembly(4).record()
+
+
+@pytest.mark.parametrize(
+    ("label", "shown"),
+    [
+        ("x", "'x'"),
+        (None, "None"),
+        (float("nan"), "nan"),
+        (1.9, "1.9"),
+        (True, "True"),
+        (2.0, "2.0"),
+        (0, "0"),
+        (-1, "-1"),
+    ],
+)
+def test_a_record_with_a_bad_label_is_an_input_error_naming_the_path(
+    label: object, shown: str
+) -> None:
+    record = a_record()
+    record["sources"][3]["label"] = label
+    with pytest.raises(bp.InputError) as info:
+        bp.cite("Cap [1].", record)
+    assert str(info.value) == (
+        f"record.sources[3].label must be an int >= 1, got {shown}; "
+        "pass the Assembly or its record() unchanged"
+    )
+
+
+def test_a_record_with_a_missing_or_repeated_label_is_an_input_error() -> None:
+    record = a_record()
+    del record["sources"][2]["label"]
+    with pytest.raises(bp.InputError, match=r"^record\.sources\[2\]\.label is missing; "):
+        bp.cite("Cap [1].", record)
+    record = a_record()
+    record["sources"][2]["label"] = 1
+    with pytest.raises(bp.InputError, match=r"^record\.sources\[2\]\.label: label 1 appears twice"):
+        bp.cite("Cap [1].", record)
+    record = a_record()
+    record["sources"][1] = "kb/2"
+    with pytest.raises(bp.InputError, match=r"^record\.sources\[1\] must be an object"):
+        bp.cite("Cap [1].", record)
+
+
+@pytest.mark.parametrize(
+    ("record", "got"),
+    [({}, "missing"), ({"sources": None}, "missing"), ({"sources": {"1": {}}}, "a dict")],
+)
+def test_a_record_without_a_sources_list_is_an_input_error(record: Any, got: str) -> None:
+    with pytest.raises(bp.InputError, match=rf"^record\.sources must be a list, got {got}; "):
+        bp.cite("Cap [1].", record)
+    with pytest.raises(bp.InputError, match=r"^cite needs an Assembly or a record dict"):
+        bp.cite("Cap [1].", [record])  # type: ignore[arg-type]
+
+
+def test_a_record_label_may_be_any_integer_type() -> None:
+    class Index:  # e.g. numpy.int64: an integer by operator.index, not an int subclass
+        def __index__(self) -> int:
+            return 2
+
+    record = a_record()
+    record["sources"][1]["label"] = Index()
+    assert [s["id"] for s in bp.cite("Cap [2].", record).sources] == ["kb/2"]

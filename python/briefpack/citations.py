@@ -10,6 +10,7 @@ none); a sentence with no known marker is *unsupported*.
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -146,12 +147,54 @@ def _some(labels: list[Label]) -> str:
     return shown if len(labels) <= _SHOWN else f"{shown} and {len(labels) - _SHOWN} more"
 
 
+def _record_label(source: object, i: int) -> int:
+    where = f"record.sources[{i}]"
+    if not isinstance(source, Mapping):
+        raise InputError(
+            f"{where} must be an object with a 'label', got {type(source).__name__}; "
+            "pass the Assembly or its record() unchanged"
+        )
+    if "label" not in source:
+        raise InputError(f"{where}.label is missing; pass the Assembly or its record() unchanged")
+    label = source["label"]
+    try:
+        n = operator.index(label) if not isinstance(label, bool) else None
+    except TypeError:
+        n = None
+    if n is None or n < 1:
+        raise InputError(
+            f"{where}.label must be an int >= 1, got {label!r}; "
+            "pass the Assembly or its record() unchanged"
+        )
+    return n
+
+
 def _source_table(assembly: Assembly | Mapping[str, Any]) -> dict[int, Any]:
+    """Label -> source; a record is checked first, so a bad one is an ``InputError``."""
     if isinstance(assembly, Assembly):
         return {s.label: s for s in assembly.sources}
-    if isinstance(assembly, Mapping) and isinstance(assembly.get("sources"), list):
-        return {int(s["label"]): s for s in assembly["sources"]}
-    raise InputError("cite needs an Assembly or a record dict (Assembly.record())")
+    if not isinstance(assembly, Mapping):
+        raise InputError(
+            "cite needs an Assembly or a record dict (Assembly.record()), "
+            f"got {type(assembly).__name__}"
+        )
+    sources = assembly.get("sources")
+    if not isinstance(sources, list):
+        got = "missing" if sources is None else f"a {type(sources).__name__}"
+        raise InputError(
+            f"record.sources must be a list, got {got}; "
+            "cite needs an Assembly or a record dict (Assembly.record())"
+        )
+    table: dict[int, Any] = {}
+    for i, source in enumerate(sources):
+        n = _record_label(source, i)
+        if n in table:
+            raise InputError(
+                f"record.sources[{i}].label: label {n} appears twice; "
+                "pass the Assembly or its record() unchanged"
+            )
+        table[n] = source
+    return table
 
 
 def cite(answer: str, assembly: Assembly | Mapping[str, Any], *, strict: bool = True) -> Citations:
