@@ -160,3 +160,25 @@ def test_a_record_label_may_be_any_integer_type() -> None:
     record = a_record()
     record["sources"][1]["label"] = Index()
     assert [s["id"] for s in bp.cite("Cap [2].", record).sources] == ["kb/2"]
+
+
+# ------------------------------------------------------------------ full-width markers
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Cap ［2］. Leave 【4】.",
+        "Cap [２]. Leave [４].",
+        "Cap ［２］。Leave 【4】.",
+        "Cap 【2，4】.",
+    ],
+)
+def test_full_width_and_lenticular_brackets_are_markers(answer: str) -> None:
+    result = bp.cite(answer, assembly())
+    assert [s.label for s in result.sources] == [2, 4]
+
+
+def test_a_marker_needs_a_matching_pair_of_brackets() -> None:
+    assert citations.parse_markers("[1】 【2] ［3] [4］") == []
+    assert citations.parse_markers("【1－3】") == [1, 2, 3]

@@ -1,6 +1,7 @@
 """Check the citations a model wrote against the labels it was given.
 
-Markers: ``[3]``, ``[3, 5]``, ``[3][5]`` and ranges ``[2-4]`` (also with an en dash). Sentences
+Markers: ``[3]``, ``[3, 5]``, ``[3][5]`` and ranges ``[2-4]`` (also with an en dash), in ASCII,
+full-width (``［3］``) or lenticular (``【3】``) brackets, with any decimal digits. Sentences
 end at ``.``, ``!`` or ``?`` followed by whitespace, a marker or the end of the answer, and at line
 breaks; markers right after a sentence's end (``... 4000 EUR. [1]`` or ``... 4000 EUR.[1]``)
 belong to that sentence. A marker
@@ -26,8 +27,14 @@ Label = int | str
 """A cited label: an int, or a str of ASCII digits for a number too long to convert (never a
 label of any assembly, so always unknown)."""
 
-_MARKER = re.compile(r"\[\s*(\d+(?:\s*[-–]\s*\d+)?(?:\s*,\s*\d+(?:\s*[-–]\s*\d+)?)*)\s*\]")
-_RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")
+_DASH = "-–－"  # hyphen-minus, en dash, full-width hyphen-minus
+_COMMA = ",，"  # comma, full-width comma
+_ITEM = rf"\d+(?:\s*[{_DASH}]\s*\d+)?"
+_INNER = rf"\s*({_ITEM}(?:\s*[{_COMMA}]\s*{_ITEM})*)\s*"
+# the brackets of a marker: ASCII, full-width and lenticular (a pair must match)
+_MARKER = re.compile(rf"\[{_INNER}\]|［{_INNER}］|【{_INNER}】")
+_RANGE = re.compile(rf"(\d+)\s*[{_DASH}]\s*(\d+)")
+_SPLIT = re.compile(rf"[{_COMMA}]")
 _MAX_RANGE = 1000  # a range of more labels than this is read as its two ends only
 
 
@@ -75,7 +82,7 @@ def _number(digits: str) -> Label:
 
 def _labels(inner: str) -> list[Label]:
     out: list[Label] = []
-    for part in inner.split(","):
+    for part in _SPLIT.split(inner):
         m = _RANGE.fullmatch(part.strip())
         if m:
             a, b = _number(m.group(1)), _number(m.group(2))
@@ -93,8 +100,10 @@ def parse_markers(text: str) -> list[Label]:
 
     >>> parse_markers("A [3, 5]. B [3][5]. C [2-4].")
     [3, 5, 3, 5, 2, 3, 4]
+    >>> parse_markers("D ［1］【2】 [３，４]. E [1】.")
+    [1, 2, 3, 4]
     """
-    return [n for m in _MARKER.finditer(text) for n in _labels(m.group(1))]
+    return [n for m in _MARKER.finditer(text) for n in _labels(m.group(m.lastindex or 0))]
 
 
 def _sentences(answer: str) -> list[str]:
