@@ -182,3 +182,44 @@ def test_full_width_and_lenticular_brackets_are_markers(answer: str) -> None:
 def test_a_marker_needs_a_matching_pair_of_brackets() -> None:
     assert citations.parse_markers("[1】 【2] ［3] [4］") == []
     assert citations.parse_markers("【1－3】") == [1, 2, 3]
+
+
+# ------------------------------------------------------------------ code is not citation
+
+
+def test_inline_code_is_not_citation() -> None:
+    answer = "Read it with `sys.argv[9]` [1]. The list `arr[3]` holds it [2]."
+    result = bp.cite(answer, assembly())
+    assert [s.label for s in result.sources] == [1, 2]
+    assert result.unknown == []
+    assert result.unsupported_sentences == []
+
+
+def test_a_fenced_block_is_neither_citation_nor_sentences() -> None:
+    answer = (
+        "Read the argument [1].\n"
+        "```python\n"
+        "x = sys.argv[9]. y = arr[3]\n"
+        "print(x)\n"
+        "```\n"
+        "Then pass it on [2].\n"
+        "~~~~\n"
+        "``` not a closing fence for tildes\n"
+        "z = m[7]\n"
+        "~~~~~\n"
+        "Done."
+    )
+    result = bp.cite(answer, assembly())
+    assert [s.label for s in result.sources] == [1, 2]
+    assert result.unknown == []
+    assert result.unsupported_sentences == ["Done."]
+
+
+def test_an_unclosed_fence_runs_to_the_end_and_unmatched_backticks_are_text() -> None:
+    result = bp.cite("A [1].\n```\nb [9].", assembly())
+    assert result.unknown == []
+    assert result.unsupported_sentences == []
+    result = bp.cite("It `costs [3].", assembly(), strict=False)  # a lone backtick is literal
+    assert [s.label for s in result.sources] == [3]
+    result = bp.cite("It ``x` [3] `` y [4].", assembly())  # a span closes on an equal run
+    assert [s.label for s in result.sources] == [4]

@@ -6,7 +6,9 @@ end at ``.``, ``!`` or ``?`` followed by whitespace, a marker or the end of the 
 breaks; markers right after a sentence's end (``... 4000 EUR. [1]`` or ``... 4000 EUR.[1]``)
 belong to that sentence. A marker
 whose number is not a label of the assembly is *unknown* (an invented citation is worse than
-none); a sentence with no known marker is *unsupported*.
+none); a sentence with no known marker is *unsupported*. Code is not citation: inline code spans
+(between equal runs of backticks) and fenced code blocks (```` ``` ```` or ``~~~``) are skipped,
+and a fenced block's lines are not sentences.
 """
 
 from __future__ import annotations
@@ -106,32 +108,99 @@ def parse_markers(text: str) -> list[Label]:
     return [n for m in _MARKER.finditer(text) for n in _labels(m.group(m.lastindex or 0))]
 
 
-def _sentences(answer: str) -> list[str]:
-    out: list[str] = []
+_FENCE = re.compile(r" {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+_TICKS = re.compile(r"`+")
+
+
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    """Where the inline code spans of ``line`` are, backticks included (CommonMark's rule).
+
+    A run of n backticks opens a span that the next run of exactly n backticks closes; a run
+    with no partner is literal. Linear: each length's list of runs is walked once.
+
+    >>> _code_spans("a `x[1]` b ``y ` z`` c `d")
+    [(2, 8), (11, 20)]
+    """
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(line)]
+    by_len: dict[int, list[int]] = {}
+    for k, (a, b) in enumerate(runs):
+        by_len.setdefault(b - a, []).append(k)
+    seen = dict.fromkeys(by_len, 0)
+    spans: list[tuple[int, int]] = []
+    k = 0
+    while k < len(runs):
+        n = runs[k][1] - runs[k][0]
+        same, p = by_len[n], seen[n]
+        while p < len(same) and same[p] <= k:
+            p += 1
+        seen[n] = p
+        if p < len(same):
+            spans.append((runs[k][0], runs[same[p]][1]))
+            k = same[p] + 1
+        else:
+            k += 1
+    return spans
+
+
+def _prose(answer: str) -> list[tuple[str, str]]:
+    """The answer's lines outside fenced code blocks, each with a copy whose code is masked.
+
+    Code is not citation: fence lines and the lines between them are left out, and inside a
+    line every inline code span is replaced by ``_`` in the masked copy (same length, so a
+    sentence found in the copy is cut from the original at the same place). A fence opens
+    with 3 or more backticks or tildes (at most 3 spaces in) and closes with at least as many
+    of the same; an unclosed fence runs to the end (CommonMark).
+    """
+    out: list[tuple[str, str]] = []
+    fence = ""
     for line in answer.splitlines():
-        start = 0
-        i = 0
-        while i < len(line):
-            ch = line[i]
-            if ch in ".!?" and (
-                i + 1 == len(line) or line[i + 1].isspace() or _MARKER.match(line, i + 1)
-            ):
-                end = i + 1
-                # markers right after the end belong to this sentence
-                while True:
-                    j = end
-                    while j < len(line) and line[j].isspace():
-                        j += 1
-                    m = _MARKER.match(line, j)
-                    if not m:
-                        break
-                    end = m.end()
-                out.append(line[start:end])
-                start = i = end
-                continue
-            i += 1
-        out.append(line[start:])
-    return [s.strip() for s in out if s.strip()]
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = "" if not line[m.end() :].strip() else fence
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        parts: list[str] = []
+        last = 0
+        for a, b in _code_spans(line):
+            parts += [line[last:a], "_" * (b - a)]
+            last = b
+        parts.append(line[last:])
+        out.append((line, "".join(parts)))
+    return out
+
+
+def _sentences(line: str) -> list[tuple[int, int]]:
+    """Where the sentences of one line are: ``(start, end)`` pairs, markers after an end kept.
+
+    This is the whole sentence rule of ``cite`` in one place (see the module docstring).
+    """
+    out: list[tuple[int, int]] = []
+    start = 0
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch in ".!?" and (
+            i + 1 == len(line) or line[i + 1].isspace() or _MARKER.match(line, i + 1)
+        ):
+            end = i + 1
+            # markers right after the end belong to this sentence
+            while True:
+                j = end
+                while j < len(line) and line[j].isspace():
+                    j += 1
+                m = _MARKER.match(line, j)
+                if not m:
+                    break
+                end = m.end()
+            out.append((start, end))
+            start = i = end
+            continue
+        i += 1
+    out.append((start, len(line)))
+    return out
 
 
 _SHOWN = 10  # unknown labels named in a CitationError's message; the rest are counted
@@ -227,16 +296,20 @@ def cite(answer: str, assembly: Assembly | Mapping[str, Any], *, strict: bool = 
     cited: dict[int, None] = {}
     unknown: dict[Label, None] = {}
     unsupported: list[str] = []
-    for sentence in _sentences(answer):
-        supported = False
-        for n in parse_markers(sentence):
-            if isinstance(n, int) and n in table:
-                supported = True
-                cited.setdefault(n)
-            else:
-                unknown.setdefault(n)
-        if not supported:
-            unsupported.append(sentence)
+    for line, masked in _prose(answer):
+        for start, end in _sentences(masked):
+            sentence = line[start:end].strip()
+            if not sentence:
+                continue
+            supported = False
+            for n in parse_markers(masked[start:end]):
+                if isinstance(n, int) and n in table:
+                    supported = True
+                    cited.setdefault(n)
+                else:
+                    unknown.setdefault(n)
+            if not supported:
+                unsupported.append(sentence)
     if strict and unknown:
         have = f"1-{len(table)}" if table else "none"
         raise CitationError(
