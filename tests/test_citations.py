@@ -223,3 +223,24 @@ def test_an_unclosed_fence_runs_to_the_end_and_unmatched_backticks_are_text() ->
     assert [s.label for s in result.sources] == [3]
     result = bp.cite("It ``x` [3] `` y [4].", assembly())  # a span closes on an equal run
     assert [s.label for s in result.sources] == [4]
+
+
+# ------------------------------------------------------------------ sentences
+
+
+def test_numbered_list_markers_and_abbreviations_do_not_split_sentences() -> None:
+    answer = (
+        "Steps:\n"
+        "1. Mr. Li applies within 90 days [1].\n"
+        "2) Dr. Weber signs, e.g. by mail [2].\n"
+        "  10. Costs are refunded (i.e. up to the cap) [3].\n"
+        "Pens, paper, etc. Bikes are free."
+    )
+    result = bp.cite(answer, assembly())
+    assert [s.label for s in result.sources] == [1, 2, 3]
+    assert result.unsupported_sentences == ["Steps:", "Pens, paper, etc.", "Bikes are free."]
+
+
+def test_a_number_ending_a_sentence_still_ends_it() -> None:
+    result = bp.cite("The cap is 4000 EUR [1]. It rose in 2023. Leave is 14 weeks [2].", assembly())
+    assert result.unsupported_sentences == ["It rose in 2023."]

@@ -3,7 +3,8 @@
 Markers: ``[3]``, ``[3, 5]``, ``[3][5]`` and ranges ``[2-4]`` (also with an en dash), in ASCII,
 full-width (``［3］``) or lenticular (``【3】``) brackets, with any decimal digits. Sentences
 end at ``.``, ``!`` or ``?`` followed by whitespace, a marker or the end of the answer, and at line
-breaks; markers right after a sentence's end (``... 4000 EUR. [1]`` or ``... 4000 EUR.[1]``)
+breaks, but not at the dot of a numbered-list marker (``1.``) or an abbreviation (``Mr.``,
+``e.g.``); markers right after a sentence's end (``... 4000 EUR. [1]`` or ``... 4000 EUR.[1]``)
 belong to that sentence. A marker
 whose number is not a label of the assembly is *unknown* (an invented citation is worse than
 none); a sentence with no known marker is *unsupported*. Code is not citation: inline code spans
@@ -172,19 +173,55 @@ def _prose(answer: str) -> list[tuple[str, str]]:
     return out
 
 
+_LIST_ITEM = re.compile(r"\s*\d{1,9}[.)](?=\s)")  # "1." / "2)" starting a numbered list item
+_ABBREVIATIONS = frozenset(
+    {
+        "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs",
+        "cf", "approx", "fig", "eq", "vol", "inc", "ltd", "corp", "dept",
+    }
+)  # fmt: skip
+_LONGEST = 16  # more characters than any abbreviation above, with its dot and an opening quote
+_DOTTED = re.compile(r"(?:[^\W\d_]\.){2,}")  # e.g. i.e. u.s. z.B.
+
+
+def _ends_sentence(line: str, i: int, item_end: int) -> bool:
+    """Whether the ``.``, ``!`` or ``?`` at ``line[i]`` ends a sentence (``item_end``: where
+    the line's numbered-list marker ends, 0 without one).
+
+    It does when followed by whitespace, a marker or the end of the line, unless it is the dot
+    of a numbered-list marker that starts the line (``1.``) or of an abbreviation (``Mr.``,
+    ``e.g.``; ``etc.`` does end a sentence, as it usually does).
+    """
+    if not (i + 1 == len(line) or line[i + 1].isspace() or _MARKER.match(line, i + 1)):
+        return False
+    if line[i] != ".":
+        return True
+    if i < item_end:
+        return False
+    lo = max(0, i + 1 - _LONGEST)  # look back a bounded way: linear time on any line
+    word = line[lo : i + 1].rsplit(None, 1)[-1]
+    if lo > 0 and len(word) == i + 1 - lo:
+        return True  # a word too long to be an abbreviation
+    word = word.lstrip("([{\"'“‘«")
+    return word[:-1].lower() not in _ABBREVIATIONS and not _DOTTED.fullmatch(word)
+
+
 def _sentences(line: str) -> list[tuple[int, int]]:
     """Where the sentences of one line are: ``(start, end)`` pairs, markers after an end kept.
 
-    This is the whole sentence rule of ``cite`` in one place (see the module docstring).
+    This and ``_ends_sentence`` are the whole sentence rule of ``cite``, in one place.
+
+    >>> line = "1. Mr. Li pays e.g. 40 EUR [1]. Bikes are free.[2] Ok"
+    >>> [line[a:b] for a, b in _sentences(line)]
+    ['1. Mr. Li pays e.g. 40 EUR [1].', ' Bikes are free.[2]', ' Ok']
     """
+    item = _LIST_ITEM.match(line)
+    item_end = item.end() if item else 0
     out: list[tuple[int, int]] = []
     start = 0
     i = 0
     while i < len(line):
-        ch = line[i]
-        if ch in ".!?" and (
-            i + 1 == len(line) or line[i + 1].isspace() or _MARKER.match(line, i + 1)
-        ):
+        if line[i] in ".!?" and _ends_sentence(line, i, item_end):
             end = i + 1
             # markers right after the end belong to this sentence
             while True:
