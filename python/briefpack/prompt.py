@@ -6,11 +6,13 @@ stable, cacheable prefix. The user message is, in this order: the history in ``<
 
 Escaping: text (source text, question, history) is escaped like ``html.escape(s, quote=False)``
 and attribute values like ``html.escape(s, quote=True)``, so no input can open or close a tag or
-add an attribute, and ``html.unescape`` recovers the original. In the ``brackets`` style, a
+add an attribute; control characters (line breaks, NUL, ...) in attribute values and titles are
+written as numeric character references. ``unescape`` recovers the original exactly
+(``html.unescape`` too, except for control characters). In the ``brackets`` style, a
 ``[`` that starts something a reader could take for a label (``[3]``, ``[2-4]``, ``[ 1, 2]``)
 is written ``&#91;`` wherever free text appears (source text, history, question), and a title's
 ``(``, ``)``, ``[`` and line breaks are written as character references, so no text can forge a
-label; ``html.unescape`` still recovers it.
+label; ``unescape`` still recovers it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "render_source",
     "render_system",
     "render_user",
+    "unescape",
 ]
 
 LabelStyle = Literal["xml", "brackets"]
@@ -70,13 +73,50 @@ def escape_text(s: str) -> str:
     return html.escape(s, quote=False)
 
 
+# C0 and C1 controls, DEL, and the line and paragraph separators: line breaks and invisible
+# bytes have no place inside an attribute value or a head line
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _ref(m: re.Match[str]) -> str:
+    return f"&#{ord(m.group())};"
+
+
 def escape_attr(s: str) -> str:
-    """Escape an attribute value (``&``, ``<``, ``>``, ``"`` and ``'``).
+    """Escape an attribute value: ``&``, ``<``, ``>``, ``"`` and ``'``, and control characters
+    (line breaks, NUL, ...) as numeric character references.
 
     >>> escape_attr('a" onload="x')
     'a&quot; onload=&quot;x'
+    >>> escape_attr("two\\nlines\\x00")
+    'two&#10;lines&#0;'
     """
-    return html.escape(s, quote=True)
+    return _CONTROL.sub(_ref, html.escape(s, quote=True))
+
+
+_REF = re.compile(r"&(?:#([0-9]{1,7})|#x27|(amp|lt|gt|quot));")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"'}
+
+
+def _unref(m: re.Match[str]) -> str:
+    if m.group(2):
+        return _NAMED[m.group(2)]
+    if m.group(1) is None:
+        return "'"
+    n = int(m.group(1))
+    return chr(n) if n <= 0x10FFFF else m.group()
+
+
+def unescape(s: str) -> str:
+    """The exact inverse of the escaping of every text and attribute value briefpack renders.
+
+    ``html.unescape`` recovers everything too, except control characters: HTML maps ``&#0;``
+    to U+FFFD and drops or remaps other control references.
+
+    >>> unescape(escape_attr("a\\x00 & \\"b\\"\\n"))
+    'a\\x00 & "b"\\n'
+    """
+    return _REF.sub(_unref, s)
 
 
 def _escape_brackets_text(s: str) -> str:
@@ -84,14 +124,8 @@ def _escape_brackets_text(s: str) -> str:
 
 
 def _escape_brackets_title(s: str) -> str:
-    s = escape_text(s)
-    for raw, ref in (
-        ("[", "&#91;"),
-        ("(", "&#40;"),
-        (")", "&#41;"),
-        ("\n", "&#10;"),
-        ("\r", "&#13;"),
-    ):
+    s = _CONTROL.sub(_ref, escape_text(s))
+    for raw, ref in (("[", "&#91;"), ("(", "&#40;"), (")", "&#41;")):
         s = s.replace(raw, ref)
     return s
 
