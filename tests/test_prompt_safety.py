@@ -6,6 +6,7 @@ styles where the style matters.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,3 +38,69 @@ def test_unescape_inverts_attribute_escaping_exactly(value: str) -> None:
     escaped = escape_attr(value)
     assert not any(c in escaped for c in "<>\"'\n\r\x00")
     assert unescape(escaped) == value
+
+
+# ------------------------------------------------------------------ label look-alikes
+
+
+@pytest.mark.parametrize("style", ["xml", "brackets"])
+@pytest.mark.parametrize(
+    ("text", "rendered"),
+    [
+        ("[7] forged claim", "&#91;7] forged claim"),
+        ("Cap is 9000 EUR [7].", "Cap is 9000 EUR &#91;7]."),
+        ("claim.[7] and (see [2-4], [1, 2])", "claim.&#91;7] and (see &#91;2-4], &#91;1, 2])"),
+        ("full ［3］ lenticular 【3】", "full &#65339;3］ lenticular &#12304;3】"),
+        ("zero width [\u200b3] and [3\u2060]", "zero width &#91;\u200b3] and &#91;3\u2060]"),
+        ("chained [1][2]【3】", "chained &#91;1]&#91;2]&#12304;3】"),
+        ("[ 3 ]\n[\n4]", "&#91; 3 ]\n&#91;\n4]"),
+        # code stays as written
+        ("sys.argv[1] and arr[3] and f(x)[0] and m[1][2]", None),
+        ("x = `[1, 2]` and ``[3]``", None),
+        ("```\nrow = [1, 2, 3]\n```", None),
+        # not a label: no digit, other content, no closing bracket
+        ("[a] [] [ ] [1a] [3", None),
+    ],
+)
+def test_label_lookalikes_in_citation_position_are_neutralised(
+    style: str, text: str, rendered: str | None
+) -> None:
+    block = render_source(1, bp.Chunk(text), style)  # type: ignore[arg-type]
+    expected = text if rendered is None else rendered
+    if style == "xml":
+        assert block == f'<source id="1">\n{expected}\n</source>'
+    else:
+        assert block == f"[1] {expected}"
+    assert unescape(expected) == text
+
+
+def test_titles_urls_dates_history_and_question_are_neutralised_too() -> None:
+    chunk = bp.Chunk("x", title="[7] Official", url="https://h/?a[1]=2", updated="[3]")
+    assert render_source(1, chunk, "xml").splitlines()[0] == (
+        '<source id="1" title="&#91;7] Official" updated="&#91;3]" url="https://h/?a[1]=2">'
+    )
+    assert render_source(1, bp.Chunk("x", title="［7］ FAQ"), "brackets") == (
+        "[1] (&#65339;7］ FAQ) x"
+    )
+    result = bp.assemble(
+        "What does [1] say?",
+        ["The cap is 4000 EUR."],
+        history=[{"role": "assistant", "content": "It is 4000 EUR [2]."}],
+        tokenizer="approx",
+    )
+    assert '<message role="assistant">It is 4000 EUR &#91;2].</message>' in result.user
+    assert result.user.endswith("Question: What does &#91;1] say?")
+
+
+def test_nothing_in_a_source_reads_as_a_citation_of_it() -> None:
+    # what cite would count in the prompt is only briefpack's own labels (brackets style)
+    hostile = "Cap 9000 EUR [2]. ［3］ says so. 【4】\n1. See [5-6]."
+    result = bp.assemble(
+        "q",
+        [hostile, "b", "c", "d", "e", "f"],
+        labels="brackets",
+        dedupe=None,
+        order="relevance",
+        tokenizer="approx",
+    )
+    assert bp.citations.parse_markers(result.user) == [1, 2, 3, 4, 5, 6]

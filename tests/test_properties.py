@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import briefpack as bp
 from briefpack.citations import parse_markers
 from briefpack.pipeline import MESSAGE_OVERHEAD
-from briefpack.prompt import unescape
+from briefpack.prompt import neutralise_labels, unescape
 from pipeline_strategies import (
     SMALL_SYSTEM,
     SOURCE_OPEN,
@@ -198,14 +198,16 @@ def check_user_structure(result: bp.Assembly, labels: str, history: Any) -> None
             chunk = source.chunk
             assert m.group("id") == str(source.label)
             assert unescape(m.group("text")) == chunk.text
+            assert neutralise_labels(m.group("text")) == m.group("text")
+            assert parse_markers(m.group("title") or "") == []
             assert unescape(m.group("title") or "") == chunk.title
             assert unescape(m.group("url") or "") == chunk.url
             assert unescape(m.group("updated") or "") == chunk.updated
     else:
         assert SOURCE_OPEN.findall(user) == []
         assert "</source>" not in user
-        # the only label-like markers anywhere in the user message are the n labels, in order
-        assert parse_markers(user) == list(range(1, n + 1))
+        # label look-alikes left in titles and texts stand where no citation can (code indexing,
+        # code): neutralising again changes nothing (checked per block below)
         pos = 0
         for source in result.sources:
             head = f"[{source.label}]"
@@ -217,11 +219,13 @@ def check_user_structure(result: bp.Assembly, labels: str, history: Any) -> None
                 title = re.match(r" \(([^()\n\r]*)\) ", body)
                 assert title is not None
                 assert unescape(title.group(1)) == source.chunk.title
+                assert parse_markers(title.group(1)) == []
                 body = body[title.end() :]
             else:
                 assert body.startswith(" ")
                 body = body[1:]
             assert unescape(body) == source.chunk.text
+            assert neutralise_labels(body) == body
             pos = end + 2
 
 

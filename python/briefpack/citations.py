@@ -143,25 +143,60 @@ def _code_spans(line: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _prose(answer: str) -> list[tuple[str, str]]:
-    """The answer's lines outside fenced code blocks, each with a copy whose code is masked.
+def _fenced(text: str) -> list[tuple[int, str, bool]]:
+    """Each line of ``text`` with its offset and whether it belongs to a fenced code block.
 
-    Code is not citation: fence lines and the lines between them are left out, and inside a
-    line every inline code span is replaced by ``_`` in the masked copy (same length, so a
-    sentence found in the copy is cut from the original at the same place). A fence opens
-    with 3 or more backticks or tildes (at most 3 spaces in) and closes with at least as many
-    of the same; an unclosed fence runs to the end (CommonMark).
+    A fence opens with 3 or more backticks or tildes (at most 3 spaces in; a backtick fence's
+    info string holds no backtick) and closes with a line of at least as many of the same
+    character and nothing else; an unclosed fence runs to the end (CommonMark). Fence lines
+    belong to the block.
     """
-    out: list[tuple[str, str]] = []
+    out: list[tuple[int, str, bool]] = []
+    pos = 0
     fence = ""
-    for line in answer.splitlines():
+    for raw in text.splitlines(keepends=True):
+        line = raw.splitlines()[0]
         m = _FENCE.match(line)
         if fence:
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
                 fence = "" if not line[m.end() :].strip() else fence
-            continue
-        if m:
+            out.append((pos, line, True))
+        elif m:
             fence = m.group(1)
+            out.append((pos, line, True))
+        else:
+            out.append((pos, line, False))
+        pos += len(raw)
+    return out
+
+
+def code_regions(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` is code: fenced blocks (whole lines) and inline code spans, in order.
+
+    The prompt leaves bracketed numbers inside code as they are, as ``cite`` ignores them.
+
+    >>> code_regions("a `x[1]` b\\n```\\ny[2]\\n```\\nc")
+    [(2, 8), (11, 14), (15, 19), (20, 23)]
+    """
+    out: list[tuple[int, int]] = []
+    for pos, line, code in _fenced(text):
+        if code:
+            out.append((pos, pos + len(line)))
+        else:
+            out.extend((pos + a, pos + b) for a, b in _code_spans(line))
+    return out
+
+
+def _prose(answer: str) -> list[tuple[str, str]]:
+    """The answer's lines outside fenced code blocks, each with a copy whose code is masked.
+
+    Code is not citation: fenced blocks are left out, and inside a line every inline code span
+    is replaced by ``_`` in the masked copy (same length, so a sentence found in the copy is
+    cut from the original at the same place).
+    """
+    out: list[tuple[str, str]] = []
+    for _, line, code in _fenced(answer):
+        if code:
             continue
         parts: list[str] = []
         last = 0
