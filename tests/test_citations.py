@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import briefpack as bp
 from briefpack import citations
@@ -244,3 +246,25 @@ def test_numbered_list_markers_and_abbreviations_do_not_split_sentences() -> Non
 def test_a_number_ending_a_sentence_still_ends_it() -> None:
     result = bp.cite("The cap is 4000 EUR [1]. It rose in 2023. Leave is 14 weeks [2].", assembly())
     assert result.unsupported_sentences == ["It rose in 2023."]
+
+
+# ------------------------------------------------------------------ any answer
+
+
+_ALPHABET = list("[]［］【】0123456789１-–，,.!? \n`~Mre.g_x")
+_ANSWERS = st.text(st.sampled_from(_ALPHABET) | st.characters(), max_size=80)
+
+
+@given(answer=_ANSWERS)
+def test_any_answer_is_checked_without_a_raw_error(answer: str) -> None:
+    a = assembly(3)
+    result = bp.cite(answer, a, strict=False)
+    assert all(isinstance(n, (int, str)) for n in result.unknown)
+    assert not {s.label for s in result.sources} & {s.label for s in result.uncited}
+    assert all(s.strip() == s and s for s in result.unsupported_sentences)
+    if result.unknown:
+        with pytest.raises(bp.CitationError) as info:
+            bp.cite(answer, a.record())
+        assert info.value.unknown == result.unknown
+    else:
+        assert bp.cite(answer, a.record()).unsupported_sentences == result.unsupported_sentences
