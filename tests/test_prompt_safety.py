@@ -123,3 +123,12 @@ def test_the_default_instructions_word_for_word() -> None:
     )
     system = bp.assemble("q", ["x"], tokenizer="approx").system
     assert system == f"{bp.DEFAULT_SYSTEM}\n\n{bp.DEFAULT_INSTRUCTIONS}"
+
+
+def test_a_blank_letter_before_a_lookalike_does_not_pass_it_off_as_code() -> None:
+    # U+3164 HANGUL FILLER is a letter (isalnum) that renders as nothing: "EUR ㅤ[7]" reads as
+    # "EUR [7]", so it must not count as indexing.
+    for blank in "\u115f\u1160\u3164\uffa0":
+        block = render_source(1, bp.Chunk(f"Cap is 9000 EUR {blank}[7]."), "xml")
+        assert f"{blank}&#91;7]" in block
+    assert "a[7]" in render_source(1, bp.Chunk("Cap a[7]."), "xml")

@@ -77,6 +77,7 @@ _LOOKALIKE = re.compile(
     rf"[{re.escape(_OPEN)}][\d\s,，、;；\-–—－‐‑‒{_INVISIBLE}]*[{re.escape(_CLOSE)}]"
 )
 _DIGIT = re.compile(r"\d")
+_HIDDEN = re.compile(f"[{_INVISIBLE}]")  # includes the Hangul fillers, blank yet letters
 
 
 def escape_text(s: str) -> str:
@@ -138,7 +139,7 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
     """Write the opening bracket of every label look-alike in citation position as a reference.
 
     A look-alike (see docs/semantics.md, "Labels and escaping") is in citation position unless
-    the character before it is a letter, a digit, ``_`` or ``)`` (code indexing: ``argv[1]``,
+    the character before it is a visible letter or digit, ``_`` or ``)`` (indexing: ``argv[1]``,
     ``f(x)[0]``), or a closing bracket that did not end a neutralised look-alike (``m[1][2]``
     stays whole, ``[1][2]`` is neutralised whole), or (with ``code=True``) it lies in an inline
     code span or a fenced code block. With ``anywhere=True`` (titles and dates, which hold no
@@ -166,7 +167,7 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
         if before in _CLOSE:
             if a != chained:
                 continue  # indexing after an index: m[1][2]
-        elif before.isalnum() or before in "_)":
+        elif (before.isalnum() and not _HIDDEN.match(before)) or before in "_)":
             continue  # indexing: argv[1]
         out.append(s[last:a])
         out.append(f"&#{ord(s[a])};")
