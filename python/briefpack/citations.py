@@ -24,7 +24,7 @@ from typing import Any
 from .errors import CitationError, InputError
 from .types import Assembly
 
-__all__ = ["Citations", "Label", "cite", "parse_markers"]
+__all__ = ["Citations", "Label", "cite", "code_regions", "parse_markers"]
 
 Label = int | str
 """A cited label: an int, or a str of ASCII digits for a number too long to convert (never a
