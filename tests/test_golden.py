@@ -998,7 +998,7 @@ def test_xml_label_exactly_as_rendered(backend: str) -> None:
     assert sources_block(result.user) == (
         '<source id="1" title="Relocation &quot;2024&quot;" updated="2024-06-30" '
         'url="https://hr/x?a=1&amp;b=2">\n'
-        'Cap &lt; 5000 &amp; "fair" [2]\n'
+        'Cap &lt; 5000 &amp; "fair" &#91;2]\n'
         "</source>\n"
         "\n"
         '<source id="2">\n'
@@ -1026,11 +1026,11 @@ def test_brackets_label_exactly_as_rendered(backend: str) -> None:
     )
 
 
-def test_brackets_style_neutralises_label_lookalikes_in_history_and_question(
+def test_label_lookalikes_in_history_and_question_are_neutralised(
     backend: str,
 ) -> None:
-    # In the brackets style a label is just "[n]": an earlier answer's citations or a question
-    # quoting one must not read as this request's labels (html.unescape still recovers them).
+    # A label is cited as "[n]": an earlier answer's citations or a question quoting one must
+    # not read as this request's labels (unescape still recovers them).
     result = bp.assemble(
         "What does [1] say?",
         ["The cap is 4000 EUR."],
@@ -1052,9 +1052,10 @@ def test_brackets_style_neutralises_label_lookalikes_in_history_and_question(
     )
     assert parse_markers(result.user) == [1]
     assert result.tokens["question"] == count("Question: What does &#91;1] say?", "approx")
-    # the xml style's labels are tags, so text there is only html-escaped
+    # the xml style's labels are tags, but the model is told to cite with [n]: text there is
+    # neutralised the same way (docs/security.md)
     xml = bp.assemble("What does [1] say?", ["x"], backend=backend, **APPROX)
-    assert xml.user.endswith("Question: What does [1] say?")
+    assert xml.user.endswith("Question: What does &#91;1] say?")
 
 
 def test_labels_are_dense_after_the_final_order(backend: str) -> None:

@@ -6,7 +6,7 @@
   window; when the fixed parts alone cannot fit, that is a BudgetError, and only then.
 * Labels are dense 1..n in the final order.
 * No tag escape and no forged label: a hostile text, title, url, updated, history or question
-  cannot open or close a tag, add an attribute or read as a label, and ``html.unescape``
+  cannot open or close a tag, add an attribute or read as a label, and ``prompt.unescape``
   recovers every text, title and url exactly.
 * Accounting: every candidate is either a member of exactly one source or dropped with a reason.
 * Nothing the caller passed is mutated; the same input gives byte-identical prompts.
@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
@@ -24,6 +23,7 @@ from hypothesis import strategies as st
 import briefpack as bp
 from briefpack.citations import parse_markers
 from briefpack.pipeline import MESSAGE_OVERHEAD
+from briefpack.prompt import neutralise_labels, unescape
 from pipeline_strategies import (
     SMALL_SYSTEM,
     SOURCE_OPEN,
@@ -197,15 +197,17 @@ def check_user_structure(result: bp.Assembly, labels: str, history: Any) -> None
         for m, source in zip(parsed, result.sources):
             chunk = source.chunk
             assert m.group("id") == str(source.label)
-            assert html.unescape(m.group("text")) == chunk.text
-            assert html.unescape(m.group("title") or "") == chunk.title
-            assert html.unescape(m.group("url") or "") == chunk.url
-            assert html.unescape(m.group("updated") or "") == chunk.updated
+            assert unescape(m.group("text")) == chunk.text
+            assert neutralise_labels(m.group("text")) == m.group("text")
+            assert parse_markers(m.group("title") or "") == []
+            assert unescape(m.group("title") or "") == chunk.title
+            assert unescape(m.group("url") or "") == chunk.url
+            assert unescape(m.group("updated") or "") == chunk.updated
     else:
         assert SOURCE_OPEN.findall(user) == []
         assert "</source>" not in user
-        # the only label-like markers anywhere in the user message are the n labels, in order
-        assert parse_markers(user) == list(range(1, n + 1))
+        # label look-alikes left in titles and texts stand where no citation can (code indexing,
+        # code): neutralising again changes nothing (checked per block below)
         pos = 0
         for source in result.sources:
             head = f"[{source.label}]"
@@ -216,12 +218,14 @@ def check_user_structure(result: bp.Assembly, labels: str, history: Any) -> None
             if source.chunk.title:
                 title = re.match(r" \(([^()\n\r]*)\) ", body)
                 assert title is not None
-                assert html.unescape(title.group(1)) == source.chunk.title
+                assert unescape(title.group(1)) == source.chunk.title
+                assert parse_markers(title.group(1)) == []
                 body = body[title.end() :]
             else:
                 assert body.startswith(" ")
                 body = body[1:]
-            assert html.unescape(body) == source.chunk.text
+            assert unescape(body) == source.chunk.text
+            assert neutralise_labels(body) == body
             pos = end + 2
 
 
@@ -251,11 +255,11 @@ def test_no_input_escapes_its_tag_or_forges_a_label(
     check_user_structure(result, labels, history)
     if history is not None and isinstance(history, str) and history:
         inner = result.user[len("<history>\n") : result.user.index("\n</history>")]
-        assert html.unescape(inner) == history
+        assert unescape(inner) == history
     # the question line follows the one "</sources>" (the question cannot contain it, escaped)
     tail = result.user[result.user.index("</sources>") :]
     assert tail.startswith("</sources>\n\nQuestion: ")
-    assert html.unescape(tail[len("</sources>\n\nQuestion: ") :]) == question
+    assert unescape(tail[len("</sources>\n\nQuestion: ") :]) == question
 
 
 @given(text=adversarial_text, title=adversarial_text, labels=label_styles)

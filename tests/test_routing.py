@@ -228,7 +228,7 @@ def test_cli_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert json.loads(out)["kind"] == "whole_corpus"
     code, out = _run(
-        ["Is SSO in Pro?", "--corpus", str(f), "--window", "150", "--tokenizer", "approx"], capsys
+        ["Is SSO in Pro?", "--corpus", str(f), "--window", "190", "--tokenizer", "approx"], capsys
     )
     assert out.startswith("route: retrieve")
 

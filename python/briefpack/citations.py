@@ -1,16 +1,22 @@
 """Check the citations a model wrote against the labels it was given.
 
-Markers: ``[3]``, ``[3, 5]``, ``[3][5]`` and ranges ``[2-4]`` (also with an en dash). Sentences
+Markers: ``[3]``, ``[3, 5]``, ``[3][5]`` and ranges ``[2-4]`` (also with an en dash), in ASCII,
+full-width (``［3］``) or lenticular (``【3】``) brackets, with any decimal digits. Sentences
 end at ``.``, ``!`` or ``?`` followed by whitespace, a marker or the end of the answer, and at line
-breaks; markers right after a sentence's end (``... 4000 EUR. [1]`` or ``... 4000 EUR.[1]``)
+breaks, but not at the dot of a numbered-list marker (``1.``) or an abbreviation (``Mr.``,
+``e.g.``); markers right after a sentence's end (``... 4000 EUR. [1]`` or ``... 4000 EUR.[1]``)
 belong to that sentence. A marker
 whose number is not a label of the assembly is *unknown* (an invented citation is worse than
-none); a sentence with no known marker is *unsupported*.
+none); a sentence with no known marker is *unsupported*. Code is not citation: inline code spans
+(between equal runs of backticks) and fenced code blocks (```` ``` ```` or ``~~~``) are skipped,
+and a fenced block's lines are not sentences.
 """
 
 from __future__ import annotations
 
+import operator
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,11 +24,21 @@ from typing import Any
 from .errors import CitationError, InputError
 from .types import Assembly
 
-__all__ = ["Citations", "cite", "parse_markers"]
+__all__ = ["Citations", "Label", "cite", "code_regions", "parse_markers"]
 
-_MARKER = re.compile(r"\[\s*(\d+(?:\s*[-–]\s*\d+)?(?:\s*,\s*\d+(?:\s*[-–]\s*\d+)?)*)\s*\]")
-_RANGE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")
-_MAX_RANGE = 1000  # a range wider than this is read as its two ends only
+Label = int | str
+"""A cited label: an int, or a str of ASCII digits for a number too long to convert (never a
+label of any assembly, so always unknown)."""
+
+_DASH = "-–－"  # hyphen-minus, en dash, full-width hyphen-minus
+_COMMA = ",，"  # comma, full-width comma
+_ITEM = rf"\d+(?:\s*[{_DASH}]\s*\d+)?"
+_INNER = rf"\s*({_ITEM}(?:\s*[{_COMMA}]\s*{_ITEM})*)\s*"
+# the brackets of a marker: ASCII, full-width and lenticular (a pair must match)
+_MARKER = re.compile(rf"\[{_INNER}\]|［{_INNER}］|【{_INNER}】")
+_RANGE = re.compile(rf"(\d+)\s*[{_DASH}]\s*(\d+)")
+_SPLIT = re.compile(rf"[{_COMMA}]")
+_MAX_RANGE = 1000  # a range of more labels than this is read as its two ends only
 
 
 @dataclass(frozen=True)
@@ -31,75 +47,304 @@ class Citations:
 
     Attributes:
         sources: the cited sources, in order of first citation.
-        unknown: cited labels that were never in the context, in order of first appearance.
+        unknown: cited labels that were never in the context, in order of first appearance
+            (ints; a number of more than 4,300 digits is given as its digits, a str).
         uncited: sources the answer never cites, in label order.
         unsupported_sentences: sentences with no citation of a real label.
     """
 
     sources: list[Any]
-    unknown: list[int]
+    unknown: list[Label]
     uncited: list[Any]
     unsupported_sentences: list[str]
 
 
-def _labels(inner: str) -> list[int]:
-    out: list[int] = []
-    for part in inner.split(","):
+_MAX_DIGITS = 4300  # Python's default limit for int(str); no assembly has a label this long
+
+
+def _number(digits: str) -> Label:
+    """A marker's number: an int, or its digits (a str) when too long to be an int.
+
+    Leading zeros do not count. Converting more than 4,300 digits is refused by Python (and
+    would take quadratic time), and no assembly has such a label: it is an unknown label,
+    reported as its ASCII digits.
+    """
+    if len(digits) <= _MAX_DIGITS:
+        try:
+            return int(digits)
+        except ValueError:  # the interpreter's limit was set lower than the default
+            pass
+    plain = "".join(str(unicodedata.digit(c)) for c in digits).lstrip("0") or "0"
+    if len(plain) <= _MAX_DIGITS:
+        try:
+            return int(plain)
+        except ValueError:
+            pass
+    return plain
+
+
+def _labels(inner: str) -> list[Label]:
+    out: list[Label] = []
+    for part in _SPLIT.split(inner):
         m = _RANGE.fullmatch(part.strip())
         if m:
-            a, b = int(m.group(1)), int(m.group(2))
-            if a <= b and b - a <= _MAX_RANGE:
+            a, b = _number(m.group(1)), _number(m.group(2))
+            if isinstance(a, int) and isinstance(b, int) and a <= b and b - a < _MAX_RANGE:
                 out.extend(range(a, b + 1))
             else:
                 out.extend([a, b])
         else:
-            out.append(int(part.strip()))
+            out.append(_number(part.strip()))
     return out
 
 
-def parse_markers(text: str) -> list[int]:
+def parse_markers(text: str) -> list[Label]:
     """Every label cited in ``text``, in order, repeats kept.
 
     >>> parse_markers("A [3, 5]. B [3][5]. C [2-4].")
     [3, 5, 3, 5, 2, 3, 4]
+    >>> parse_markers("D ［1］【2】 [３，４]. E [1】.")
+    [1, 2, 3, 4]
     """
-    return [n for m in _MARKER.finditer(text) for n in _labels(m.group(1))]
+    return [n for m in _MARKER.finditer(text) for n in _labels(m.group(m.lastindex or 0))]
 
 
-def _sentences(answer: str) -> list[str]:
-    out: list[str] = []
-    for line in answer.splitlines():
-        start = 0
-        i = 0
-        while i < len(line):
-            ch = line[i]
-            if ch in ".!?" and (
-                i + 1 == len(line) or line[i + 1].isspace() or _MARKER.match(line, i + 1)
-            ):
-                end = i + 1
-                # markers right after the end belong to this sentence
-                while True:
-                    j = end
-                    while j < len(line) and line[j].isspace():
-                        j += 1
-                    m = _MARKER.match(line, j)
-                    if not m:
-                        break
-                    end = m.end()
-                out.append(line[start:end])
-                start = i = end
-                continue
-            i += 1
-        out.append(line[start:])
-    return [s.strip() for s in out if s.strip()]
+_FENCE = re.compile(r" {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+_TICKS = re.compile(r"`+")
+
+
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    """Where the inline code spans of ``line`` are, backticks included (CommonMark's rule).
+
+    A run of n backticks opens a span that the next run of exactly n backticks closes; a run
+    with no partner is literal. Linear: each length's list of runs is walked once.
+
+    >>> _code_spans("a `x[1]` b ``y ` z`` c `d")
+    [(2, 8), (11, 20)]
+    """
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(line)]
+    by_len: dict[int, list[int]] = {}
+    for k, (a, b) in enumerate(runs):
+        by_len.setdefault(b - a, []).append(k)
+    seen = dict.fromkeys(by_len, 0)
+    spans: list[tuple[int, int]] = []
+    k = 0
+    while k < len(runs):
+        n = runs[k][1] - runs[k][0]
+        same, p = by_len[n], seen[n]
+        while p < len(same) and same[p] <= k:
+            p += 1
+        seen[n] = p
+        if p < len(same):
+            spans.append((runs[k][0], runs[same[p]][1]))
+            k = same[p] + 1
+        else:
+            k += 1
+    return spans
+
+
+def _fenced(text: str) -> list[tuple[int, str, bool]]:
+    """Each line of ``text`` with its offset and whether it belongs to a fenced code block.
+
+    A fence opens with 3 or more backticks or tildes (at most 3 spaces in; a backtick fence's
+    info string holds no backtick) and closes with a line of at least as many of the same
+    character and nothing else; an unclosed fence runs to the end (CommonMark). Fence lines
+    belong to the block.
+    """
+    out: list[tuple[int, str, bool]] = []
+    pos = 0
+    fence = ""
+    for raw in text.splitlines(keepends=True):
+        line = raw.splitlines()[0]
+        m = _FENCE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = "" if not line[m.end() :].strip() else fence
+            out.append((pos, line, True))
+        elif m:
+            fence = m.group(1)
+            out.append((pos, line, True))
+        else:
+            out.append((pos, line, False))
+        pos += len(raw)
+    return out
+
+
+def code_regions(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` is code: fenced blocks (whole lines) and inline code spans, in order.
+
+    The prompt leaves bracketed numbers inside code as they are, as ``cite`` ignores them.
+
+    >>> code_regions("a `x[1]` b\\n```\\ny[2]\\n```\\nc")
+    [(2, 8), (11, 14), (15, 19), (20, 23)]
+    """
+    out: list[tuple[int, int]] = []
+    for pos, line, code in _fenced(text):
+        if code:
+            out.append((pos, pos + len(line)))
+        else:
+            out.extend((pos + a, pos + b) for a, b in _code_spans(line))
+    return out
+
+
+def _prose(answer: str) -> list[tuple[str, str]]:
+    """The answer's lines outside fenced code blocks, each with a copy whose code is masked.
+
+    Code is not citation: fenced blocks are left out, and inside a line every inline code span
+    is replaced by ``_`` in the masked copy (same length, so a sentence found in the copy is
+    cut from the original at the same place).
+    """
+    out: list[tuple[str, str]] = []
+    for _, line, code in _fenced(answer):
+        if code:
+            continue
+        parts: list[str] = []
+        last = 0
+        for a, b in _code_spans(line):
+            parts += [line[last:a], "_" * (b - a)]
+            last = b
+        parts.append(line[last:])
+        out.append((line, "".join(parts)))
+    return out
+
+
+_LIST_ITEM = re.compile(r"\s*\d{1,9}[.)](?=\s)")  # "1." / "2)" starting a numbered list item
+_ABBREVIATIONS = frozenset(
+    {
+        "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs",
+        "cf", "approx", "fig", "eq", "vol", "inc", "ltd", "corp", "dept",
+    }
+)  # fmt: skip
+_LONGEST = 16  # more characters than any abbreviation above, with its dot and an opening quote
+_DOTTED = re.compile(r"(?:[^\W\d_]\.){2,}")  # e.g. i.e. u.s. z.B.
+
+
+def _ends_sentence(line: str, i: int, item_end: int) -> bool:
+    """Whether the ``.``, ``!`` or ``?`` at ``line[i]`` ends a sentence (``item_end``: where
+    the line's numbered-list marker ends, 0 without one).
+
+    It does when followed by whitespace, a marker or the end of the line, unless it is the dot
+    of a numbered-list marker that starts the line (``1.``) or of an abbreviation (``Mr.``,
+    ``e.g.``; ``etc.`` does end a sentence, as it usually does).
+    """
+    if not (i + 1 == len(line) or line[i + 1].isspace() or _MARKER.match(line, i + 1)):
+        return False
+    if line[i] != ".":
+        return True
+    if i < item_end:
+        return False
+    lo = max(0, i + 1 - _LONGEST)  # look back a bounded way: linear time on any line
+    word = line[lo : i + 1].rsplit(None, 1)[-1]
+    if lo > 0 and len(word) == i + 1 - lo:
+        return True  # a word too long to be an abbreviation
+    word = word.lstrip("([{\"'“‘«")
+    return word[:-1].lower() not in _ABBREVIATIONS and not _DOTTED.fullmatch(word)
+
+
+def _sentences(line: str) -> list[tuple[int, int]]:
+    """Where the sentences of one line are: ``(start, end)`` pairs, markers after an end kept.
+
+    This and ``_ends_sentence`` are the whole sentence rule of ``cite``, in one place.
+
+    >>> line = "1. Mr. Li pays e.g. 40 EUR [1]. Bikes are free.[2] Ok"
+    >>> [line[a:b] for a, b in _sentences(line)]
+    ['1. Mr. Li pays e.g. 40 EUR [1].', ' Bikes are free.[2]', ' Ok']
+    """
+    item = _LIST_ITEM.match(line)
+    item_end = item.end() if item else 0
+    out: list[tuple[int, int]] = []
+    start = 0
+    i = 0
+    while i < len(line):
+        if line[i] in ".!?" and _ends_sentence(line, i, item_end):
+            end = i + 1
+            # markers right after the end belong to this sentence
+            while True:
+                j = end
+                while j < len(line) and line[j].isspace():
+                    j += 1
+                m = _MARKER.match(line, j)
+                if not m:
+                    break
+                end = m.end()
+            out.append((start, end))
+            start = i = end
+            continue
+        i += 1
+    out.append((start, len(line)))
+    return out
+
+
+_SHOWN = 10  # unknown labels named in a CitationError's message; the rest are counted
+
+
+def _show(label: Label) -> str:
+    digits = label if isinstance(label, str) else str(label)
+    return digits if len(digits) <= 20 else f"{digits[:8]}...({len(digits)} digits)"
+
+
+def _some(labels: list[Label]) -> str:
+    """The first few labels, then how many more: a message stays short whatever the answer.
+
+    >>> _some([7, 9])
+    '[7, 9]'
+    >>> _some(list(range(100, 125)))
+    '[100, 101, 102, 103, 104, 105, 106, 107, 108, 109] and 15 more'
+    >>> _some([3, "1" * 5000])
+    '[3, 11111111...(5000 digits)]'
+    """
+    shown = "[" + ", ".join(_show(n) for n in labels[:_SHOWN]) + "]"
+    return shown if len(labels) <= _SHOWN else f"{shown} and {len(labels) - _SHOWN} more"
+
+
+def _record_label(source: object, i: int) -> int:
+    where = f"record.sources[{i}]"
+    if not isinstance(source, Mapping):
+        raise InputError(
+            f"{where} must be an object with a 'label', got {type(source).__name__}; "
+            "pass the Assembly or its record() unchanged"
+        )
+    if "label" not in source:
+        raise InputError(f"{where}.label is missing; pass the Assembly or its record() unchanged")
+    label = source["label"]
+    try:
+        n = operator.index(label) if not isinstance(label, bool) else None
+    except TypeError:
+        n = None
+    if n is None or n < 1:
+        raise InputError(
+            f"{where}.label must be an int >= 1, got {label!r}; "
+            "pass the Assembly or its record() unchanged"
+        )
+    return n
 
 
 def _source_table(assembly: Assembly | Mapping[str, Any]) -> dict[int, Any]:
+    """Label -> source; a record is checked first, so a bad one is an ``InputError``."""
     if isinstance(assembly, Assembly):
         return {s.label: s for s in assembly.sources}
-    if isinstance(assembly, Mapping) and isinstance(assembly.get("sources"), list):
-        return {int(s["label"]): s for s in assembly["sources"]}
-    raise InputError("cite needs an Assembly or a record dict (Assembly.record())")
+    if not isinstance(assembly, Mapping):
+        raise InputError(
+            "cite needs an Assembly or a record dict (Assembly.record()), "
+            f"got {type(assembly).__name__}"
+        )
+    sources = assembly.get("sources")
+    if not isinstance(sources, list):
+        got = "missing" if sources is None else f"a {type(sources).__name__}"
+        raise InputError(
+            f"record.sources must be a list, got {got}; "
+            "cite needs an Assembly or a record dict (Assembly.record())"
+        )
+    table: dict[int, Any] = {}
+    for i, source in enumerate(sources):
+        n = _record_label(source, i)
+        if n in table:
+            raise InputError(
+                f"record.sources[{i}].label: label {n} appears twice; "
+                "pass the Assembly or its record() unchanged"
+            )
+        table[n] = source
+    return table
 
 
 def cite(answer: str, assembly: Assembly | Mapping[str, Any], *, strict: bool = True) -> Citations:
@@ -119,28 +364,34 @@ def cite(answer: str, assembly: Assembly | Mapping[str, Any], *, strict: bool = 
     if not isinstance(answer, str):
         raise InputError(f"answer must be a str, got {type(answer).__name__}")
     table = _source_table(assembly)
-    cited: list[int] = []
-    unknown: list[int] = []
+    # dicts keep first-appearance order and make each check O(1): linear in the labels read
+    cited: dict[int, None] = {}
+    unknown: dict[Label, None] = {}
     unsupported: list[str] = []
-    for sentence in _sentences(answer):
-        labels = parse_markers(sentence)
-        known = [n for n in labels if n in table]
-        for n in labels:
-            target = cited if n in table else unknown
-            if n not in target:
-                target.append(n)
-        if not known:
-            unsupported.append(sentence)
+    for line, masked in _prose(answer):
+        for start, end in _sentences(masked):
+            sentence = line[start:end].strip()
+            if not sentence:
+                continue
+            supported = False
+            for n in parse_markers(masked[start:end]):
+                if isinstance(n, int) and n in table:
+                    supported = True
+                    cited.setdefault(n)
+                else:
+                    unknown.setdefault(n)
+            if not supported:
+                unsupported.append(sentence)
     if strict and unknown:
         have = f"1-{len(table)}" if table else "none"
         raise CitationError(
-            f"the answer cites labels that were never in the context: {unknown}; "
+            f"the answer cites labels that were never in the context: {_some(list(unknown))}; "
             f"this assembly has labels {have}",
-            unknown,
+            list(unknown),
         )
     return Citations(
         sources=[table[n] for n in cited],
-        unknown=unknown,
+        unknown=list(unknown),
         uncited=[s for n, s in sorted(table.items()) if n not in cited],
         unsupported_sentences=unsupported,
     )

@@ -28,9 +28,10 @@ class BudgetError(BriefpackError, ValueError):
 class CitationError(BriefpackError, ValueError):
     """An answer cites labels that were never in the context (raised by strict ``cite``).
 
-    ``unknown`` holds the offending labels in the order they first appear.
+    ``unknown`` holds the offending labels in the order they first appear: ints, or a str of
+    digits for a number too long to convert (more than 4,300 digits).
     """
 
-    def __init__(self, message: str, unknown: list[int] | None = None) -> None:
+    def __init__(self, message: str, unknown: list[int | str] | None = None) -> None:
         super().__init__(message)
-        self.unknown: list[int] = list(unknown or [])
+        self.unknown: list[int | str] = list(unknown or [])
