@@ -17,6 +17,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 from ._types import DedupeResult, PackResult
+from .assembler import Assembler
 from .batch import assemble_many
 from .citations import Citations, cite
 from .errors import BriefpackError, BudgetError, CitationError, InputError
@@ -29,6 +30,7 @@ from .kernels import (
     mmr,
     pack,
 )
+from .options import Options
 from .ordering import order
 from .pipeline import assemble
 from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
@@ -42,6 +44,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 __all__ = [
     "DEFAULT_INSTRUCTIONS",
     "DEFAULT_SYSTEM",
+    "Assembler",
     "Assembly",
     "BriefpackError",
     "Budget",
@@ -52,6 +55,7 @@ __all__ = [
     "DedupeResult",
     "Dropped",
     "InputError",
+    "Options",
     "PackResult",
     "Source",
     "__version__",

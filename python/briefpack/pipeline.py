@@ -12,39 +12,33 @@ import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from ._backend import Kernels, get_kernels
+from ._backend import Kernels
 from ._checks import (
-    check_count,
-    check_seed,
     check_text,
-    check_unit_interval,
     check_vector,
+    count_with,
     type_name,
 )
+from .assembler import Assembler
 from .candidates import describe, to_chunk, to_chunks
 from .errors import BudgetError, InputError
-from .ordering import Order, check_order, order
+from .options import DEDUPE_METHODS, DEFAULT_THRESHOLDS, Options
+from .ordering import Order, order
 from .prompt import (
-    DEFAULT_INSTRUCTIONS,
-    DEFAULT_SYSTEM,
     SOURCE_SEPARATOR,
     LabelStyle,
-    check_label_style,
     render_history,
     render_question,
     render_source,
     render_system,
     render_user,
 )
-from .reference.tokens import count_with
-from .types import Assembly, Budget, Chunk, Dropped, Reason, Source
+from .types import Assembly, Chunk, DropDetail, Dropped, Reason, Source
 
 __all__ = ["DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble"]
 
-DEDUPE_METHODS = ("auto", "exact", "jaccard", "minhash", "cosine", None)
-DEFAULT_THRESHOLDS = {"jaccard": 0.7, "minhash": 0.8, "cosine": 0.97}
 MESSAGE_OVERHEAD = 4
 """Tokens a chat format adds around each message (role markers); two messages are reserved."""
 MIN_OVERLAP = 8
@@ -63,24 +57,6 @@ class _Item:
     expanded: bool = False
     detail: dict[str, Any] | None = None
     vector_checked: bool = False  # ``vector`` is already a checked list of floats
-
-
-def _check_budget(budget: object) -> Budget:
-    if isinstance(budget, Budget):
-        b = budget
-    elif isinstance(budget, int) and not isinstance(budget, bool):
-        b = Budget(context=budget)
-    else:
-        raise InputError(f"budget must be an int or a Budget, got {type_name(budget)}")
-    if b.context is None and b.window is None:
-        raise InputError("budget needs context or window (or both); got neither")
-    for name in ("context", "window"):
-        value = getattr(b, name)
-        if value is not None:
-            check_count(f"budget.{name}", value)
-    check_count("budget.max_output", b.max_output)
-    check_count("budget.margin", b.margin)
-    return b
 
 
 def _check_history(history: object) -> str | list[dict[str, str]] | None:
@@ -104,13 +80,6 @@ def _check_history(history: object) -> str | list[dict[str, str]] | None:
         check_text(f"history[{i}] role", role)
         turns.append({"role": role, "content": content})
     return turns
-
-
-def _check_choice(name: str, value: object, legal: Sequence[object]) -> Any:
-    if value not in legal:
-        shown = ", ".join(repr(v) for v in legal)
-        raise InputError(f"{name} must be one of {shown}, got {value!r}")
-    return value
 
 
 def _check_vectors_of(items: list[_Item], name_of: Callable[[int], str], why: str) -> Any:
@@ -229,13 +198,13 @@ class _Run:
     def drop(self, item: _Item, reason: Reason, detail: dict[str, Any]) -> None:
         if not item.expanded and len(item.members) == 1:  # the common case, ~all of a large set
             m = item.members[0]
-            self.fate[m] = Dropped(self.chunks[m], reason, detail)
+            self.fate[m] = Dropped(self.chunks[m], reason, cast("DropDetail", detail))
             return
         for m in item.members:
             d = dict(detail)
             if item.expanded and self.chunks[m].id != item.chunk.id:
                 d["via"] = item.chunk.id
-            self.fate[m] = Dropped(self.chunks[m], reason, d)
+            self.fate[m] = Dropped(self.chunks[m], reason, cast("DropDetail", d))
 
     def dedupe(
         self, items: list[_Item], method: str, threshold: float, scope: str, minhash: dict[str, Any]
@@ -285,7 +254,6 @@ class _Run:
 
 
 def _resolve_method(method: object, chunks: list[Chunk]) -> str | None:
-    _check_choice("dedupe", method, DEDUPE_METHODS)
     if method == "auto":
         return "cosine" if chunks and all(c.vector is not None for c in chunks) else "jaccard"
     return method  # type: ignore[return-value]
@@ -496,140 +464,38 @@ def _rerank(
     return out
 
 
-def assemble(
+def _run(
+    opts: Options,
+    kernels: Kernels,
     question: str,
     candidates: Sequence[Any],
-    *,
-    history: str | Sequence[Mapping[str, str]] | None = None,
-    system: str = DEFAULT_SYSTEM,
-    instructions: str | None = DEFAULT_INSTRUCTIONS,
-    budget: int | Budget = 12_000,
-    dedupe: Method | None = "auto",
-    threshold: float | None = None,
-    scope: Literal["global", "document"] = "global",
-    supersede: Literal["url", "doc"] | None = None,
-    parents: Mapping[str, Any] | Callable[[Chunk], Any] | None = None,
-    neighbors: int = 0,
-    chunks_of: Mapping[str, Sequence[Any]] | Callable[[str], Sequence[Any]] | None = None,
-    rerank: Callable[[str, list[Chunk]], Sequence[float]] | None = None,
-    max_per_doc: int | None = None,
-    mmr: float | None = None,
-    mmr_k: int | None = None,
-    query_vector: Any = None,
-    order: Order = "edges",
-    labels: LabelStyle = "xml",
-    overflow: Literal["stop", "skip"] = "stop",
-    tokenizer: str | Callable[[str], int] = "o200k_base",
-    backend: Literal["auto", "rust", "python"] = "auto",
-    minhash: Mapping[str, int] | None = None,
+    history: str | Sequence[Mapping[str, str]] | None,
+    query_vector: Any,
 ) -> Assembly:
-    """Assemble deduplicated, budgeted, ordered, labelled context into a prompt.
-
-    ``candidates`` are in rank order (best first): ``Chunk``s, mappings with ``Chunk``'s keys,
-    plain strings, or LangChain-style objects with ``page_content`` and ``metadata``. See the
-    README and DESIGN for every option; the order of the stages is part of the contract.
-
-    Args:
-        question: the user's question; it goes last in the user message.
-        candidates: the retrieved chunks, best first.
-        history: earlier turns, a str or a list of ``{"role", "content"}`` dicts.
-        system, instructions: the stable system prompt (identity, then instructions).
-        budget: context tokens (int) or a ``Budget`` (window, reserved output, margin).
-        dedupe: "auto" (cosine when every candidate has a vector, else jaccard), "exact",
-            "jaccard", "minhash", "cosine" or None. threshold: per-method default (jaccard
-            0.7, minhash 0.8, cosine 0.97). scope: "global" or "document" (compare only
-            within a document). minhash: ``num_perm``, ``shingle``, ``seed`` for minhash.
-        supersede: "url" or "doc": among candidates sharing one, keep only the newest
-            ``updated``.
-        parents: parent id -> Chunk mapping (uses each chunk's ``parent``), or a callable
-            ``Chunk -> Chunk | None``. neighbors, chunks_of: grow each hit by N chunks either
-            side, from ``chunks_of`` (doc -> that doc's chunks in position order).
-        rerank: ``(question, chunks) -> scores``; items are re-sorted by it (stable).
-        max_per_doc: keep at most N per document. mmr, mmr_k, query_vector: MMR diversity.
-        order: "relevance", "edges", "round_robin" or "document". labels: "xml" or
-            "brackets". overflow: "stop" or "skip".
-        tokenizer: "o200k_base", "cl100k_base", "approx" or a callable ``str -> int``.
-        backend: "auto" (Rust when built), "rust" or "python" (the reference).
-
-    Raises:
-        InputError: a candidate or option is invalid (nothing is done, nothing is mutated).
-        BudgetError: system, history and question alone do not fit the window.
-
-    >>> import briefpack as bp
-    >>> result = bp.assemble(
-    ...     "What is the relocation cap?",
-    ...     [bp.Chunk("The relocation cap for Berlin is 4000 EUR.", id="hr/1", score=0.94),
-    ...      bp.Chunk("The relocation cap for Berlin is 4000 EUR.", id="faq/7", score=0.90)],
-    ...     budget=500, tokenizer="approx", backend="python")
-    >>> [s.chunk.id for s in result.sources], [(d.chunk.id, d.reason) for d in result.dropped]
-    (['hr/1'], [('faq/7', 'duplicate')])
-    """
-    # ---- check everything before doing any work ----
+    """One request under checked options: the request's own checks, then the stages."""
     question = check_text("question", question)
     hist = _check_history(history)
-    if not isinstance(system, str):
-        raise InputError(f"system must be a str, got {type_name(system)}")
-    check_text("system", system)
-    if instructions is not None:
-        if not isinstance(instructions, str):
-            raise InputError(f"instructions must be a str or None, got {type_name(instructions)}")
-        check_text("instructions", instructions)
-    b = _check_budget(budget)
-    _check_choice("scope", scope, ("global", "document"))
-    _check_choice("supersede", supersede, ("url", "doc", None))
-    check_order(order)
-    check_label_style(labels)
-    _check_choice("overflow", overflow, ("stop", "skip"))
-    kernels = get_kernels(backend)
-    from .reference.tokens import check_encoding
-
-    check_encoding(tokenizer, "tokenizer")
-    check_count("neighbors", neighbors)
-    if neighbors and chunks_of is None:
-        raise InputError("neighbors needs chunks_of (doc -> that document's chunks in order)")
-    if chunks_of is not None and not (callable(chunks_of) or isinstance(chunks_of, Mapping)):
-        raise InputError(f"chunks_of must be a mapping or a callable, got {type_name(chunks_of)}")
-    if parents is not None and not (callable(parents) or isinstance(parents, Mapping)):
-        raise InputError(f"parents must be a mapping or a callable, got {type_name(parents)}")
-    if rerank is not None and not callable(rerank):
-        raise InputError(f"rerank must be a callable, got {type_name(rerank)}")
-    if max_per_doc is not None:
-        check_count("max_per_doc", max_per_doc, minimum=1)
-    if mmr is not None:
-        check_unit_interval("mmr", mmr)
-    if mmr_k is not None:
-        check_count("mmr_k", mmr_k, minimum=1)
-        if mmr is None:
-            raise InputError("mmr_k limits MMR's picks but mmr is None; pass mmr=lambda too")
     if query_vector is not None:
         query_vector = check_vector("query_vector", query_vector)
-    if minhash is not None and not isinstance(minhash, Mapping):
-        raise InputError(
-            f"minhash must be a mapping of num_perm, shingle, seed, got {type_name(minhash)}"
-        )
-    mh = dict(minhash or {})
-    for key in mh:
-        _check_choice("minhash option", key, ("num_perm", "shingle", "seed"))
-    if "num_perm" in mh:
-        check_count("num_perm", mh["num_perm"], minimum=1)
-    if "shingle" in mh:
-        check_count("shingle", mh["shingle"], minimum=1)
-    if "seed" in mh:
-        check_seed(mh["seed"])
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
+    system, instructions, b = opts.system, opts.instructions, opts.the_budget
+    dedupe, threshold, scope, supersede = opts.dedupe, opts.threshold, opts.scope, opts.supersede
+    parents, neighbors, chunks_of, rerank = (
+        opts.parents,
+        opts.neighbors,
+        opts.chunks_of,
+        opts.rerank,
+    )
+    max_per_doc, mmr, mmr_k, order = opts.max_per_doc, opts.mmr, opts.mmr_k, opts.order
+    labels, overflow, tokenizer = opts.labels, opts.overflow, opts.tokenizer
+    mh = dict(opts.minhash or {})
 
     chunks = to_chunks(candidates, kernels.valid_texts)
     method = _resolve_method(dedupe, chunks)
     if method in DEFAULT_THRESHOLDS:
-        t = (
-            DEFAULT_THRESHOLDS[method]
-            if threshold is None
-            else check_unit_interval("threshold", threshold)
-        )
+        t = DEFAULT_THRESHOLDS[method] if threshold is None else threshold
     else:
-        if threshold is not None:
-            check_unit_interval("threshold", threshold)
         t = 1.0
 
     # Vectors are checked up front, on every candidate, whenever a stage uses them: the answer
@@ -829,30 +695,7 @@ def assemble(
         "reserved_output": b.max_output,
         "margin": b.margin,
     }
-    settings = {
-        "budget": {
-            "context": b.context,
-            "window": b.window,
-            "max_output": b.max_output,
-            "margin": b.margin,
-        },
-        "dedupe": method,
-        "threshold": t if method in DEFAULT_THRESHOLDS else None,
-        "scope": scope,
-        "supersede": supersede,
-        "parents": parents is not None,
-        "neighbors": neighbors,
-        "rerank": rerank is not None,
-        "max_per_doc": max_per_doc,
-        "mmr": mmr,
-        "mmr_k": mmr_k,
-        "order": order,
-        "labels": labels,
-        "overflow": overflow,
-        "tokenizer": tokenizer if isinstance(tokenizer, str) else "callable",
-        "backend": kernels.name,
-        "minhash": mh or None,
-    }
+    settings = opts.settings(method, t, kernels.name)
     return Assembly(
         system=system_text,
         user=user,
@@ -902,3 +745,35 @@ def order_items(items: list[_Item], how: Order) -> list[_Item]:
         return (0, pos, first) if pos is not None else (1, first, first)
 
     return [it for g in groups.values() for it in sorted(g, key=key)]
+
+
+def assemble(
+    question: str,
+    candidates: Sequence[Any],
+    *,
+    history: str | Sequence[Mapping[str, str]] | None = None,
+    query_vector: Any = None,
+    **options: Any,
+) -> Assembly:
+    """Assemble deduplicated, budgeted, ordered, labelled context into a prompt.
+
+    ``Assembler(**options)(question, candidates, history=..., query_vector=...)``: see
+    ``Options`` for every option. ``candidates`` are in rank order (best first): ``Chunk``s,
+    mappings with ``Chunk``'s keys, plain strings, or LangChain-style objects with
+    ``page_content`` and ``metadata``. The order of the stages is part of the contract.
+
+    Raises:
+        InputError: an option or a candidate is invalid (options are reported first; nothing
+            is done, nothing is mutated).
+        BudgetError: system, history and question alone do not fit the window.
+
+    >>> import briefpack as bp
+    >>> result = bp.assemble(
+    ...     "What is the relocation cap?",
+    ...     [bp.Chunk("The relocation cap for Berlin is 4000 EUR.", id="hr/1", score=0.94),
+    ...      bp.Chunk("The relocation cap for Berlin is 4000 EUR.", id="faq/7", score=0.90)],
+    ...     budget=500, tokenizer="approx", backend="python")
+    >>> [s.chunk.id for s in result.sources], [(d.chunk.id, d.reason) for d in result.dropped]
+    (['hr/1'], [('faq/7', 'duplicate')])
+    """
+    return Assembler(**options)(question, candidates, history=history, query_vector=query_vector)

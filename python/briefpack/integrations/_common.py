@@ -5,19 +5,19 @@ Nothing here imports a framework, so every adapter can use it before its own imp
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..assembler import Assembler
 from ..errors import InputError
-from ..pipeline import assemble
+from ..options import FIELDS
 from ..types import Source
 
 __all__ = [
     "ASSEMBLE_OPTIONS",
     "annotation",
-    "check_options",
+    "build_assembler",
     "member_index",
     "merge_keys",
     "missing_extra",
@@ -25,11 +25,8 @@ __all__ = [
     "untouched",
 ]
 
-ASSEMBLE_OPTIONS = tuple(
-    name
-    for name, p in inspect.signature(assemble).parameters.items()
-    if p.kind is inspect.Parameter.KEYWORD_ONLY
-)
+PER_REQUEST = ("history", "query_vector")
+ASSEMBLE_OPTIONS = (*PER_REQUEST, *FIELDS)
 """Every keyword ``assemble`` takes; adapters pass these through unchanged."""
 
 
@@ -45,21 +42,22 @@ def missing_extra(module: str, package: str, extra: str) -> ImportError:
     )
 
 
-def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
+def build_assembler(options: Mapping[str, Any]) -> tuple[Assembler, dict[str, Any]]:
     """Check ``assemble`` keywords once, when an adapter is built, not on the first request.
 
-    Unknown names and bad values raise briefpack's ``InputError`` (bad values with
-    ``assemble``'s own message: an empty assembly runs every check).
+    Returns the ``Assembler`` for the options and the per-request keywords among them
+    (``history``, ``query_vector``). Unknown names and bad values raise ``InputError``.
     """
     opts = dict(options)
     unknown = [k for k in opts if k not in ASSEMBLE_OPTIONS]
     if unknown:
         raise InputError(
             f"unknown assemble option(s) {', '.join(map(repr, unknown))}; "
-            f"expected some of {', '.join(ASSEMBLE_OPTIONS)}"
+            f"expected some of {', '.join(ASSEMBLE_OPTIONS)}",
+            option=str(unknown[0]),
         )
-    assemble("", [], **opts)
-    return opts
+    per_request = {k: opts.pop(k) for k in PER_REQUEST if k in opts}
+    return Assembler(**opts), per_request
 
 
 def _is_count(v: object) -> bool:

@@ -24,10 +24,9 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 
 from collections.abc import Mapping, Sequence
 
-from ..pipeline import assemble
 from ..prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 from ..types import Assembly, Budget, Chunk
-from ._common import annotation, check_options, member_index, merge_keys, pick_fields, untouched
+from ._common import annotation, build_assembler, member_index, merge_keys, pick_fields, untouched
 
 __all__ = ["DEFAULT_KEYS", "BriefpackPromptBuilder", "to_chunks"]
 
@@ -140,7 +139,7 @@ class BriefpackPromptBuilder:
         clash = sorted(set(own) & set(self.options))
         if clash:
             raise ValueError(f"options {clash} are arguments of BriefpackPromptBuilder")
-        check_options({**own, **self.options})
+        self._assembler, self._per_request = build_assembler({**own, **self.options})
 
     def _own(self) -> dict[str, Any]:
         return {
@@ -174,10 +173,10 @@ class BriefpackPromptBuilder:
         ``assembly`` (the ``briefpack.Assembly``).
         """
         docs = list(documents)
-        kwargs = {**self._own(), **self.options}
+        kwargs = dict(self._per_request)
         if history:
             kwargs["history"] = _history(history)
-        a = assemble(query, to_chunks(docs, keys=self.keys), **kwargs)
+        a = self._assembler(query, to_chunks(docs, keys=self.keys), **kwargs)
         out_docs = []
         for s in a.sources:
             original = docs[member_index(s)]

@@ -22,7 +22,7 @@ try:
     from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
     from langchain_core.prompt_values import ChatPromptValue
     from langchain_core.runnables import RunnableLambda
-    from pydantic import ConfigDict, Field, model_validator
+    from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
     from ._common import missing_extra
 
@@ -30,9 +30,9 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 
 from collections.abc import Mapping, Sequence
 
-from ..pipeline import assemble
+from ..assembler import Assembler
 from ..types import Assembly, Chunk
-from ._common import annotation, check_options, member_index, merge_keys, pick_fields, untouched
+from ._common import annotation, build_assembler, member_index, merge_keys, pick_fields, untouched
 
 __all__ = [
     "DEFAULT_KEYS",
@@ -205,11 +205,13 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
     keys: dict[str, Any] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
     annotate: bool = True
+    _assembler: Assembler = PrivateAttr()
+    _per_request: dict[str, Any] = PrivateAttr()
 
     @model_validator(mode="after")
     def _check(self) -> "BriefpackCompressor":
         merge_keys(DEFAULT_KEYS, self.keys)
-        check_options(self._kwargs())
+        self._assembler, self._per_request = build_assembler(self._kwargs())
         return self
 
     def _kwargs(self) -> dict[str, Any]:
@@ -231,13 +233,17 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
     def assemble(self, documents: Sequence[Document], query: str = "") -> Assembly:
         """The full ``Assembly`` for these documents: prompt, sources, drops and record."""
         vectors = None
-        kwargs = self._kwargs()
+        kwargs = dict(self._per_request)
         if self.embeddings is not None and documents:
             vectors = self.embeddings.embed_documents([d.page_content for d in documents])
-            if kwargs.get("mmr") is not None and kwargs.get("query_vector") is None and query:
+            if (
+                self._assembler.options.mmr is not None
+                and kwargs.get("query_vector") is None
+                and query
+            ):
                 kwargs["query_vector"] = self.embeddings.embed_query(query)
         chunks = to_chunks(documents, keys=self.keys, vectors=vectors)
-        return assemble(query, chunks, **kwargs)
+        return self._assembler(query, chunks, **kwargs)
 
     def compress_documents(
         self,
@@ -273,10 +279,10 @@ def prompt_runnable(**options: Any) -> RunnableLambda[Mapping[str, Any], ChatPro
     """
     keys = options.pop("keys", None)
     merge_keys(DEFAULT_KEYS, keys)
-    opts = check_options(options)
+    asm, per_request = build_assembler(options)
 
     def build(inputs: Mapping[str, Any]) -> ChatPromptValue:
         chunks = to_chunks(list(inputs["documents"]), keys=keys)
-        return ChatPromptValue(messages=to_messages(assemble(inputs["question"], chunks, **opts)))
+        return ChatPromptValue(messages=to_messages(asm(inputs["question"], chunks, **per_request)))
 
     return RunnableLambda(build, name="briefpack")

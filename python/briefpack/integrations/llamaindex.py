@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 try:
-    from llama_index.core.bridge.pydantic import ConfigDict, Field, model_validator
+    from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, model_validator
     from llama_index.core.postprocessor.types import BaseNodePostprocessor
     from llama_index.core.schema import (
         BaseNode,
@@ -37,10 +37,10 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 
 from collections.abc import Mapping, Sequence
 
+from ..assembler import Assembler
 from ..kernels import count_tokens
-from ..pipeline import assemble
 from ..types import Assembly, Chunk
-from ._common import check_options, member_index, merge_keys, pick_fields, untouched
+from ._common import build_assembler, member_index, merge_keys, pick_fields, untouched
 
 __all__ = [
     "DEFAULT_KEYS",
@@ -234,6 +234,8 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     sort: bool = True
     keys: dict[str, Any] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
+    _assembler: Assembler = PrivateAttr()
+    _per_request: dict[str, Any] = PrivateAttr()
 
     @classmethod
     def class_name(cls) -> str:
@@ -247,9 +249,9 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
                 "parents=True and neighbors need the docstore that holds the nodes' parents and "
                 "neighbours: pass docstore=index.docstore (or storage_context.docstore)"
             )
-        check_options(self._kwargs())
+        self._assembler, self._per_request = build_assembler(self._kwargs())
         if self.neighbors:
-            check_options({"neighbors": self.neighbors, "chunks_of": {}})
+            self._assembler.replace(neighbors=self.neighbors, chunks_of={})
         return self
 
     def _kwargs(self) -> dict[str, Any]:
@@ -290,9 +292,10 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
                 shown = [n.node.get_content(metadata_mode=mode) for n in ranked]
                 tokens = list(count_tokens(shown, encoding=tokenizer))
         chunks = [node_chunk(n.node, n.score, keys=keys, tokens=t) for n, t in zip(ranked, tokens)]
-        kwargs = self._kwargs()
+        kwargs = dict(self._per_request)
+        asm = self._assembler
         if (
-            kwargs.get("mmr") is not None
+            asm.options.mmr is not None
             and kwargs.get("query_vector") is None
             and bundle is not None
             and bundle.embedding is not None
@@ -301,17 +304,19 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
         fetched: NodeMap = {}
         if self.docstore is not None and (self.parents or self.neighbors):
             by_id = {str(n.node.node_id): n.node for n in ranked}
+            tables: dict[str, Any] = {}  # the docstore's resolvers hold this request's nodes
             if self.parents:
-                kwargs["parents"] = parent_resolver(
+                tables["parents"] = parent_resolver(
                     self.docstore, by_id, keys=keys, fetched=fetched, tokens_of=tokens_of
                 )
             if self.neighbors:
-                kwargs["neighbors"] = self.neighbors
-                kwargs["chunks_of"] = chunks_resolver(
+                tables["neighbors"] = self.neighbors
+                tables["chunks_of"] = chunks_resolver(
                     self.docstore, [n.node for n in ranked], keys=keys
                 )
+            asm = asm.replace(**tables)
         question = bundle.query_str if bundle is not None else ""
-        return assemble(question, chunks, **kwargs), ranked, fetched
+        return asm(question, chunks, **kwargs), ranked, fetched
 
     def assemble(
         self, nodes: Sequence[NodeWithScore], query: str | QueryBundle | None = None

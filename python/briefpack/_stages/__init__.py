@@ -1,0 +1,1 @@
+"""The stages of the pipeline, one module each (see ``plan``)."""
