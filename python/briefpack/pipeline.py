@@ -7,20 +7,18 @@ supersede -> dedupe -> expand (parents / neighbours, dedupe again, rerank) -> ca
 
 from __future__ import annotations
 
-import functools
 import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from ._backend import Kernels
 from ._checks import (
     check_text,
     check_vector,
-    count_with,
     type_name,
 )
+from ._stages.context import Context, Item, Ledger
 from .assembler import Assembler
 from .candidates import describe, to_chunk, to_chunks
 from .errors import BudgetError, InputError
@@ -35,7 +33,7 @@ from .prompt import (
     render_system,
     render_user,
 )
-from .types import Assembly, Chunk, DropDetail, Dropped, Reason, Source
+from .types import Assembly, Chunk, Dropped, Source, SupersededDetail
 
 __all__ = ["DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble"]
 
@@ -45,18 +43,6 @@ MIN_OVERLAP = 8
 """Shortest suffix/prefix overlap (characters) merged away when joining neighbouring chunks."""
 
 Method = Literal["auto", "exact", "jaccard", "minhash", "cosine"]
-
-
-@dataclass(slots=True)
-class _Item:
-    """A unit moving through the pipeline: a candidate, or the parent/span it expanded to."""
-
-    chunk: Chunk
-    members: list[int]  # candidate indices it stands for, best-ranked first
-    vector: Any = None
-    expanded: bool = False
-    detail: dict[str, Any] | None = None
-    vector_checked: bool = False  # ``vector`` is already a checked list of floats
 
 
 def _check_history(history: object) -> str | list[dict[str, str]] | None:
@@ -82,7 +68,7 @@ def _check_history(history: object) -> str | list[dict[str, str]] | None:
     return turns
 
 
-def _check_vectors_of(items: list[_Item], name_of: Callable[[int], str], why: str) -> Any:
+def _check_vectors_of(items: list[Item], name_of: Callable[[int], str], why: str) -> Any:
     """Every item's vector, checked; all must share one dimension.
 
     Returns a 2-D numpy array when every vector is a 1-D numpy array of numbers (checked and
@@ -117,7 +103,7 @@ def _check_vectors_of(items: list[_Item], name_of: Callable[[int], str], why: st
     return out
 
 
-def _as_matrix(items: list[_Item]) -> Any:
+def _as_matrix(items: list[Item]) -> Any:
     """The items' vectors as one checked 2-D float array, or None to check them one by one.
 
     Only when every vector is a 1-D numpy array of ints or floats of one length: finite, with a
@@ -160,97 +146,54 @@ def _merge_overlap(a: str, b: str) -> str:
     return a + "\n" + b
 
 
-_Names = Sequence[str] | Callable[[int], str]
-
-
-class _Run:
-    """State of one ``assemble`` call."""
-
-    def __init__(self, kernels: Kernels, tokenizer: Any) -> None:
-        self.k = kernels
-        self.tokenizer = tokenizer
-        self.fate: dict[int, Dropped] = {}
-        self.chunks: list[Chunk] = []
-
-    def count(self, texts: list[str], names: _Names) -> list[int]:
-        """Count ``texts``; a caller's tokenizer that fails is reported by ``names`` (a list, or
-        a function of the position, so that names are built only for a caller's tokenizer)."""
-        if callable(self.tokenizer):
-            name_of = names if callable(names) else names.__getitem__
-            return [count_with(self.tokenizer, t, name_of(j)) for j, t in enumerate(texts)]
-        return self.k.count_tokens(texts, self.tokenizer, segments=True)
-
-    def count_limited(self, texts: list[str], limits: list[int], names: _Names) -> list[int]:
-        """Like ``count``, but a text may stop being counted once it passes its limit."""
-        if callable(self.tokenizer):
-            return self.count(texts, names)
-        return self.k.count_tokens_limited(texts, limits, self.tokenizer)
-
-    def name_at(self, items: list[_Item], j: int) -> str:
-        """The name of ``items[j]`` (for messages built only on an error)."""
-        return self.name(items[j])
-
-    def name(self, item: _Item) -> str:
-        """How messages name an item: the best-ranked candidate it stands for."""
-        first = item.members[0]
-        return describe(first, self.chunks[first].id)
-
-    def drop(self, item: _Item, reason: Reason, detail: dict[str, Any]) -> None:
-        if not item.expanded and len(item.members) == 1:  # the common case, ~all of a large set
-            m = item.members[0]
-            self.fate[m] = Dropped(self.chunks[m], reason, cast("DropDetail", detail))
-            return
-        for m in item.members:
-            d = dict(detail)
-            if item.expanded and self.chunks[m].id != item.chunk.id:
-                d["via"] = item.chunk.id
-            self.fate[m] = Dropped(self.chunks[m], reason, cast("DropDetail", d))
-
-    def dedupe(
-        self, items: list[_Item], method: str, threshold: float, scope: str, minhash: dict[str, Any]
-    ) -> list[_Item]:
-        if len(items) < 2:
-            return items
-        if scope == "document":
-            groups: dict[str, list[int]] = {}
-            for i, item in enumerate(items):
-                groups.setdefault(str(item.chunk.doc), []).append(i)
-            parts: Any = groups.values()
-        else:
-            parts = [range(len(items))]
-        dup_of: dict[int, tuple[int, float]] = {}
-        for members in parts:
-            sub = [items[i] for i in members] if scope == "document" else items
-            if method == "cosine":
-                data: Any = _check_vectors_of(
-                    sub, functools.partial(self.name_at, sub), "dedupe='cosine'"
-                )
-                res = self.k.dedupe("dedupe_cosine", data, threshold=threshold)
-            elif method == "exact":
-                res = self.k.dedupe("dedupe_exact", [s.chunk.text for s in sub])
-            elif method == "jaccard":
-                res = self.k.dedupe(
-                    "dedupe_jaccard", [s.chunk.text for s in sub], threshold=threshold
-                )
-            else:
-                res = self.k.dedupe(
-                    "dedupe_minhash", [s.chunk.text for s in sub], threshold=threshold, **minhash
-                )
-            for j, (of, sim) in enumerate(zip(res.duplicate_of, res.similarity)):
-                if of is not None:
-                    dup_of[members[j]] = (members[of], float(sim if sim is not None else 1.0))
-        kept = []
+def _dedupe(
+    self: Context,
+    items: list[Item],
+    method: str,
+    threshold: float,
+    scope: str,
+    minhash: dict[str, Any],
+) -> list[Item]:
+    if len(items) < 2:
+        return items
+    if scope == "document":
+        groups: dict[str, list[int]] = {}
         for i, item in enumerate(items):
-            if i in dup_of:
-                of, sim = dup_of[i]
-                self.drop(
-                    item,
-                    "duplicate",
-                    {"of": items[of].chunk.id, "similarity": sim, "method": method},
-                )
-            else:
-                kept.append(item)
-        return kept
+            groups.setdefault(str(item.chunk.doc), []).append(i)
+        parts: Any = groups.values()
+    else:
+        parts = [range(len(items))]
+    dup_of: dict[int, tuple[int, float]] = {}
+    for members in parts:
+        sub = [items[i] for i in members] if scope == "document" else items
+        if method == "cosine":
+            data: Any = _check_vectors_of(sub, self.namer(sub), "dedupe='cosine'")
+            res = self.kernels.dedupe("dedupe_cosine", data, threshold=threshold)
+        elif method == "exact":
+            res = self.kernels.dedupe("dedupe_exact", [s.chunk.text for s in sub])
+        elif method == "jaccard":
+            res = self.kernels.dedupe(
+                "dedupe_jaccard", [s.chunk.text for s in sub], threshold=threshold
+            )
+        else:
+            res = self.kernels.dedupe(
+                "dedupe_minhash", [s.chunk.text for s in sub], threshold=threshold, **minhash
+            )
+        for j, (of, sim) in enumerate(zip(res.duplicate_of, res.similarity)):
+            if of is not None:
+                dup_of[members[j]] = (members[of], float(sim if sim is not None else 1.0))
+    kept = []
+    for i, item in enumerate(items):
+        if i in dup_of:
+            of, sim = dup_of[i]
+            self.drop(
+                item,
+                "duplicate",
+                {"of": items[of].chunk.id, "similarity": sim, "method": method},
+            )
+        else:
+            kept.append(item)
+    return kept
 
 
 def _resolve_method(method: object, chunks: list[Chunk]) -> str | None:
@@ -259,7 +202,7 @@ def _resolve_method(method: object, chunks: list[Chunk]) -> str | None:
     return method  # type: ignore[return-value]
 
 
-def _get_parent(parents: Any, item: _Item, where: str, child_ids: set[str]) -> Chunk | None:
+def _get_parent(parents: Any, item: Item, where: str, child_ids: set[str]) -> Chunk | None:
     child = item.chunk
     if callable(parents):
         got = parents(child)
@@ -290,10 +233,10 @@ def _get_parent(parents: Any, item: _Item, where: str, child_ids: set[str]) -> C
     return parent.replace(id=pid, doc=doc, parent=None)
 
 
-def _expand_parents(run: _Run, items: list[_Item], parents: Any) -> list[_Item]:
+def _expand_parents(run: Context, items: list[Item], parents: Any) -> list[Item]:
     child_ids = {str(it.chunk.id) for it in items}
-    out: list[_Item] = []
-    by_parent: dict[str, _Item] = {}
+    out: list[Item] = []
+    by_parent: dict[str, Item] = {}
     for item in items:
         where = describe(item.members[0], item.chunk.id)
         parent = _get_parent(parents, item, where, child_ids)
@@ -304,7 +247,7 @@ def _expand_parents(run: _Run, items: list[_Item], parents: Any) -> list[_Item]:
         if pid in by_parent:
             by_parent[pid].members.extend(item.members)
             continue
-        merged = _Item(
+        merged = Item(
             parent.replace(score=item.chunk.score),
             list(item.members),
             parent.vector if parent.vector is not None else item.vector,
@@ -325,7 +268,7 @@ def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
     return [to_chunk(c, i, f"chunks_of({doc!r})[{i}]") for i, c in enumerate(got)]
 
 
-def _expand_neighbors(run: _Run, items: list[_Item], n: int, chunks_of: Any) -> list[_Item]:
+def _expand_neighbors(run: Context, items: list[Item], n: int, chunks_of: Any) -> list[Item]:
     """Grow each hit by ``n`` chunks either side; hits whose windows touch merge into one span."""
     spans: dict[str, list[tuple[int, int, list[int]]]] = {}  # doc -> [(lo, hi, item idxs)]
     lists: dict[str, list[Chunk]] = {}
@@ -342,7 +285,7 @@ def _expand_neighbors(run: _Run, items: list[_Item], n: int, chunks_of: Any) -> 
     for idx, (doc, pos) in where_of.items():
         last = len(lists[doc]) - 1
         spans.setdefault(doc, []).append((max(0, pos - n), min(last, pos + n), [idx]))
-    leader: dict[int, _Item] = {}
+    leader: dict[int, Item] = {}
     absorbed: set[int] = set()
     for doc, windows in spans.items():
         windows.sort()
@@ -360,16 +303,14 @@ def _expand_neighbors(run: _Run, items: list[_Item], n: int, chunks_of: Any) -> 
             for c in lists[doc][lo + 1 : hi + 1]:
                 text = _merge_overlap(text, c.text)
             members = [m for i in idxs for m in items[i].members]
-            span_ids = [str(c.id) for c in lists[doc][lo : hi + 1]]
             chunk = best.chunk.replace(text=text, tokens=None, position=lists[doc][lo].position)
             if text == best.chunk.text and len(idxs) == 1:
                 continue
-            leader[idxs[0]] = _Item(
+            leader[idxs[0]] = Item(
                 chunk,
                 members,
                 best.vector,
                 expanded=True,
-                detail={"span": span_ids},
                 vector_checked=best.vector_checked,
             )
             absorbed.update(idxs[1:])
@@ -382,8 +323,8 @@ def _expand_neighbors(run: _Run, items: list[_Item], n: int, chunks_of: Any) -> 
 
 
 def _pack(
-    run: _Run, items: list[_Item], labels: LabelStyle, budget: int, overflow: str
-) -> list[_Item]:
+    run: Context, items: list[Item], labels: LabelStyle, budget: int, overflow: str
+) -> list[Item]:
     """Greedy packing in rank order, counting only what the budget needs.
 
     An item costs its source block rendered with the widest label this request can produce,
@@ -395,7 +336,7 @@ def _pack(
     """
     widest = str(max(1, len(items)))
     n_sep = run.count([SOURCE_SEPARATOR], ["source separator"])[0] if items else 0
-    placed: list[_Item] = []
+    placed: list[Item] = []
     used = 0
     start, batch = 0, 16
     while start < len(items):
@@ -408,10 +349,10 @@ def _pack(
         ]
         left = budget - used
         limits = [max(0, left - n_sep - (it.chunk.tokens or 0)) for it in chunk_items]
-        counted = run.count_limited(texts, limits, functools.partial(run.name_at, chunk_items))
+        counted = run.count_limited(texts, limits, run.namer(chunk_items))
         # Exact where an item can fit; a number past its limit (so past what is left) where not.
         costs = [c + n_sep + (it.chunk.tokens or 0) for c, it in zip(counted, chunk_items)]
-        kept, _ = run.k.pack(costs, left, overflow)
+        kept, _ = run.kernels.pack(costs, left, overflow)
         kept_set = set(kept)
         misfit: str | None = None
         for j, it in enumerate(chunk_items):
@@ -433,8 +374,8 @@ def _pack(
 
 
 def _rerank(
-    run: _Run, items: list[_Item], rerank: Callable[..., Any], question: str
-) -> list[_Item]:
+    run: Context, items: list[Item], rerank: Callable[..., Any], question: str
+) -> list[Item]:
     if not items:
         return items
     scores = rerank(question, [it.chunk for it in items])
@@ -488,7 +429,7 @@ def _run(
         opts.rerank,
     )
     max_per_doc, mmr, mmr_k, order = opts.max_per_doc, opts.mmr, opts.mmr_k, opts.order
-    labels, overflow, tokenizer = opts.labels, opts.overflow, opts.tokenizer
+    labels, overflow = opts.labels, opts.overflow
     mh = dict(opts.minhash or {})
 
     chunks = to_chunks(candidates, kernels.valid_texts)
@@ -504,7 +445,7 @@ def _run(
     uses_vectors = "dedupe='cosine'" if method == "cosine" else "mmr" if mmr is not None else None
     checked_vectors: dict[int, Any] = {}  # checked once here, reused by the stages
     if uses_vectors is not None:
-        every = [_Item(c, [i], c.vector) for i, c in enumerate(chunks)]
+        every = [Item(c, [i], c.vector) for i, c in enumerate(chunks)]
         vecs = _check_vectors_of(every, lambda i: describe(i, chunks[i].id), uses_vectors)
         checked_vectors = {i: it.vector for i, it in enumerate(every)}
         if (
@@ -523,13 +464,12 @@ def _run(
     if isinstance(parents, Mapping):
         all_ids = {str(c.id) for c in chunks}
         for i, c in enumerate(chunks):
-            _get_parent(parents, _Item(c, [i]), describe(i, c.id), all_ids)
+            _get_parent(parents, Item(c, [i]), describe(i, c.id), all_ids)
 
-    run = _Run(kernels, tokenizer)
-    run.chunks = chunks
+    run = Context(opts, kernels, question, hist, query_vector, chunks, method, t, Ledger(chunks))
 
     # ---- the same chunk retrieved twice (by id) ----
-    items: list[_Item] = []
+    items: list[Item] = []
     seen: dict[str, int] = {}
     for i, c in enumerate(chunks):
         cid = str(c.id)
@@ -541,17 +481,19 @@ def _run(
                     "ids must identify one text (a repeat with the same text is dropped as a "
                     "duplicate)"
                 )
-            run.fate[i] = Dropped(c, "duplicate", {"of": cid, "similarity": 1.0, "method": "id"})
+            run.ledger.fate[i] = Dropped(
+                c, "duplicate", {"of": cid, "similarity": 1.0, "method": "id"}
+            )
             continue
         seen[cid] = i
         if i in checked_vectors:
-            items.append(_Item(c, [i], checked_vectors[i], vector_checked=True))
+            items.append(Item(c, [i], checked_vectors[i], vector_checked=True))
         else:
-            items.append(_Item(c, [i], c.vector))
+            items.append(Item(c, [i], c.vector))
 
     # ---- 1. supersede ----
     if supersede is not None:
-        groups: dict[str, list[_Item]] = {}
+        groups: dict[str, list[Item]] = {}
         for it in items:
             key = it.chunk.url if supersede == "url" else str(it.chunk.doc)
             if key:
@@ -565,7 +507,10 @@ def _run(
                 run.drop(
                     it,
                     "superseded",
-                    {"by": by.chunk.id, "updated": newest[key], supersede: key},
+                    cast(
+                        "SupersededDetail",
+                        {"by": by.chunk.id, "updated": newest[key], supersede: key},
+                    ),
                 )
             else:
                 kept_items.append(it)
@@ -573,7 +518,7 @@ def _run(
 
     # ---- 2. dedupe ----
     if method is not None:
-        items = run.dedupe(items, method, t, scope, mh)
+        items = _dedupe(run, items, method, t, scope, mh)
 
     # ---- 3. expand, dedupe again, rerank ----
     expanded = False
@@ -584,7 +529,7 @@ def _run(
         items = _expand_neighbors(run, items, neighbors, chunks_of)
         expanded = True
     if expanded and method is not None:
-        items = run.dedupe(items, method, t, scope, mh)
+        items = _dedupe(run, items, method, t, scope, mh)
     if rerank is not None:
         items = _rerank(run, items, rerank, question)
 
@@ -617,7 +562,7 @@ def _run(
                         "candidate has none; pass query_vector or give every candidate a score"
                     )
                 rel.append(it.chunk.score)
-        picked = kernels.mmr(query_vector, vecs, mmr_k, mmr, rel)
+        picked = run.kernels.mmr(query_vector, vecs, mmr_k, mmr, rel)
         chosen = set(picked)
         for i, it in enumerate(items):
             if i not in chosen:
@@ -671,7 +616,7 @@ def _run(
             {"evicted": True, "sources_tokens": n_sources, "context_budget": context_budget},
         )
 
-    per_source = run.count(rendered, functools.partial(run.name_at, final)) if rendered else []
+    per_source = run.count(rendered, run.namer(final)) if rendered else []
     sources = [
         Source(
             n,
@@ -700,10 +645,10 @@ def _run(
         system=system_text,
         user=user,
         sources=sources,
-        dropped=[run.fate[i] for i in sorted(run.fate)],
+        dropped=run.ledger.dropped(),
         tokens=tokens,
         settings=settings,
-        fates=_fates(chunks, sources, run.fate),
+        fates=_fates(chunks, sources, run.ledger.fate),
         question=question,
     )
 
@@ -732,15 +677,15 @@ def _fates(
     return out
 
 
-def order_items(items: list[_Item], how: Order) -> list[_Item]:
+def order_items(items: list[Item], how: Order) -> list[Item]:
     """Order pipeline items; ``document`` order falls back to input order where no position."""
     if how != "document":
         return order(items, how, doc=lambda it: it.chunk.doc)
-    groups: dict[str, list[_Item]] = {}
+    groups: dict[str, list[Item]] = {}
     for it in items:
         groups.setdefault(str(it.chunk.doc), []).append(it)
 
-    def key(it: _Item) -> tuple[int, int, int]:
+    def key(it: Item) -> tuple[int, int, int]:
         pos, first = it.chunk.position, it.members[0]
         return (0, pos, first) if pos is not None else (1, first, first)
 
