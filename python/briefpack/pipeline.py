@@ -8,7 +8,6 @@ supersede -> dedupe -> expand (parents / neighbours, dedupe again, rerank) -> ca
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, cast
 
@@ -18,7 +17,9 @@ from ._checks import (
     check_vector,
     type_name,
 )
+from ._stages import dedupe as dedupe_stage
 from ._stages.context import Context, Item, Ledger
+from ._stages.vectors import check_vectors_of
 from .assembler import Assembler
 from .candidates import describe, to_chunk, to_chunks
 from .errors import BudgetError, InputError
@@ -68,132 +69,12 @@ def _check_history(history: object) -> str | list[dict[str, str]] | None:
     return turns
 
 
-def _check_vectors_of(items: list[Item], name_of: Callable[[int], str], why: str) -> Any:
-    """Every item's vector, checked; all must share one dimension.
-
-    Returns a 2-D numpy array when every vector is a 1-D numpy array of numbers (checked and
-    stacked without a Python loop over the floats; the Rust kernels read it in place), else a
-    list of lists of floats. Any problem goes through the per-item check, which names the
-    first bad candidate. ``name_of`` gives an item's name by position (only called on an error).
-    """
-    mat = _as_matrix(items)
-    if mat is not None:
-        for item, row in zip(items, mat):
-            item.vector, item.vector_checked = row, True
-        return mat
-    out: list[Any] = []
-    dim = None
-    for j, item in enumerate(items):
-        if item.vector is None:
-            raise InputError(
-                f"{name_of(j)}: {why} needs a vector on every candidate; this one has none"
-            )
-        if not item.vector_checked:
-            item.vector = check_vector(f"{name_of(j)}: vector", item.vector)
-            item.vector_checked = True
-        v = item.vector
-        if dim is None:
-            dim = len(v)
-        elif len(v) != dim:
-            raise InputError(
-                f"{name_of(j)}: vector has dimension {len(v)} but the first vector has {dim}; "
-                "every vector must have the same dimension"
-            )
-        out.append(v)
-    return out
-
-
-def _as_matrix(items: list[Item]) -> Any:
-    """The items' vectors as one checked 2-D float array, or None to check them one by one.
-
-    Only when every vector is a 1-D numpy array of ints or floats of one length: finite, with a
-    non-zero norm (the same rules as ``check_vector``, applied to the whole matrix at once).
-    float32 and float64 stay as they are; other number types become float64 (exactly, as
-    ``float()`` would convert them).
-    """
-    if not items:
-        return None
-    first = items[0].vector
-    if type(first).__module__ != "numpy":
-        return None
-    np = sys.modules["numpy"]
-    vs = [it.vector for it in items]
-    if not all(type(v) is np.ndarray and v.ndim == 1 for v in vs):
-        return None
-    dtype = vs[0].dtype
-    if dtype.kind not in "iuf" or any(v.dtype != dtype for v in vs):
-        return None
-    try:
-        mat = np.stack(vs)
-    except ValueError:  # lengths differ
-        return None
-    if mat.shape[1] == 0:
-        return None
-    if dtype not in (np.float32, np.float64):
-        mat = mat.astype(np.float64)
-    if all(it.vector_checked for it in items):
-        return mat
-    if not np.isfinite(mat).all() or not mat.any(axis=1).all():
-        return None
-    return mat
-
-
 def _merge_overlap(a: str, b: str) -> str:
     """Join neighbouring chunks, writing once the longest suffix of ``a`` that prefixes ``b``."""
     for k in range(min(len(a), len(b)), MIN_OVERLAP - 1, -1):
         if a.endswith(b[:k]):
             return a + b[k:]
     return a + "\n" + b
-
-
-def _dedupe(
-    self: Context,
-    items: list[Item],
-    method: str,
-    threshold: float,
-    scope: str,
-    minhash: dict[str, Any],
-) -> list[Item]:
-    if len(items) < 2:
-        return items
-    if scope == "document":
-        groups: dict[str, list[int]] = {}
-        for i, item in enumerate(items):
-            groups.setdefault(str(item.chunk.doc), []).append(i)
-        parts: Any = groups.values()
-    else:
-        parts = [range(len(items))]
-    dup_of: dict[int, tuple[int, float]] = {}
-    for members in parts:
-        sub = [items[i] for i in members] if scope == "document" else items
-        if method == "cosine":
-            data: Any = _check_vectors_of(sub, self.namer(sub), "dedupe='cosine'")
-            res = self.kernels.dedupe("dedupe_cosine", data, threshold=threshold)
-        elif method == "exact":
-            res = self.kernels.dedupe("dedupe_exact", [s.chunk.text for s in sub])
-        elif method == "jaccard":
-            res = self.kernels.dedupe(
-                "dedupe_jaccard", [s.chunk.text for s in sub], threshold=threshold
-            )
-        else:
-            res = self.kernels.dedupe(
-                "dedupe_minhash", [s.chunk.text for s in sub], threshold=threshold, **minhash
-            )
-        for j, (of, sim) in enumerate(zip(res.duplicate_of, res.similarity)):
-            if of is not None:
-                dup_of[members[j]] = (members[of], float(sim if sim is not None else 1.0))
-    kept = []
-    for i, item in enumerate(items):
-        if i in dup_of:
-            of, sim = dup_of[i]
-            self.drop(
-                item,
-                "duplicate",
-                {"of": items[of].chunk.id, "similarity": sim, "method": method},
-            )
-        else:
-            kept.append(item)
-    return kept
 
 
 def _resolve_method(method: object, chunks: list[Chunk]) -> str | None:
@@ -421,7 +302,7 @@ def _run(
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
     system, instructions, b = opts.system, opts.instructions, opts.the_budget
-    dedupe, threshold, scope, supersede = opts.dedupe, opts.threshold, opts.scope, opts.supersede
+    dedupe, threshold, supersede = opts.dedupe, opts.threshold, opts.supersede
     parents, neighbors, chunks_of, rerank = (
         opts.parents,
         opts.neighbors,
@@ -430,7 +311,6 @@ def _run(
     )
     max_per_doc, mmr, mmr_k, order = opts.max_per_doc, opts.mmr, opts.mmr_k, opts.order
     labels, overflow = opts.labels, opts.overflow
-    mh = dict(opts.minhash or {})
 
     chunks = to_chunks(candidates, kernels.valid_texts)
     method = _resolve_method(dedupe, chunks)
@@ -446,7 +326,7 @@ def _run(
     checked_vectors: dict[int, Any] = {}  # checked once here, reused by the stages
     if uses_vectors is not None:
         every = [Item(c, [i], c.vector) for i, c in enumerate(chunks)]
-        vecs = _check_vectors_of(every, lambda i: describe(i, chunks[i].id), uses_vectors)
+        vecs = check_vectors_of(every, lambda i: describe(i, chunks[i].id), uses_vectors)
         checked_vectors = {i: it.vector for i, it in enumerate(every)}
         if (
             mmr is not None
@@ -518,7 +398,7 @@ def _run(
 
     # ---- 2. dedupe ----
     if method is not None:
-        items = _dedupe(run, items, method, t, scope, mh)
+        items = dedupe_stage.run(items, run)
 
     # ---- 3. expand, dedupe again, rerank ----
     expanded = False
@@ -529,7 +409,7 @@ def _run(
         items = _expand_neighbors(run, items, neighbors, chunks_of)
         expanded = True
     if expanded and method is not None:
-        items = _dedupe(run, items, method, t, scope, mh)
+        items = dedupe_stage.run(items, run)
     if rerank is not None:
         items = _rerank(run, items, rerank, question)
 
@@ -546,7 +426,7 @@ def _run(
                 capped.append(it)
         items = capped
     if mmr is not None and items:
-        vecs = _check_vectors_of(items, lambda j: run.name(items[j]), "mmr")
+        vecs = check_vectors_of(items, lambda j: run.name(items[j]), "mmr")
         if query_vector is not None and len(query_vector) != len(vecs[0]):
             raise InputError(
                 f"query_vector has dimension {len(query_vector)} but the vectors have "
