@@ -18,6 +18,7 @@ from ._checks import (
     type_name,
 )
 from ._stages import dedupe as dedupe_stage
+from ._stages import parents as parents_stage
 from ._stages.context import Context, Item, Ledger
 from ._stages.vectors import check_vectors_of
 from .assembler import Assembler
@@ -81,63 +82,6 @@ def _resolve_method(method: object, chunks: list[Chunk]) -> str | None:
     if method == "auto":
         return "cosine" if chunks and all(c.vector is not None for c in chunks) else "jaccard"
     return method  # type: ignore[return-value]
-
-
-def _get_parent(parents: Any, item: Item, where: str, child_ids: set[str]) -> Chunk | None:
-    child = item.chunk
-    if callable(parents):
-        got = parents(child)
-        if got is None:
-            return None
-        key = child.parent
-    else:
-        if child.parent is None:
-            return None
-        if child.parent not in parents:
-            raise InputError(f"{where}: parent {child.parent!r} is not in parents")
-        got = parents[child.parent]
-        key = child.parent
-    if not isinstance(got, (Chunk, Mapping)) and not hasattr(got, "page_content"):
-        raise InputError(f"{where}: its parent must be a Chunk, got {type_name(got)}")
-    parent = to_chunk(
-        got, 0, f"{where}: its parent" + ("" if key is None else f" {key!r}"), resolve=False
-    )
-    pid = parent.id if parent.id is not None else key
-    if pid is None:
-        raise InputError(f"{where}: the parent returned by parents has no id")
-    if pid in child_ids or parent.parent == child.id:
-        raise InputError(
-            f"{where}: parent {pid!r} points back at a child (a parent cannot be one of the "
-            "candidates it replaces)"
-        )
-    doc = parent.doc if parent.doc is not None else child.doc
-    return parent.replace(id=pid, doc=doc, parent=None)
-
-
-def _expand_parents(run: Context, items: list[Item], parents: Any) -> list[Item]:
-    child_ids = {str(it.chunk.id) for it in items}
-    out: list[Item] = []
-    by_parent: dict[str, Item] = {}
-    for item in items:
-        where = describe(item.members[0], item.chunk.id)
-        parent = _get_parent(parents, item, where, child_ids)
-        if parent is None:
-            out.append(item)
-            continue
-        pid = str(parent.id)
-        if pid in by_parent:
-            by_parent[pid].members.extend(item.members)
-            continue
-        merged = Item(
-            parent.replace(score=item.chunk.score),
-            list(item.members),
-            parent.vector if parent.vector is not None else item.vector,
-            expanded=True,
-            vector_checked=parent.vector is None and item.vector_checked,
-        )
-        by_parent[pid] = merged
-        out.append(merged)
-    return out
 
 
 def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
@@ -344,7 +288,7 @@ def _run(
     if isinstance(parents, Mapping):
         all_ids = {str(c.id) for c in chunks}
         for i, c in enumerate(chunks):
-            _get_parent(parents, Item(c, [i]), describe(i, c.id), all_ids)
+            parents_stage.parent_of(parents, Item(c, [i]), describe(i, c.id), all_ids)
 
     run = Context(opts, kernels, question, hist, query_vector, chunks, method, t, Ledger(chunks))
 
@@ -403,7 +347,7 @@ def _run(
     # ---- 3. expand, dedupe again, rerank ----
     expanded = False
     if parents is not None:
-        items = _expand_parents(run, items, parents)
+        items = parents_stage.run(items, run)
         expanded = True
     if neighbors:
         items = _expand_neighbors(run, items, neighbors, chunks_of)
