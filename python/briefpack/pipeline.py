@@ -13,16 +13,15 @@ from typing import Any, Literal, cast
 
 from ._backend import Kernels
 from ._checks import (
-    check_text,
-    check_vector,
     type_name,
 )
 from ._stages import dedupe as dedupe_stage
+from ._stages import intake, repeated_ids
 from ._stages import parents as parents_stage
-from ._stages.context import Context, Item, Ledger
+from ._stages.context import Context, Item
 from ._stages.vectors import check_vectors_of
 from .assembler import Assembler
-from .candidates import describe, to_chunk, to_chunks
+from .candidates import to_chunk
 from .errors import BudgetError, InputError
 from .options import DEDUPE_METHODS, DEFAULT_THRESHOLDS, Options
 from .ordering import Order, order
@@ -47,41 +46,12 @@ MIN_OVERLAP = 8
 Method = Literal["auto", "exact", "jaccard", "minhash", "cosine"]
 
 
-def _check_history(history: object) -> str | list[dict[str, str]] | None:
-    if history is None:
-        return None
-    if isinstance(history, str):
-        check_text("history", history)
-        return history
-    if isinstance(history, (bytes, bytearray)) or not isinstance(history, Sequence):
-        raise InputError(
-            f"history must be a str or a list of role/content dicts, got {type_name(history)}"
-        )
-    turns = []
-    for i, turn in enumerate(history):
-        if not isinstance(turn, Mapping) or "role" not in turn or "content" not in turn:
-            raise InputError(f"history[{i}] must be a dict with 'role' and 'content'")
-        role, content = turn["role"], turn["content"]
-        if not isinstance(role, str):
-            raise InputError(f"history[{i}]: role must be a str, got {type_name(role)}")
-        check_text(f"history[{i}]", content)
-        check_text(f"history[{i}] role", role)
-        turns.append({"role": role, "content": content})
-    return turns
-
-
 def _merge_overlap(a: str, b: str) -> str:
     """Join neighbouring chunks, writing once the longest suffix of ``a`` that prefixes ``b``."""
     for k in range(min(len(a), len(b)), MIN_OVERLAP - 1, -1):
         if a.endswith(b[:k]):
             return a + b[k:]
     return a + "\n" + b
-
-
-def _resolve_method(method: object, chunks: list[Chunk]) -> str | None:
-    if method == "auto":
-        return "cosine" if chunks and all(c.vector is not None for c in chunks) else "jaccard"
-    return method  # type: ignore[return-value]
 
 
 def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
@@ -239,81 +209,19 @@ def _run(
     query_vector: Any,
 ) -> Assembly:
     """One request under checked options: the request's own checks, then the stages."""
-    question = check_text("question", question)
-    hist = _check_history(history)
-    if query_vector is not None:
-        query_vector = check_vector("query_vector", query_vector)
-    if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
-        raise InputError(f"candidates must be a list, got {type_name(candidates)}")
+    items, run = intake.start(opts, kernels, question, candidates, history, query_vector)
+    question, hist, query_vector = run.question, run.history, run.query_vector
+    chunks, method, t = run.chunks, run.method, run.threshold
     system, instructions, b = opts.system, opts.instructions, opts.the_budget
-    dedupe, threshold, supersede = opts.dedupe, opts.threshold, opts.supersede
-    parents, neighbors, chunks_of, rerank = (
+    supersede, parents, neighbors, chunks_of = (
+        opts.supersede,
         opts.parents,
         opts.neighbors,
         opts.chunks_of,
-        opts.rerank,
     )
-    max_per_doc, mmr, mmr_k, order = opts.max_per_doc, opts.mmr, opts.mmr_k, opts.order
-    labels, overflow = opts.labels, opts.overflow
-
-    chunks = to_chunks(candidates, kernels.valid_texts)
-    method = _resolve_method(dedupe, chunks)
-    if method in DEFAULT_THRESHOLDS:
-        t = DEFAULT_THRESHOLDS[method] if threshold is None else threshold
-    else:
-        t = 1.0
-
-    # Vectors are checked up front, on every candidate, whenever a stage uses them: the answer
-    # must not depend on which candidates an earlier stage happened to drop, or on how
-    # scope="document" groups them (a dimension mismatch across documents is still an error).
-    uses_vectors = "dedupe='cosine'" if method == "cosine" else "mmr" if mmr is not None else None
-    checked_vectors: dict[int, Any] = {}  # checked once here, reused by the stages
-    if uses_vectors is not None:
-        every = [Item(c, [i], c.vector) for i, c in enumerate(chunks)]
-        vecs = check_vectors_of(every, lambda i: describe(i, chunks[i].id), uses_vectors)
-        checked_vectors = {i: it.vector for i, it in enumerate(every)}
-        if (
-            mmr is not None
-            and query_vector is not None
-            and len(vecs)
-            and len(query_vector) != len(vecs[0])
-        ):
-            raise InputError(
-                f"query_vector has dimension {len(query_vector)} but the vectors have "
-                f"{len(vecs[0])}"
-            )
-
-    # A parents mapping is checked up front too, for every candidate that names a parent, so
-    # that a missing or looping parent is an error whether or not dedupe dropped the child.
-    if isinstance(parents, Mapping):
-        all_ids = {str(c.id) for c in chunks}
-        for i, c in enumerate(chunks):
-            parents_stage.parent_of(parents, Item(c, [i]), describe(i, c.id), all_ids)
-
-    run = Context(opts, kernels, question, hist, query_vector, chunks, method, t, Ledger(chunks))
-
-    # ---- the same chunk retrieved twice (by id) ----
-    items: list[Item] = []
-    seen: dict[str, int] = {}
-    for i, c in enumerate(chunks):
-        cid = str(c.id)
-        if cid in seen:
-            first = chunks[seen[cid]]
-            if first.text != c.text:
-                raise InputError(
-                    f"{describe(i, cid)}: id repeats candidate {seen[cid]} with different text; "
-                    "ids must identify one text (a repeat with the same text is dropped as a "
-                    "duplicate)"
-                )
-            run.ledger.fate[i] = Dropped(
-                c, "duplicate", {"of": cid, "similarity": 1.0, "method": "id"}
-            )
-            continue
-        seen[cid] = i
-        if i in checked_vectors:
-            items.append(Item(c, [i], checked_vectors[i], vector_checked=True))
-        else:
-            items.append(Item(c, [i], c.vector))
+    rerank, max_per_doc, mmr, mmr_k = opts.rerank, opts.max_per_doc, opts.mmr, opts.mmr_k
+    order, labels, overflow = opts.order, opts.labels, opts.overflow
+    items = repeated_ids.run(items, run)
 
     # ---- 1. supersede ----
     if supersede is not None:
