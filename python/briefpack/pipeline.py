@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from ._backend import Kernels
 from ._checks import (
@@ -18,6 +18,7 @@ from ._checks import (
 from ._stages import dedupe as dedupe_stage
 from ._stages import intake, repeated_ids
 from ._stages import parents as parents_stage
+from ._stages import supersede as supersede_stage
 from ._stages.context import Context, Item
 from ._stages.vectors import check_vectors_of
 from .assembler import Assembler
@@ -34,7 +35,7 @@ from .prompt import (
     render_system,
     render_user,
 )
-from .types import Assembly, Chunk, Dropped, Source, SupersededDetail
+from .types import Assembly, Chunk, Dropped, Source
 
 __all__ = ["DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble"]
 
@@ -225,28 +226,7 @@ def _run(
 
     # ---- 1. supersede ----
     if supersede is not None:
-        groups: dict[str, list[Item]] = {}
-        for it in items:
-            key = it.chunk.url if supersede == "url" else str(it.chunk.doc)
-            if key:
-                groups.setdefault(key, []).append(it)
-        newest = {key: max(it.chunk.updated for it in g) for key, g in groups.items()}
-        kept_items = []
-        for it in items:
-            key = it.chunk.url if supersede == "url" else str(it.chunk.doc)
-            if key and it.chunk.updated < newest[key]:
-                by = next(x for x in groups[key] if x.chunk.updated == newest[key])
-                run.drop(
-                    it,
-                    "superseded",
-                    cast(
-                        "SupersededDetail",
-                        {"by": by.chunk.id, "updated": newest[key], supersede: key},
-                    ),
-                )
-            else:
-                kept_items.append(it)
-        items = kept_items
+        items = supersede_stage.run(items, run)
 
     # ---- 2. dedupe ----
     if method is not None:
