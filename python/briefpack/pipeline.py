@@ -16,13 +16,12 @@ from ._checks import (
     type_name,
 )
 from ._stages import dedupe as dedupe_stage
-from ._stages import intake, repeated_ids
+from ._stages import intake, neighbours, repeated_ids
 from ._stages import parents as parents_stage
 from ._stages import supersede as supersede_stage
 from ._stages.context import Context, Item
 from ._stages.vectors import check_vectors_of
 from .assembler import Assembler
-from .candidates import to_chunk
 from .errors import BudgetError, InputError
 from .options import DEDUPE_METHODS, DEFAULT_THRESHOLDS, Options
 from .ordering import Order, order
@@ -41,81 +40,8 @@ __all__ = ["DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble
 
 MESSAGE_OVERHEAD = 4
 """Tokens a chat format adds around each message (role markers); two messages are reserved."""
-MIN_OVERLAP = 8
-"""Shortest suffix/prefix overlap (characters) merged away when joining neighbouring chunks."""
 
 Method = Literal["auto", "exact", "jaccard", "minhash", "cosine"]
-
-
-def _merge_overlap(a: str, b: str) -> str:
-    """Join neighbouring chunks, writing once the longest suffix of ``a`` that prefixes ``b``."""
-    for k in range(min(len(a), len(b)), MIN_OVERLAP - 1, -1):
-        if a.endswith(b[:k]):
-            return a + b[k:]
-    return a + "\n" + b
-
-
-def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
-    got = chunks_of(doc) if callable(chunks_of) else chunks_of.get(doc, [])
-    if got is None:
-        return []
-    if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
-        raise InputError(f"chunks_of({doc!r}) must be a list of chunks, got {type_name(got)}")
-    return [to_chunk(c, i, f"chunks_of({doc!r})[{i}]") for i, c in enumerate(got)]
-
-
-def _expand_neighbors(run: Context, items: list[Item], n: int, chunks_of: Any) -> list[Item]:
-    """Grow each hit by ``n`` chunks either side; hits whose windows touch merge into one span."""
-    spans: dict[str, list[tuple[int, int, list[int]]]] = {}  # doc -> [(lo, hi, item idxs)]
-    lists: dict[str, list[Chunk]] = {}
-    where_of: dict[int, tuple[str, int]] = {}
-    for idx, item in enumerate(items):
-        if item.expanded:
-            continue
-        doc = str(item.chunk.doc)
-        if doc not in lists:
-            lists[doc] = _chunks_of(chunks_of, doc)
-        pos = next((j for j, c in enumerate(lists[doc]) if c.id == item.chunk.id), None)
-        if pos is not None:
-            where_of[idx] = (doc, pos)
-    for idx, (doc, pos) in where_of.items():
-        last = len(lists[doc]) - 1
-        spans.setdefault(doc, []).append((max(0, pos - n), min(last, pos + n), [idx]))
-    leader: dict[int, Item] = {}
-    absorbed: set[int] = set()
-    for doc, windows in spans.items():
-        windows.sort()
-        merged: list[tuple[int, int, list[int]]] = []
-        for lo, hi, idxs in windows:
-            if merged and lo <= merged[-1][1] + 1:
-                plo, phi, pidx = merged[-1]
-                merged[-1] = (plo, max(phi, hi), pidx + idxs)
-            else:
-                merged.append((lo, hi, list(idxs)))
-        for lo, hi, idxs in merged:
-            idxs.sort()
-            best = items[idxs[0]]
-            text = lists[doc][lo].text
-            for c in lists[doc][lo + 1 : hi + 1]:
-                text = _merge_overlap(text, c.text)
-            members = [m for i in idxs for m in items[i].members]
-            chunk = best.chunk.replace(text=text, tokens=None, position=lists[doc][lo].position)
-            if text == best.chunk.text and len(idxs) == 1:
-                continue
-            leader[idxs[0]] = Item(
-                chunk,
-                members,
-                best.vector,
-                expanded=True,
-                vector_checked=best.vector_checked,
-            )
-            absorbed.update(idxs[1:])
-    out = []
-    for idx, item in enumerate(items):
-        if idx in absorbed:
-            continue
-        out.append(leader.get(idx, item))
-    return out
 
 
 def _pack(
@@ -214,12 +140,7 @@ def _run(
     question, hist, query_vector = run.question, run.history, run.query_vector
     chunks, method, t = run.chunks, run.method, run.threshold
     system, instructions, b = opts.system, opts.instructions, opts.the_budget
-    supersede, parents, neighbors, chunks_of = (
-        opts.supersede,
-        opts.parents,
-        opts.neighbors,
-        opts.chunks_of,
-    )
+    supersede, parents, neighbors = opts.supersede, opts.parents, opts.neighbors
     rerank, max_per_doc, mmr, mmr_k = opts.rerank, opts.max_per_doc, opts.mmr, opts.mmr_k
     order, labels, overflow = opts.order, opts.labels, opts.overflow
     items = repeated_ids.run(items, run)
@@ -238,7 +159,7 @@ def _run(
         items = parents_stage.run(items, run)
         expanded = True
     if neighbors:
-        items = _expand_neighbors(run, items, neighbors, chunks_of)
+        items = neighbours.run(items, run)
         expanded = True
     if expanded and method is not None:
         items = dedupe_stage.run(items, run)
