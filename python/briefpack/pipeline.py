@@ -7,17 +7,14 @@ supersede -> dedupe -> expand (parents / neighbours, dedupe again, rerank) -> ca
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ._backend import Kernels
-from ._checks import (
-    type_name,
-)
 from ._stages import dedupe as dedupe_stage
 from ._stages import intake, neighbours, repeated_ids
 from ._stages import parents as parents_stage
+from ._stages import rerank as rerank_stage
 from ._stages import supersede as supersede_stage
 from ._stages.context import Context, Item
 from ._stages.vectors import check_vectors_of
@@ -95,38 +92,6 @@ def _pack(
     return placed
 
 
-def _rerank(
-    run: Context, items: list[Item], rerank: Callable[..., Any], question: str
-) -> list[Item]:
-    if not items:
-        return items
-    scores = rerank(question, [it.chunk for it in items])
-    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
-        try:
-            scores = list(scores)
-        except TypeError:
-            raise InputError(
-                f"rerank must return a list of floats, got {type_name(scores)}"
-            ) from None
-    if len(scores) != len(items):
-        raise InputError(f"rerank returned {len(scores)} scores for {len(items)} chunks")
-    checked = []
-    for i, s in enumerate(scores):
-        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
-            raise InputError(
-                f"{run.name(items[i])}: rerank returned {s!r} for it (position {i} of the "
-                f"{len(items)} chunks passed); scores must be finite numbers"
-            )
-        checked.append(float(s))
-    order_ = sorted(range(len(items)), key=lambda i: -checked[i])
-    out = []
-    for i in order_:
-        it = items[i]
-        it.chunk = it.chunk.replace(score=checked[i])
-        out.append(it)
-    return out
-
-
 def _run(
     opts: Options,
     kernels: Kernels,
@@ -164,7 +129,7 @@ def _run(
     if expanded and method is not None:
         items = dedupe_stage.run(items, run)
     if rerank is not None:
-        items = _rerank(run, items, rerank, question)
+        items = rerank_stage.run(items, run)
 
     # ---- 4. cap per document, MMR ----
     if max_per_doc is not None:
