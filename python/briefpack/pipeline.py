@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ._backend import Kernels
+from ._stages import cap, intake, neighbours, repeated_ids
 from ._stages import dedupe as dedupe_stage
-from ._stages import intake, neighbours, repeated_ids
 from ._stages import parents as parents_stage
 from ._stages import rerank as rerank_stage
 from ._stages import supersede as supersede_stage
@@ -133,16 +133,7 @@ def _run(
 
     # ---- 4. cap per document, MMR ----
     if max_per_doc is not None:
-        per_doc: dict[str, int] = {}
-        capped = []
-        for it in items:
-            doc = str(it.chunk.doc)
-            per_doc[doc] = per_doc.get(doc, 0) + 1
-            if per_doc[doc] > max_per_doc:
-                run.drop(it, "capped", {"doc": doc, "max_per_doc": max_per_doc})
-            else:
-                capped.append(it)
-        items = capped
+        items = cap.run(items, run)
     if mmr is not None and items:
         vecs = check_vectors_of(items, lambda j: run.name(items[j]), "mmr")
         if query_vector is not None and len(query_vector) != len(vecs[0]):
