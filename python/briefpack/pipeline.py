@@ -13,13 +13,13 @@ from typing import Any, Literal
 from ._backend import Kernels
 from ._stages import cap, intake, neighbours, repeated_ids
 from ._stages import dedupe as dedupe_stage
+from ._stages import mmr as mmr_stage
 from ._stages import parents as parents_stage
 from ._stages import rerank as rerank_stage
 from ._stages import supersede as supersede_stage
 from ._stages.context import Context, Item
-from ._stages.vectors import check_vectors_of
 from .assembler import Assembler
-from .errors import BudgetError, InputError
+from .errors import BudgetError
 from .options import DEDUPE_METHODS, DEFAULT_THRESHOLDS, Options
 from .ordering import Order, order
 from .prompt import (
@@ -106,7 +106,7 @@ def _run(
     chunks, method, t = run.chunks, run.method, run.threshold
     system, instructions, b = opts.system, opts.instructions, opts.the_budget
     supersede, parents, neighbors = opts.supersede, opts.parents, opts.neighbors
-    rerank, max_per_doc, mmr, mmr_k = opts.rerank, opts.max_per_doc, opts.mmr, opts.mmr_k
+    rerank, max_per_doc, mmr = opts.rerank, opts.max_per_doc, opts.mmr
     order, labels, overflow = opts.order, opts.labels, opts.overflow
     items = repeated_ids.run(items, run)
 
@@ -134,29 +134,8 @@ def _run(
     # ---- 4. cap per document, MMR ----
     if max_per_doc is not None:
         items = cap.run(items, run)
-    if mmr is not None and items:
-        vecs = check_vectors_of(items, lambda j: run.name(items[j]), "mmr")
-        if query_vector is not None and len(query_vector) != len(vecs[0]):
-            raise InputError(
-                f"query_vector has dimension {len(query_vector)} but the vectors have "
-                f"{len(vecs[0])}"
-            )
-        rel = None
-        if query_vector is None:
-            rel = []
-            for it in items:
-                if it.chunk.score is None:
-                    raise InputError(
-                        f"{run.name(it)}: mmr without query_vector ranks by score, and this "
-                        "candidate has none; pass query_vector or give every candidate a score"
-                    )
-                rel.append(it.chunk.score)
-        picked = run.kernels.mmr(query_vector, vecs, mmr_k, mmr, rel)
-        chosen = set(picked)
-        for i, it in enumerate(items):
-            if i not in chosen:
-                run.drop(it, "not_selected", {"mmr": mmr, "mmr_k": mmr_k})
-        items = [items[i] for i in picked]
+    if mmr is not None:
+        items = mmr_stage.run(items, run)
 
     # ---- 5. the budget ----
     system_text = render_system(system, instructions)
