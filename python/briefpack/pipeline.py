@@ -14,6 +14,7 @@ from ._backend import Kernels
 from ._stages import cap, intake, neighbours, repeated_ids
 from ._stages import dedupe as dedupe_stage
 from ._stages import mmr as mmr_stage
+from ._stages import order as order_stage
 from ._stages import parents as parents_stage
 from ._stages import rerank as rerank_stage
 from ._stages import supersede as supersede_stage
@@ -21,7 +22,6 @@ from ._stages.context import Context, Item
 from .assembler import Assembler
 from .errors import BudgetError
 from .options import DEDUPE_METHODS, DEFAULT_THRESHOLDS, Options
-from .ordering import Order, order
 from .prompt import (
     SOURCE_SEPARATOR,
     LabelStyle,
@@ -107,7 +107,7 @@ def _run(
     system, instructions, b = opts.system, opts.instructions, opts.the_budget
     supersede, parents, neighbors = opts.supersede, opts.parents, opts.neighbors
     rerank, max_per_doc, mmr = opts.rerank, opts.max_per_doc, opts.mmr
-    order, labels, overflow = opts.order, opts.labels, opts.overflow
+    labels, overflow = opts.labels, opts.overflow
     items = repeated_ids.run(items, run)
 
     # ---- 1. supersede ----
@@ -163,7 +163,7 @@ def _run(
 
     # ---- 6-8. order, label, render; evict the lowest-ranked until the rendered text fits ----
     while True:
-        final = order_items(placed, order)
+        final = order_stage.run(placed, run)
         rendered = [render_source(n, it.chunk, labels) for n, it in enumerate(final, 1)]
         sources_block = SOURCE_SEPARATOR.join(rendered)
         user = render_user(history_block, sources_block, question, labels)
@@ -243,21 +243,6 @@ def _fates(
                 }
             )
     return out
-
-
-def order_items(items: list[Item], how: Order) -> list[Item]:
-    """Order pipeline items; ``document`` order falls back to input order where no position."""
-    if how != "document":
-        return order(items, how, doc=lambda it: it.chunk.doc)
-    groups: dict[str, list[Item]] = {}
-    for it in items:
-        groups.setdefault(str(it.chunk.doc), []).append(it)
-
-    def key(it: Item) -> tuple[int, int, int]:
-        pos, first = it.chunk.position, it.members[0]
-        return (0, pos, first) if pos is not None else (1, first, first)
-
-    return [it for g in groups.values() for it in sorted(g, key=key)]
 
 
 def assemble(
