@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ._backend import Kernels
-from ._stages import cap, intake, neighbours, repeated_ids
+from ._stages import cap, intake, label, neighbours, repeated_ids
 from ._stages import dedupe as dedupe_stage
 from ._stages import mmr as mmr_stage
 from ._stages import order as order_stage
@@ -164,7 +164,8 @@ def _run(
     # ---- 6-8. order, label, render; evict the lowest-ranked until the rendered text fits ----
     while True:
         final = order_stage.run(placed, run)
-        rendered = [render_source(n, it.chunk, labels) for n, it in enumerate(final, 1)]
+        label.run(final, run)
+        rendered = run.rendered
         sources_block = SOURCE_SEPARATOR.join(rendered)
         user = render_user(history_block, sources_block, question, labels)
         n_sources, n_user = (
