@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ._backend import Kernels
-from ._stages import cap, intake, label, neighbours, repeated_ids
+from ._stages import cap, intake, label, neighbours, render, repeated_ids
 from ._stages import dedupe as dedupe_stage
 from ._stages import mmr as mmr_stage
 from ._stages import order as order_stage
@@ -160,14 +160,15 @@ def _run(
     assert context_budget is not None
 
     placed = _pack(run, items, labels, context_budget, overflow)
+    run.history_block = history_block
 
     # ---- 6-8. order, label, render; evict the lowest-ranked until the rendered text fits ----
     while True:
         final = order_stage.run(placed, run)
         label.run(final, run)
         rendered = run.rendered
-        sources_block = SOURCE_SEPARATOR.join(rendered)
-        user = render_user(history_block, sources_block, question, labels)
+        render.run(final, run)
+        sources_block, user = run.sources_block, run.user
         n_sources, n_user = (
             run.count([sources_block, user], ["sources block", "user message"])
             if placed
