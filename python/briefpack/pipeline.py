@@ -11,25 +11,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ._backend import Kernels
-from ._stages import cap, intake, label, neighbours, render, repeated_ids
+from ._stages import budget, cap, intake, label, neighbours, render, repeated_ids
 from ._stages import dedupe as dedupe_stage
 from ._stages import mmr as mmr_stage
 from ._stages import order as order_stage
 from ._stages import parents as parents_stage
 from ._stages import rerank as rerank_stage
 from ._stages import supersede as supersede_stage
-from ._stages.context import Context, Item
 from .assembler import Assembler
-from .errors import BudgetError
 from .options import DEDUPE_METHODS, DEFAULT_THRESHOLDS, Options
 from .prompt import (
-    SOURCE_SEPARATOR,
-    LabelStyle,
-    render_history,
     render_question,
-    render_source,
-    render_system,
-    render_user,
 )
 from .types import Assembly, Chunk, Dropped, Source
 
@@ -39,57 +31,6 @@ MESSAGE_OVERHEAD = 4
 """Tokens a chat format adds around each message (role markers); two messages are reserved."""
 
 Method = Literal["auto", "exact", "jaccard", "minhash", "cosine"]
-
-
-def _pack(
-    run: Context, items: list[Item], labels: LabelStyle, budget: int, overflow: str
-) -> list[Item]:
-    """Greedy packing in rank order, counting only what the budget needs.
-
-    An item costs its source block rendered with the widest label this request can produce,
-    plus one separator (a chunk's ``tokens`` stands in for the count of its text). Items are
-    rendered and counted in batches that double in size; each is counted only up to what is
-    left of the budget (past that it cannot fit, whatever its exact count), and with
-    ``overflow="stop"`` counting ends at the batch holding the first item that does not fit,
-    so a large candidate set costs only what the budget can hold.
-    """
-    widest = str(max(1, len(items)))
-    n_sep = run.count([SOURCE_SEPARATOR], ["source separator"])[0] if items else 0
-    placed: list[Item] = []
-    used = 0
-    start, batch = 0, 16
-    while start < len(items):
-        chunk_items = items[start : start + batch]
-        texts = [
-            render_source(
-                widest, it.chunk if it.chunk.tokens is None else it.chunk.replace(text=""), labels
-            )
-            for it in chunk_items
-        ]
-        left = budget - used
-        limits = [max(0, left - n_sep - (it.chunk.tokens or 0)) for it in chunk_items]
-        counted = run.count_limited(texts, limits, run.namer(chunk_items))
-        # Exact where an item can fit; a number past its limit (so past what is left) where not.
-        costs = [c + n_sep + (it.chunk.tokens or 0) for c, it in zip(counted, chunk_items)]
-        kept, _ = run.kernels.pack(costs, left, overflow)
-        kept_set = set(kept)
-        misfit: str | None = None
-        for j, it in enumerate(chunk_items):
-            if j in kept_set:
-                placed.append(it)
-                used += costs[j]
-            elif misfit is None or overflow == "skip":
-                run.drop(it, "over_budget", {"remaining": budget - used, "context_budget": budget})
-                misfit = misfit or str(it.chunk.id)
-            else:
-                run.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
-        if overflow == "stop" and misfit is not None:
-            for it in items[start + len(chunk_items) :]:
-                run.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
-            break
-        start += len(chunk_items)
-        batch *= 2
-    return placed
 
 
 def _run(
@@ -102,12 +43,12 @@ def _run(
 ) -> Assembly:
     """One request under checked options: the request's own checks, then the stages."""
     items, run = intake.start(opts, kernels, question, candidates, history, query_vector)
-    question, hist, query_vector = run.question, run.history, run.query_vector
+    question = run.question
     chunks, method, t = run.chunks, run.method, run.threshold
-    system, instructions, b = opts.system, opts.instructions, opts.the_budget
+    b = opts.the_budget
     supersede, parents, neighbors = opts.supersede, opts.parents, opts.neighbors
     rerank, max_per_doc, mmr = opts.rerank, opts.max_per_doc, opts.mmr
-    labels, overflow = opts.labels, opts.overflow
+    labels = opts.labels
     items = repeated_ids.run(items, run)
 
     # ---- 1. supersede ----
@@ -137,54 +78,14 @@ def _run(
     if mmr is not None:
         items = mmr_stage.run(items, run)
 
-    # ---- 5. the budget ----
-    system_text = render_system(system, instructions)
-    history_block = render_history(hist, labels)
-    n_system, n_framing = run.count(
-        [system_text, render_user(history_block, "", question, labels)], ["system", "user framing"]
-    )
-    overhead = 2 * MESSAGE_OVERHEAD
-    context_budget = b.context
-    left = b.window_left
-    if left is not None:
-        fixed = n_system + n_framing + overhead
-        if fixed > left:
-            raise BudgetError(
-                f"system + history + question need {fixed} tokens (system {n_system}, user "
-                f"framing {n_framing}, message overhead {overhead}) but the window leaves {left} "
-                f"(window {b.window} - max_output {b.max_output} - margin {b.margin}); raise "
-                "window or pass a shorter history or system prompt"
-            )
-        from_window = left - fixed
-        context_budget = from_window if context_budget is None else min(context_budget, from_window)
-    assert context_budget is not None
-
-    placed = _pack(run, items, labels, context_budget, overflow)
-    run.history_block = history_block
-
-    # ---- 6-8. order, label, render; evict the lowest-ranked until the rendered text fits ----
-    while True:
-        final = order_stage.run(placed, run)
-        label.run(final, run)
-        rendered = run.rendered
-        render.run(final, run)
-        sources_block, user = run.sources_block, run.user
-        n_sources, n_user = (
-            run.count([sources_block, user], ["sources block", "user message"])
-            if placed
-            else (0, n_framing)
-        )
-        fits = n_sources <= context_budget
-        if left is not None:
-            fits = fits and n_system + n_user + overhead <= left
-        if fits or not placed:
-            break
-        evicted = placed.pop()
-        run.drop(
-            evicted,
-            "over_budget",
-            {"evicted": True, "sources_tokens": n_sources, "context_budget": context_budget},
-        )
+    # ---- 5-8. the budget, order, label, render; evict until the rendered text fits ----
+    items = budget.run(items, run)
+    for stage in (order_stage.run, label.run, render.run, budget.evict):
+        items = stage(items, run)
+    final, rendered, placed, user = items, run.rendered, run.placed, run.user
+    system_text, history_block = run.system_text, run.history_block
+    n_system, n_sources, n_user = run.n_system, run.n_sources, run.n_user
+    context_budget = run.context_budget
 
     per_source = run.count(rendered, run.namer(final)) if rendered else []
     sources = [
