@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ._backend import Kernels, get_kernels
+from ._stages import account, intake, plan
 from .options import FIELDS, Options
 from .types import Assembly
 
@@ -41,7 +42,7 @@ class Assembler:
     'relevance'
     """
 
-    __slots__ = ("_kernels", "_options")
+    __slots__ = ("_kernels", "_options", "_plan")
 
     def __init__(self, options: Options | None = None, /, **changes: Any) -> None:
         if options is None:
@@ -50,6 +51,7 @@ class Assembler:
             opts = options.replace(**changes) if changes else options
         self._options = opts
         self._kernels: Kernels = get_kernels(opts.backend)
+        self._plan = plan(opts)
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> Assembler:
@@ -80,9 +82,12 @@ class Assembler:
     ) -> Assembly:
         """Assemble one request: ``question`` and ``candidates`` in rank order (best first),
         with optional ``history`` (a str or role/content dicts) and ``query_vector`` (MMR)."""
-        from .pipeline import _run
-
-        return _run(self._options, self._kernels, question, candidates, history, query_vector)
+        items, ctx = intake.start(
+            self._options, self._kernels, question, candidates, history, query_vector
+        )
+        for stage in self._plan:
+            items = stage(items, ctx)
+        return account.assembly(items, ctx)
 
     @overload
     def many(
