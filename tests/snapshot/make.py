@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import briefpack as bp
+import briefpack.reference
 
 HERE = Path(__file__).resolve().parent
 SNAPSHOT = HERE / "snapshot.json"
@@ -249,6 +250,11 @@ def build() -> dict[str, Any]:
 
 
 def main() -> int:
+    try:  # the reference counts BPE tokens with tiktoken: without its files every hash would move
+        bp.reference.count_tokens(["briefpack"], "o200k_base")
+    except bp.BriefpackError as exc:
+        print(f"not written: {exc}", file=sys.stderr)
+        return 1
     old: dict[str, dict[str, str]] = json.loads(SNAPSHOT.read_text()) if SNAPSHOT.exists() else {}
     new = build()
     changed = [

@@ -16,19 +16,10 @@ __all__ = ["run"]
 
 def run(items: list[Item], ctx: Context) -> list[Item]:
     """Reorder the placed items for the prompt."""
-    return order_items(items, ctx.options.order)
-
-
-def order_items(items: list[Item], how: str) -> list[Item]:
-    """Order pipeline items; ``document`` order falls back to input order where no position."""
-    if how != "document":
-        return order(items, how, doc=lambda it: it.chunk.doc)  # type: ignore[arg-type]
-    groups: dict[str, list[Item]] = {}
-    for it in items:
-        groups.setdefault(str(it.chunk.doc), []).append(it)
-
-    def key(it: Item) -> tuple[int, int, int]:
-        pos, first = it.chunk.position, it.members[0]
-        return (0, pos, first) if pos is not None else (1, first, first)
-
-    return [it for g in groups.values() for it in sorted(g, key=key)]
+    return order(
+        items,
+        ctx.options.order,
+        doc=lambda it: it.chunk.doc,
+        position=lambda it: it.chunk.position,
+        rank=lambda it: it.members[0],
+    )
