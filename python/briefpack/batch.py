@@ -7,6 +7,10 @@ CPython (3.13t and later) the whole pipeline runs in parallel, since the extensi
 that it does not need the GIL. Each request is independent and nothing a request computes
 depends on another (the token-count cache only saves work), so the results are the ones
 ``assemble`` gives one request at a time, in request order, whatever the number of threads.
+
+``Assembler.many`` is the same runner with the Assembler built once; ``assemble_many`` builds
+it from its shared options (an option error is then reported by every request that does not
+override that option, named ``requests[i]: ...``, as before).
 """
 
 from __future__ import annotations
@@ -171,7 +175,8 @@ def assemble_many(
     shared = {k: v for k, v in options.items() if k in PER_REQUEST}
     base: Base
     try:
-        base = Assembler(**base_options(options)) if _known(options) else InputError("")
+        # an unknown keyword is reported by each request (_call names it), like assemble would
+        base = Assembler(**base_options(options)) if _known(options) else InputError("unknown")
     except InputError as exc:
         base = exc
     return run_many(
