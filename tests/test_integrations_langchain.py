@@ -453,8 +453,11 @@ def test_a_tokenizer_may_be_a_token_list_callable_an_encoding_or_a_model_name() 
 
 
 def test_bad_tokenizers_are_named_with_a_bounded_message() -> None:
+    # Built once without calling the tokenizer (no vocabulary load, no call of the caller's
+    # function at construction); the first request reports it.
+    compressor = BriefpackCompressor(tokenizer=lambda text: {"n": text * 50})
     with pytest.raises(bp.InputError) as info:
-        BriefpackCompressor(tokenizer=lambda text: {"n": text * 50})
+        compressor.assemble(_docs(), "Leave?")
     assert "must return a token count (int) or the tokens" in str(info.value)
     assert len(str(info.value)) < 300
     with pytest.raises(bp.InputError, match="an OpenAI model name such as 'gpt-4o'"):
@@ -476,7 +479,7 @@ def test_prompt_runnable_takes_create_retrieval_chain_input_and_history() -> Non
     assert isinstance(a, bp.Assembly)
     assert a.sources[0].chunk.score == 1.0
     assert "<history>" in value.messages[1].content
-    assert "14 weeks [1]." in value.messages[1].content
+    assert "14 weeks &#91;1]." in value.messages[1].content
     assert value.messages[1].content.endswith("Question: And for fathers?")
     assert a.cite("Leave is 14 weeks [1].").sources
 

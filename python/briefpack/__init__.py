@@ -17,6 +17,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 from ._types import DedupeResult, PackResult
+from .assembler import Assembler
 from .batch import assemble_many
 from .citations import Citations, cite
 from .errors import BriefpackError, BudgetError, CitationError, InputError
@@ -30,6 +31,7 @@ from .kernels import (
     mmr,
     pack,
 )
+from .options import Options
 from .ordering import order
 from .pipeline import assemble
 from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
@@ -48,6 +50,7 @@ __all__ = [
     "ROUTE_RULES_DE",
     "ROUTE_RULES_EN",
     "ROUTE_RULE_SETS",
+    "Assembler",
     "Assembly",
     "BriefpackError",
     "Budget",
@@ -58,6 +61,7 @@ __all__ = [
     "DedupeResult",
     "Dropped",
     "InputError",
+    "Options",
     "PackResult",
     "Route",
     "Rule",

@@ -1,20 +1,79 @@
-"""Choosing the kernels: the Rust core by default, the pure-Python reference on request."""
+"""The kernels behind one named protocol: the Rust core, or the pure-Python reference.
+
+The pipeline is the same Python code for both backends; only the kernels differ. ``Kernels``
+resolves every kernel of ``KERNEL_NAMES`` once, when it is built, from one backend: under
+``backend="rust"`` a kernel missing from the compiled core is an error (never a silent fallback
+to the reference), and ``"auto"`` picks the core only when it is built and complete.
+
+Results come back in the reference's types (``DedupeResult``, ``PackResult``, lists).
+"""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from . import reference
+from ._checks import check_encoding, choice, count_with
 from ._types import DedupeResult, PackResult, SentenceSpans
 from .errors import InputError
-from .reference.tokens import check_encoding, count_with
 
-__all__ = ["BACKENDS", "Kernels", "get_kernels", "rust_core"]
+__all__ = ["BACKENDS", "KERNEL_NAMES", "Kernels", "KernelsProtocol", "get_kernels", "rust_core"]
 
 BACKENDS = ("auto", "rust", "python")
+KERNEL_NAMES = (
+    "count_tokens",
+    "count_tokens_limited",
+    "valid_texts",
+    "dedupe_exact",
+    "dedupe_jaccard",
+    "dedupe_minhash",
+    "dedupe_cosine",
+    "pack",
+    "mmr",
+    "split_sentences",
+    "score_sentences",
+    "select_sentences",
+)
+"""What a backend provides (the reference computes ``count_tokens_limited`` and ``valid_texts``
+in full, which satisfies their contracts)."""
+
+
+class KernelsProtocol(Protocol):
+    """What the pipeline asks of a backend."""
+
+    name: str
+
+    def count_tokens(
+        self, texts: Sequence[str], encoding: Any, *, segments: bool = False
+    ) -> list[int]: ...
+    def count_tokens_limited(
+        self, texts: Sequence[str], limits: Sequence[int], encoding: Any
+    ) -> list[int]: ...
+    def valid_texts(self, texts: list[str]) -> bool: ...
+    def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult: ...
+    def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult: ...
+    def mmr(
+        self,
+        query_vector: Any,
+        vectors: Any,
+        k: int | None,
+        lambda_: float,
+        relevance: Sequence[float] | None,
+    ) -> list[int]: ...
+    def split_sentences(self, texts: Sequence[str]) -> SentenceSpans: ...
+    def score_sentences(
+        self, question: str, sentences: Sequence[str], alias_texts: Sequence[str] = ()
+    ) -> list[float]: ...
+    def select_sentences(
+        self,
+        sentences: Sequence[str],
+        scores: Sequence[float],
+        threshold: float,
+        offsets: Sequence[int] | None = None,
+    ) -> list[int]: ...
 
 
 @functools.cache
@@ -28,16 +87,49 @@ def rust_core() -> ModuleType | None:
     return core
 
 
+def _missing(core: ModuleType) -> list[str]:
+    return [name for name in KERNEL_NAMES if not callable(getattr(core, name, None))]
+
+
+def _valid_texts(texts: list[str]) -> bool:
+    try:
+        for t in texts:
+            t.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class Kernels:
-    """One backend's kernels behind a single interface (results in the reference's types)."""
+    """One backend's kernels, resolved by name when built (see ``KERNEL_NAMES``)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         core = rust_core() if name == "rust" else None
-        self._core = core
+        if name == "rust" and core is None:
+            raise InputError(
+                "backend='rust' needs the compiled extension briefpack._core, which is not "
+                "built; reinstall briefpack (pip install .) or use backend='python'",
+                option="backend",
+            )
+        if core is not None:
+            missing = _missing(core)
+            if missing:
+                raise InputError(
+                    f"backend='rust' needs the compiled core's kernel(s) {', '.join(missing)}, "
+                    "which this build lacks; reinstall briefpack (pip install .) or use "
+                    "backend='python'",
+                    option="backend",
+                )
+        self._rust = core is not None
+        self._fns: dict[str, Callable[..., Any]] = {
+            k: getattr(core if core is not None else reference, k)
+            for k in KERNEL_NAMES
+            if core is not None or hasattr(reference, k)
+        }
 
-    def _rust(self, kernel: str) -> Callable[..., Any] | None:
-        return getattr(self._core, kernel, None) if self._core is not None else None
+    def __repr__(self) -> str:
+        return f"Kernels({self.name!r})"
 
     def count_tokens(
         self, texts: Sequence[str], encoding: Any, *, segments: bool = False
@@ -47,10 +139,8 @@ class Kernels:
         enc = check_encoding(encoding)
         if callable(enc):
             return [count_with(enc, t, f"texts[{i}]") for i, t in enumerate(texts)]
-        fn = self._rust("count_tokens")
-        if fn is not None:
-            return list(fn(texts, enc, segments=segments) if segments else fn(texts, enc))
-        return reference.count_tokens(texts, enc)
+        fn = self._fns["count_tokens"]
+        return list(fn(texts, enc, segments=True) if segments and self._rust else fn(texts, enc))
 
     def count_tokens_limited(
         self, texts: Sequence[str], limits: Sequence[int], encoding: Any
@@ -62,35 +152,24 @@ class Kernels:
         reference and a caller's callable count in full (which satisfies the same contract).
         """
         enc = check_encoding(encoding)
-        if not callable(enc):
-            fn = self._rust("count_tokens_limited")
-            if fn is not None:
-                return list(fn(texts, limits, enc, segments=True))
+        if not callable(enc) and self._rust:
+            return list(self._fns["count_tokens_limited"](texts, limits, enc, segments=True))
         return self.count_tokens(texts, enc)
 
     def valid_texts(self, texts: list[str]) -> bool:
         """Whether every str is valid Unicode (the Rust core also caches their UTF-8)."""
-        fn = self._rust("valid_texts")
-        if fn is not None:
-            return bool(fn(texts))
-        try:
-            for t in texts:
-                t.encode("utf-8")
-        except UnicodeEncodeError:
-            return False
-        return True
+        if self._rust:
+            return bool(self._fns["valid_texts"](texts))
+        return _valid_texts(texts)
 
     def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult:
-        fn = self._rust(kernel)
-        if fn is not None:
-            return DedupeResult(*fn(data, **options))
-        return getattr(reference, kernel)(data, **options)  # type: ignore[no-any-return]
+        """Run the dedupe kernel named ``kernel`` (e.g. ``"dedupe_jaccard"``)."""
+        result = self._fns[kernel](data, **options)
+        return result if isinstance(result, DedupeResult) else DedupeResult(*result)
 
     def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult:
-        fn = self._rust("pack")
-        if fn is not None:
-            return PackResult(*fn(costs, budget, overflow))
-        return reference.pack(costs, budget, overflow)  # type: ignore[arg-type]
+        result = self._fns["pack"](costs, budget, overflow)
+        return result if isinstance(result, PackResult) else PackResult(*result)
 
     def mmr(
         self,
@@ -100,24 +179,16 @@ class Kernels:
         lambda_: float,
         relevance: Sequence[float] | None,
     ) -> list[int]:
-        fn = self._rust("mmr")
-        if fn is not None:
-            return list(fn(query_vector, vectors, k, lambda_, relevance=relevance))
-        return reference.mmr(query_vector, vectors, k, lambda_, relevance=relevance)
+        return list(self._fns["mmr"](query_vector, vectors, k, lambda_, relevance=relevance))
 
     def split_sentences(self, texts: Sequence[str]) -> SentenceSpans:
-        fn = self._rust("split_sentences")
-        if fn is not None:
-            return SentenceSpans(*fn(texts))
-        return reference.split_sentences(texts)
+        result = self._fns["split_sentences"](texts)
+        return result if isinstance(result, SentenceSpans) else SentenceSpans(*result)
 
     def score_sentences(
         self, question: str, sentences: Sequence[str], alias_texts: Sequence[str] = ()
     ) -> list[float]:
-        fn = self._rust("score_sentences")
-        if fn is not None:
-            return list(fn(question, sentences, alias_texts))
-        return reference.score_sentences(question, sentences, alias_texts)
+        return list(self._fns["score_sentences"](question, sentences, alias_texts))
 
     def select_sentences(
         self,
@@ -126,24 +197,16 @@ class Kernels:
         threshold: float,
         offsets: Sequence[int] | None = None,
     ) -> list[int]:
-        fn = self._rust("select_sentences")
-        if fn is not None:
-            return list(fn(sentences, scores, threshold, offsets))
-        return reference.select_sentences(sentences, scores, threshold, offsets)
+        return list(self._fns["select_sentences"](sentences, scores, threshold, offsets))
 
 
 @functools.cache
 def get_kernels(backend: str) -> Kernels:
     """Return the kernels for ``backend``: "auto" (Rust when built), "rust" or "python"."""
-    if backend not in BACKENDS:
-        raise InputError(f"backend must be one of 'auto', 'rust', 'python', got {backend!r}")
+    choice("backend", backend, BACKENDS)
     if backend == "python":
         return Kernels("python")
-    if rust_core() is None:
-        if backend == "rust":
-            raise InputError(
-                "backend='rust' needs the compiled extension briefpack._core, which is not "
-                "built; reinstall briefpack (pip install .) or use backend='python'"
-            )
+    core = rust_core()
+    if backend == "auto" and (core is None or _missing(core)):
         return Kernels("python")
     return Kernels("rust")

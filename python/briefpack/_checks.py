@@ -7,16 +7,59 @@ message here and its twin in ``src/errors.rs`` in step.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from .errors import InputError
 
 MAX_SEED = 2**64 - 1
+ENCODINGS = ("o200k_base", "cl100k_base", "approx")
+
+T = TypeVar("T")
 
 
 def type_name(value: object) -> str:
     return type(value).__name__
+
+
+def choice(name: str, value: T, legal: Sequence[object], *, alternative: str = "") -> T:
+    """Return ``value`` if it is one of ``legal``, else raise the one "must be one of" message.
+
+    ``alternative`` names what else is accepted (``"or a callable str -> int"``).
+
+    >>> choice("order", "edges", ("relevance", "edges"))
+    'edges'
+    >>> choice("labels", "html", ("xml", "brackets"))
+    Traceback (most recent call last):
+    ...
+    briefpack.errors.InputError: labels must be one of 'xml', 'brackets', got 'html'
+    """
+    if value not in legal:
+        shown = ", ".join(repr(v) for v in legal)
+        more = f" {alternative}" if alternative else ""
+        raise InputError(f"{name} must be one of {shown}{more}, got {value!r}")
+    return value
+
+
+def check_encoding(encoding: object, name: str = "encoding") -> str | Callable[[str], int]:
+    """Return ``encoding`` if it is a known name or a callable, else raise InputError.
+
+    ``name`` is what the caller called the argument (``assemble`` calls it ``tokenizer``).
+    """
+    if callable(encoding):
+        return encoding
+    return str(choice(name, encoding, ENCODINGS, alternative="or a callable str -> int"))
+
+
+def count_with(counter: Callable[[str], int], text: str, where: str) -> int:
+    """Call a user's tokenizer and check that it returned a non-negative int."""
+    try:
+        n = counter(text)
+    except Exception as exc:
+        raise InputError(f"{where}: the tokenizer callable raised {type_name(exc)}: {exc}") from exc
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise InputError(f"{where}: the tokenizer callable must return an int >= 0, got {n!r}")
+    return n
 
 
 def check_unit_interval(name: str, value: object) -> float:

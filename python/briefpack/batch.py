@@ -7,11 +7,14 @@ CPython (3.13t and later) the whole pipeline runs in parallel, since the extensi
 that it does not need the GIL. Each request is independent and nothing a request computes
 depends on another (the token-count cache only saves work), so the results are the ones
 ``assemble`` gives one request at a time, in request order, whatever the number of threads.
+
+``Assembler.many`` is the same runner with the Assembler built once; ``assemble_many`` builds
+it from its shared options (an option error is then reported by every request that does not
+override that option, named ``requests[i]: ...``, as before).
 """
 
 from __future__ import annotations
 
-import inspect
 import multiprocessing
 import os
 from collections.abc import Mapping, Sequence
@@ -19,16 +22,25 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Literal, overload
 
 from ._checks import check_count, type_name
+from .assembler import Assembler
 from .errors import BriefpackError, InputError
-from .pipeline import assemble
+from .options import FIELDS
 from .types import Assembly
 
-__all__ = ["assemble_many"]
+__all__ = ["REQUEST_KEYS", "assemble_many", "run_many"]
+
+PER_REQUEST = ("history", "query_vector")
+REQUEST_KEYS = frozenset({"question", "candidates", *PER_REQUEST, *FIELDS})
+"""What a request mapping may hold: the request, and any option to override for it."""
+
+Base = Assembler | InputError
+"""The shared assembler, or the error its options raised (reported by every request using it)."""
 
 
-def _call(index: int, request: object, options: Mapping[str, Any]) -> Assembly:
+def _call(index: int, request: object, base: Base, shared: Mapping[str, Any]) -> Assembly:
+    """One request: its own assembler when it overrides options, else the shared one."""
     if isinstance(request, Mapping):
-        args = {**options, **request}
+        args = {**shared, **request}
         if "question" not in args or "candidates" not in args:
             raise InputError(
                 f"requests[{index}] must have 'question' and 'candidates', got keys "
@@ -36,39 +48,53 @@ def _call(index: int, request: object, options: Mapping[str, Any]) -> Assembly:
             )
         question = args.pop("question")
         candidates = args.pop("candidates")
+        overrides = {k: v for k, v in request.items() if k in FIELDS}
     elif isinstance(request, tuple) and len(request) == 2:
         question, candidates = request
-        args = dict(options)
+        args, overrides = dict(shared), {}
     else:
         raise InputError(
             f"requests[{index}] must be a (question, candidates) pair or a mapping of assemble's "
             f"arguments, got {type_name(request)}"
         )
-    unknown = [key for key in args if key not in _OPTIONS]
+    unknown = [key for key in args if key not in REQUEST_KEYS]
     if unknown:  # checked here, so that a TypeError raised inside a caller's callable passes
         raise InputError(
             f"requests[{index}]: assemble() got an unexpected keyword argument {unknown[0]!r}"
         )
-    return assemble(question, candidates, **args)
+    if isinstance(base, InputError):
+        if not overrides:
+            raise base
+        asm = Assembler(**{**base_options(shared), **overrides})
+    else:
+        asm = base.replace(**overrides) if overrides else base
+    per_call = {k: args[k] for k in PER_REQUEST if k in args}
+    return asm(question, candidates, **per_call)
 
 
-# assemble's keyword arguments (question and candidates are positional).
-_OPTIONS = frozenset(inspect.signature(assemble).parameters) - {"question", "candidates"}
+def base_options(shared: Mapping[str, Any]) -> dict[str, Any]:
+    """The options among ``assemble_many``'s shared keywords."""
+    return {k: v for k, v in shared.items() if k not in PER_REQUEST}
 
 
-def _run(i: int, request: object, options: Mapping[str, Any]) -> Assembly | BriefpackError:
+def _run(
+    i: int, request: object, base: Base, shared: Mapping[str, Any]
+) -> Assembly | BriefpackError:
     """One request; its briefpack error comes back (named after the request), not raised."""
     try:
-        return _call(i, request, options)
+        return _call(i, request, base, shared)
     except BriefpackError as exc:
         if exc.args and str(exc.args[0]).startswith(f"requests[{i}]"):
             return exc
         named = type(exc)(f"requests[{i}]: {exc}")
+        named.__dict__.update(exc.__dict__)
         named.__cause__ = exc.__cause__
         return named
 
 
-def _run_packed(job: tuple[int, object, Mapping[str, Any]]) -> Assembly | BriefpackError:
+def _run_packed(
+    job: tuple[int, object, Base, Mapping[str, Any]],
+) -> Assembly | BriefpackError:
     return _run(*job)
 
 
@@ -142,6 +168,31 @@ def assemble_many(
     >>> [len(r.sources) for r in results]
     [1, 1]
     """
+    _check_run(requests, workers, executor, return_exceptions)
+    for key in ("question", "candidates"):
+        if key in options:
+            raise InputError(f"{key} belongs in each request, not in the shared options")
+    shared = {k: v for k, v in options.items() if k in PER_REQUEST}
+    base: Base
+    try:
+        # an unknown keyword is reported by each request (_call names it), like assemble would
+        base = Assembler(**base_options(options)) if _known(options) else InputError("unknown")
+    except InputError as exc:
+        base = exc
+    return run_many(
+        base,
+        requests,
+        options if isinstance(base, InputError) else shared,
+        workers=workers,
+        executor=executor,
+        return_exceptions=return_exceptions,
+    )
+
+
+def _check_run(
+    requests: object, workers: int | None, executor: object, return_exceptions: object
+) -> int:
+    """Check the batch's own arguments; return the number of workers asked for."""
     if isinstance(requests, (str, bytes, Mapping)) or not isinstance(requests, Sequence):
         raise InputError(f"requests must be a list of requests, got {type_name(requests)}")
     if workers is None:
@@ -152,21 +203,36 @@ def assemble_many(
         raise InputError(f"executor must be 'threads' or 'processes', got {executor!r}")
     if not isinstance(return_exceptions, bool):
         raise InputError(f"return_exceptions must be a bool, got {type_name(return_exceptions)}")
-    for key in ("question", "candidates"):
-        if key in options:
-            raise InputError(f"{key} belongs in each request, not in the shared options")
-    workers = min(workers, len(requests)) or 1
+    return workers
 
+
+def _known(options: Mapping[str, Any]) -> bool:
+    return all(k in REQUEST_KEYS for k in options)
+
+
+def run_many(
+    base: Base,
+    requests: Sequence[Request],
+    shared: Mapping[str, Any],
+    *,
+    workers: int | None,
+    executor: str,
+    return_exceptions: bool,
+) -> list[Assembly] | list[Assembly | BriefpackError]:
+    """``Assembler.many``: the requests on a pool, each by ``base`` or its own override."""
+    workers = min(_check_run(requests, workers, executor, return_exceptions), len(requests)) or 1
     results: list[Assembly | BriefpackError]
     if workers == 1:
-        results = [_run(i, r, options) for i, r in enumerate(requests)]
+        results = [_run(i, r, base, shared) for i, r in enumerate(requests)]
     elif executor == "threads":
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="briefpack") as pool:
-            results = list(pool.map(lambda i: _run(i, requests[i], options), range(len(requests))))
+            results = list(
+                pool.map(lambda i: _run(i, requests[i], base, shared), range(len(requests)))
+            )
     else:
         # "spawn": a fresh interpreter per worker (forking a process that may run the core's
         # threads is not safe). Requests go out in chunks to keep the pickling overhead low.
-        jobs = [(i, r, options) for i, r in enumerate(requests)]
+        jobs = [(i, r, base, shared) for i, r in enumerate(requests)]
         chunk = max(1, len(jobs) // (workers * 4))
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:

@@ -30,7 +30,7 @@ def _from_mapping(obj: Mapping[str, Any], where: str) -> Chunk:
             f"have {', '.join(CHUNK_FIELDS)} (put anything else under 'meta')"
         )
     if "text" not in obj:
-        raise InputError(f"{where}: text is missing")
+        raise InputError(f"{where}: text is missing", field="text")
     return Chunk(**obj)
 
 
@@ -58,7 +58,9 @@ def _as_id(value: object, name: str, where: str) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputError(f"{where}: {name} must be a str (or int), got {type_name(value)}")
+        raise InputError(
+            f"{where}: {name} must be a str (or int), got {type_name(value)}", field=name
+        )
     return str(value)
 
 
@@ -104,6 +106,14 @@ def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
 _isfinite = math.isfinite
 
 
+def _check_field(where: str, text: object, field: str) -> None:
+    try:
+        check_text(where, text)
+    except InputError as exc:
+        exc.field = field
+        raise
+
+
 def to_chunks(
     candidates: Sequence[object], valid_texts: Callable[[list[str]], bool]
 ) -> list[Chunk]:
@@ -137,10 +147,23 @@ def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool 
     chunks that are not candidates: parents, ``chunks_of`` entries). ``resolve=False`` checks
     the fields but leaves ``id`` and ``doc`` as given.
 
+    An ``InputError`` about a candidate also carries its ``index``, ``id`` and ``field``.
+
     >>> c = to_chunk({"text": "hi", "score": 0.5}, 3)
     >>> c.id, c.doc, c.score
     ('3', '3', 0.5)
     """
+    try:
+        return _to_chunk(obj, index, name, resolve)
+    except InputError as exc:
+        if name is None and exc.index is None:
+            raw = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
+            exc.index = index
+            exc.id = raw if isinstance(raw, str) or raw is None else str(raw)
+        raise
+
+
+def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk:
     raw_id = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
     where = describe(index, raw_id) if name is None else name
     if isinstance(obj, Chunk):
@@ -158,7 +181,7 @@ def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool 
         )
     cid = _as_id(chunk.id, "id", where)
     where = describe(index, cid) if name is None else name
-    check_text(where, chunk.text)
+    _check_field(where, chunk.text, "text")
     doc = _as_id(chunk.doc, "doc", where)
     parent = _as_id(chunk.parent, "parent", where)
     score = chunk.score
@@ -168,23 +191,29 @@ def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool 
             or not isinstance(score, (int, float))
             or not math.isfinite(score)
         ):
-            raise InputError(f"{where}: score must be a finite number or None, got {score!r}")
+            raise InputError(
+                f"{where}: score must be a finite number or None, got {score!r}", field="score"
+            )
         score = float(score)
     for name in ("position", "tokens"):
         value = getattr(chunk, name)
         if value is not None and (
             isinstance(value, bool) or not isinstance(value, int) or value < 0
         ):
-            raise InputError(f"{where}: {name} must be an int >= 0 or None, got {value!r}")
+            raise InputError(
+                f"{where}: {name} must be an int >= 0 or None, got {value!r}", field=name
+            )
     for name in _STR_FIELDS:
         value = getattr(chunk, name)
         if value is None:
             value = ""
         if not isinstance(value, str):
-            raise InputError(f"{where}: {name} must be a str, got {type_name(value)}")
-        check_text(f"{where}: {name}", value)
+            raise InputError(f"{where}: {name} must be a str, got {type_name(value)}", field=name)
+        _check_field(f"{where}: {name}", value, name)
     if chunk.meta is not None and not isinstance(chunk.meta, Mapping):
-        raise InputError(f"{where}: meta must be a mapping or None, got {type_name(chunk.meta)}")
+        raise InputError(
+            f"{where}: meta must be a mapping or None, got {type_name(chunk.meta)}", field="meta"
+        )
     if resolve:
         cid = str(index) if cid is None else cid
         doc = cid if doc is None else doc

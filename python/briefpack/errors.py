@@ -18,7 +18,45 @@ class InputError(BriefpackError, ValueError):
 
     The message names the candidate's index and id (where there is one), what is wrong, and
     the way out, e.g. ``candidate 17 (id='kb/42#3'): score must be a finite number, got nan``.
+    The same facts are attributes, for programs that must not parse prose: ``index`` and
+    ``id`` (the candidate, when one is at fault), ``field`` (its field, e.g. ``"score"``) and
+    ``option`` (the option at fault, e.g. ``"order"``); each is ``None`` when it does not apply.
+
+    >>> err = InputError("order must be one of ...", option="order")
+    >>> err.option, err.index
+    ('order', None)
     """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        index: int | None = None,
+        id: str | None = None,
+        field: str | None = None,
+        option: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.index = index
+        self.id = id
+        self.field = field
+        self.option = option
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle with the attributes (a process pool sends errors back to the caller)."""
+        return (_input_error, (self.args, self.index, self.id, self.field, self.option))
+
+
+def _input_error(
+    args: tuple[object, ...],
+    index: int | None,
+    id_: str | None,
+    field: str | None,
+    option: str | None,
+) -> InputError:
+    err = InputError(str(args[0]) if args else "", index=index, id=id_, field=field, option=option)
+    err.args = args
+    return err
 
 
 class BudgetError(BriefpackError, ValueError):

@@ -21,9 +21,7 @@ same results in the same order.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import gzip
-import inspect
 import itertools
 import json
 import math
@@ -36,9 +34,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from ._checks import check_count, type_name
+from .assembler import Assembler
 from .citations import cite
 from .errors import BriefpackError, InputError
-from .pipeline import assemble
+from .options import FIELDS
 from .types import Assembly, Budget
 
 __all__ = [
@@ -53,7 +52,7 @@ __all__ = [
     "read_requests",
 ]
 
-Generate = Callable[[list[dict[str, str]]], str]
+Generate = Callable[[Sequence[Mapping[str, Any]]], str]
 Position = Literal["first", "last", "middle"]
 ExecutorSpec = Literal["threads", "ray"] | Executor | None
 
@@ -67,20 +66,19 @@ def make_assembler(setting: Mapping[str, Any]) -> Callable[[str, Sequence[Any]],
     """Return the callable that assembles one request under ``setting``.
 
     This is the only place the evaluation (and ``briefpack.integrations.ray``) builds an
-    assembly: the sweep makes one per setting and ships it once to each worker. The result
-    pickles (a partial of a module-level function), so it goes to processes and Ray workers.
+    assembly: the sweep makes one ``Assembler`` per setting (every option checked once, here)
+    and ships it once to each worker; an ``Assembler`` pickles by its options, so it goes to
+    processes and Ray workers.
 
     >>> run = make_assembler({"budget": 50, "tokenizer": "approx", "order": "relevance"})
     >>> [s.chunk.text for s in run("Cap?", ["Cap is 4000 EUR.", "Leave is 14 weeks."]).sources]
     ['Cap is 4000 EUR.', 'Leave is 14 weeks.']
     """
-    return functools.partial(assemble, **setting)
+    return Assembler.from_mapping(setting)
 
 
-# The options a setting may hold: assemble's keyword arguments.
-_OPTIONS = tuple(
-    p for p in inspect.signature(assemble).parameters if p not in ("question", "candidates")
-)
+# The options a setting may hold: the Assembler's.
+_OPTIONS = FIELDS
 
 
 # --------------------------------------------------------------------------- requests and grid
@@ -618,12 +616,14 @@ def evaluate(
             f"executor must be None, 'threads', 'ray' or a concurrent.futures.Executor, got "
             f"{executor!r}"
         )
-    assemblers = [make_assembler(s) for s in settings]
-    for i, run in enumerate(assemblers):  # bad option values fail here, before the sweep
+    assemblers = []
+    for i, setting in enumerate(settings):  # bad option values fail here, before the sweep
         try:
-            run(checked[0].question, checked[0].candidates)
+            run = make_assembler(setting)  # every option is checked here, once
+            run(checked[0].question, checked[0].candidates)  # and the data against them
         except BriefpackError as exc:
-            raise type(exc)(f"setting {i} ({_name(settings[i])}): {exc}") from None
+            raise type(exc)(f"setting {i} ({_name(setting)}): {exc}") from None
+        assemblers.append(run)
 
     if executor == "ray":
         from .integrations.ray import _RaySweep

@@ -8,8 +8,12 @@
 * ``round_robin``: one chunk per document per round, documents in order of their first
   (best-ranked) chunk.
 * ``document``: each document's chunks together in their original position order (chunks with a
-  ``position`` first, by position; then those without, in rank order), documents in order of
-  their best chunk.
+  ``position`` first, by position; then those without, in input order), documents in order of
+  their best chunk. Input order is an item's place in the list unless ``rank`` says otherwise
+  (the pipeline passes the input index of the best candidate an item stands for, which a
+  rerank may have moved).
+
+This is the one implementation of each order: ``assemble`` orders its sources with it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Literal, TypeVar
 
-from .errors import InputError
+from ._checks import choice
 
 __all__ = ["ORDERS", "order"]
 
@@ -27,11 +31,7 @@ ORDERS = ("relevance", "edges", "round_robin", "document")
 
 
 def check_order(how: object) -> Order:
-    if how not in ORDERS:
-        raise InputError(
-            f"order must be one of 'relevance', 'edges', 'round_robin', 'document', got {how!r}"
-        )
-    return how  # type: ignore[return-value]
+    return choice("order", how, ORDERS)  # type: ignore[arg-type]
 
 
 def _doc_of(item: Any, i: int) -> Hashable:
@@ -56,12 +56,13 @@ def order(
     *,
     doc: Callable[[T], Hashable] | None = None,
     position: Callable[[T], int | None] | None = None,
+    rank: Callable[[T], int] | None = None,
 ) -> list[T]:
     """Reorder ``items`` (given in rank order, best first) for the prompt.
 
     ``round_robin`` and ``document`` group by each item's ``doc`` attribute (or ``doc(item)``);
     an item without one is a document of its own. ``document`` sorts by ``position`` (or
-    ``position(item)``).
+    ``position(item)``), then by input order: the item's index, or ``rank(item)``.
 
     >>> order([1, 2, 3, 4, 5, 6], "edges")
     [1, 3, 5, 6, 4, 2]
@@ -90,7 +91,8 @@ def order(
 
         def key(i: int) -> tuple[int, int, int]:
             p = position(items[i]) if position else _position_of(items[i])
-            return (0, p, i) if p is not None else (1, i, i)
+            r = rank(items[i]) if rank else i
+            return (0, p, r) if p is not None else (1, r, r)
 
         out.extend(items[i] for i in sorted(members, key=key))
     return out

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from .types import Assembly, Chunk
+    from .types import Assembly, Chunk, DropDetail
 
 __all__ = [
     "ASSEMBLY_VERSION",
@@ -151,7 +151,9 @@ def assembly_from_dict(data: Mapping[str, Any]) -> Assembly:
                 for s in data["sources"]
             ],
             dropped=[
-                Dropped(_chunk_from_dict(d["chunk"]), d["reason"], dict(d["detail"]))
+                Dropped(
+                    _chunk_from_dict(d["chunk"]), d["reason"], cast("DropDetail", dict(d["detail"]))
+                )
                 for d in data["dropped"]
             ],
             tokens=dict(data["tokens"]),

@@ -5,15 +5,88 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 if TYPE_CHECKING:
     from .citations import Citations
     from .integrations.chat import Message
 
-__all__ = ["Assembly", "Budget", "Chunk", "Dropped", "Source"]
+__all__ = [
+    "Assembly",
+    "Budget",
+    "CappedDetail",
+    "Chunk",
+    "DropDetail",
+    "Dropped",
+    "DuplicateDetail",
+    "NotSelectedDetail",
+    "OverBudgetDetail",
+    "Source",
+    "SupersededDetail",
+]
 
 Reason = Literal["duplicate", "superseded", "capped", "not_selected", "over_budget"]
+
+
+class _Via(TypedDict, total=False):
+    via: str | None
+    """Present when the candidate was dropped as part of the parent or span it expanded to."""
+
+
+class DuplicateDetail(_Via):
+    """Why a ``"duplicate"``: the kept item's id, the similarity, the method (``"id"`` for a
+    repeated id)."""
+
+    of: str | None
+    similarity: float
+    method: str
+
+
+class _SupersededKey(_Via, total=False):
+    url: str
+    doc: str
+
+
+class SupersededDetail(_SupersededKey):
+    """Why ``"superseded"``: the newer item, its ``updated``, and the shared ``url`` or ``doc``."""
+
+    by: str | None
+    updated: str
+
+
+class CappedDetail(_Via):
+    """Why ``"capped"``: the document and the cap."""
+
+    doc: str
+    max_per_doc: int
+
+
+class NotSelectedDetail(_Via):
+    """Why ``"not_selected"`` (by MMR): its lambda and k."""
+
+    mmr: float
+    mmr_k: int | None
+
+
+class _OverBudgetWhy(_Via, total=False):
+    remaining: int
+    after: str
+    evicted: bool
+    sources_tokens: int
+
+
+class OverBudgetDetail(_OverBudgetWhy):
+    """Why ``"over_budget"``: ``remaining`` (it did not fit in what was left), ``after`` (it
+    ranked below the first misfit under ``overflow="stop"``) or ``evicted`` (the rendered
+    block was over, with ``sources_tokens``), and always the ``context_budget``."""
+
+    context_budget: int
+
+
+DropDetail = (
+    DuplicateDetail | SupersededDetail | CappedDetail | NotSelectedDetail | OverBudgetDetail
+)
+"""The detail of a ``Dropped``: one ``TypedDict`` per reason."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +190,7 @@ class Dropped:
 
     chunk: Chunk
     reason: Reason
-    detail: Mapping[str, Any]
+    detail: DropDetail
 
 
 @dataclass(frozen=True)

@@ -439,9 +439,11 @@ def name_the_flag(exc: BaseException, flags: dict[str, str] | None = None) -> st
     for attribute in ("option", "field"):
         name = getattr(exc, attribute, None)
         if isinstance(name, str) and name in flags:
-            if message.startswith(name):
+            if not message.startswith(name):
+                return f"{flags[name]}: {message}"
+            if message[len(name) : len(name) + 1] in (" ", ":", "[", ""):
                 return flags[name] + message[len(name) :]
-            return f"{flags[name]}: {message}"
+            break  # a dotted part of the option (budget.context): the table below knows it
     from ..errors import InputError
 
     m = _LEADING_NAME.match(message) if isinstance(exc, InputError) else None

@@ -9,21 +9,21 @@ once per request (``run``); those two functions are the only places that touch `
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence, Sized
 from typing import Any
 
-from .._checks import type_name
+from .._checks import ENCODINGS, type_name
+from ..assembler import Assembler
 from ..errors import InputError
-from ..pipeline import assemble
-from ..reference.tokens import ENCODINGS
+from ..options import FIELDS
 from ..types import Assembly, Budget, Source
 
 __all__ = [
     "ASSEMBLE_OPTIONS",
     "LOG",
+    "Built",
     "TokenCounter",
     "annotation",
     "budget_from",
@@ -46,11 +46,9 @@ __all__ = [
 LOG = logging.getLogger("briefpack.integrations")
 """The adapters' logger (a child of ``briefpack``): DEBUG only, silent unless configured."""
 
-ASSEMBLE_OPTIONS = tuple(
-    name
-    for name, p in inspect.signature(assemble).parameters.items()
-    if p.kind is inspect.Parameter.KEYWORD_ONLY
-)
+PER_REQUEST = ("history", "query_vector")
+"""``assemble`` keywords that belong to a request, not to the ``Assembler``."""
+ASSEMBLE_OPTIONS = (*PER_REQUEST, *FIELDS)
 """Every keyword ``assemble`` takes; adapters pass these through unchanged."""
 
 SHOWN_LIMIT = 60
@@ -176,23 +174,33 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def build(options: Mapping[str, Any]) -> dict[str, Any]:
+class Built(dict[str, Any]):
+    """An adapter's checked options (a dict, so overrides can be merged into it) and the
+    ``Assembler`` built from them once."""
+
+    assembler: Assembler
+
+
+def build(options: Mapping[str, Any]) -> Built:
     """Check ``assemble`` keywords once, when an adapter is built, not on the first request.
 
     Unknown names and bad values raise briefpack's ``InputError`` (bad values with
-    ``assemble``'s own message). Returns what ``run`` takes; a tokenizer given as a model
-    name, a tiktoken ``Encoding`` or a token-list callable is resolved here.
+    ``assemble``'s own message). Returns the options and the ``Assembler`` built from them,
+    which ``run`` calls; a tokenizer given as a model name, a tiktoken ``Encoding`` or a
+    token-list callable is resolved here.
 
-    >>> build({"budget": 100, "tokenizer": "gpt-4o"})["tokenizer"]
-    'o200k_base'
+    >>> built = build({"budget": 100, "tokenizer": "gpt-4o"})
+    >>> built["tokenizer"], built.assembler.options.tokenizer
+    ('o200k_base', 'o200k_base')
     """
     opts = check_options(options)
     if "budget" in opts:
         opts["budget"] = budget_from(opts["budget"])
     if "tokenizer" in opts:
         opts["tokenizer"] = resolve_tokenizer(opts["tokenizer"])
-    assemble("", [], **opts)  # an empty assembly runs every option check
-    return opts
+    built = Built(opts)
+    built.assembler = Assembler(**{k: v for k, v in opts.items() if k not in PER_REQUEST})
+    return built
 
 
 def run(
@@ -204,17 +212,27 @@ def run(
     adapter: str = "adapter",
     **per_request: Any,
 ) -> Assembly:
-    """One request: ``assemble`` with the built options, ``history`` and per-request keywords
-    (a query vector, resolvers, run-time overrides). Logs the outcome at DEBUG.
+    """One request: the built ``Assembler`` with ``history`` and per-request keywords (a query
+    vector; resolvers and run-time overrides of options give a checked copy for this request
+    only). Logs the outcome at DEBUG.
 
     >>> built = build({"budget": 100, "tokenizer": "approx"})
     >>> run(built, "Why?", ["Because.", "Because."], adapter="doc").settings["dedupe"]
     'jaccard'
     """
-    opts = {**built, **per_request}
+    asm = built.assembler if isinstance(built, Built) else build(built).assembler
+    request = {k: built[k] for k in PER_REQUEST if k in built}
+    changes = {}
+    for key, value in per_request.items():
+        if key in PER_REQUEST:
+            request[key] = value
+        else:
+            changes[key] = value
     if history is not None:
-        opts["history"] = history
-    assembly = assemble(question, candidates, **opts)
+        request["history"] = history
+    if changes:
+        asm = asm.replace(**changes)
+    assembly = asm(question, candidates, **request)
     log_request(adapter, assembly, len(candidates))
     return assembly
 

@@ -1,8 +1,9 @@
 """briefpack's pure-Python reference implementation: the oracle for the Rust core.
 
-Short, readable and complete: every kernel and the whole pipeline. ``briefpack`` uses the Rust
-core by default; ``backend="python"`` (or importing from here) gives this oracle, and the
-property-based tests assert both give identical results.
+Short and readable: every kernel, one module per kernel, with the Rust core's names. It
+imports nothing from the pipeline: ``briefpack.assemble(..., backend="python")`` runs the one
+pipeline on these kernels, and the property-based tests assert both backends give identical
+results.
 
 >>> from briefpack import reference
 >>> reference.dedupe_exact(["a", "a "]).kept
@@ -12,29 +13,14 @@ property-based tests assert both give identical results.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from .dedupe import dedupe_cosine, dedupe_exact, dedupe_jaccard, dedupe_minhash
 from .pack import mmr, pack
 from .sentences import score_sentences, select_sentences, sentence_aliases, split_sentences
 from .tokens import count_tokens
 
-if TYPE_CHECKING:
-    from ..types import Assembly
-
 T = TypeVar("T")
-
-
-def assemble(question: str, candidates: Sequence[Any], **options: Any) -> Assembly:
-    """The whole pipeline on the reference kernels: ``briefpack.assemble(..., backend="python")``.
-
-    >>> assemble("q?", ["a", "a"], budget=100, tokenizer="approx").dropped[0].reason
-    'duplicate'
-    """
-    from ..pipeline import assemble as _assemble
-
-    options["backend"] = "python"
-    return _assemble(question, candidates, **options)
 
 
 def order(items: Sequence[T], how: str = "edges", **options: Any) -> list[T]:
@@ -49,7 +35,6 @@ def order(items: Sequence[T], how: str = "edges", **options: Any) -> list[T]:
 
 
 __all__ = [
-    "assemble",
     "count_tokens",
     "dedupe_cosine",
     "dedupe_exact",

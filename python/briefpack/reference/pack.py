@@ -6,7 +6,14 @@ import math
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .._checks import check_count, check_unit_interval, check_vector, check_vectors, type_name
+from .._checks import (
+    check_count,
+    check_unit_interval,
+    check_vector,
+    check_vectors,
+    choice,
+    type_name,
+)
 from .._types import PackResult
 from ..errors import InputError
 
@@ -16,9 +23,7 @@ OVERFLOWS = ("stop", "skip")
 
 
 def check_overflow(overflow: object) -> str:
-    if overflow not in OVERFLOWS:
-        raise InputError(f"overflow must be one of 'stop', 'skip', got {overflow!r}")
-    return str(overflow)
+    return str(choice("overflow", overflow, OVERFLOWS))
 
 
 def pack(

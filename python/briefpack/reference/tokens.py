@@ -8,30 +8,13 @@ is ``max(1, len(text) // 4)`` in code points; a callable ``str -> int`` counts a
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from .._checks import check_texts, type_name
+from .._checks import ENCODINGS, check_encoding, check_texts, count_with, type_name
 from ..errors import BriefpackError, InputError
 
 __all__ = ["ENCODINGS", "check_encoding", "count_tokens", "count_with"]
-
-ENCODINGS = ("o200k_base", "cl100k_base", "approx")
-
-
-def check_encoding(encoding: object, name: str = "encoding") -> str | Callable[[str], int]:
-    """Return ``encoding`` if it is a known name or a callable, else raise InputError.
-
-    ``name`` is what the caller called the argument (``assemble`` calls it ``tokenizer``).
-    """
-    if callable(encoding):
-        return encoding
-    if encoding not in ENCODINGS:
-        raise InputError(
-            f"{name} must be one of 'o200k_base', 'cl100k_base', 'approx' or a callable "
-            f"str -> int, got {encoding!r}"
-        )
-    return str(encoding)
 
 
 @functools.cache
@@ -51,17 +34,6 @@ def _tiktoken(name: str) -> Any:
             f"({type_name(exc)}); set TIKTOKEN_CACHE_DIR to a folder holding it, allow tiktoken "
             "to download it once, or use backend='rust' (vocabularies built in)"
         ) from exc
-
-
-def count_with(counter: Callable[[str], int], text: str, where: str) -> int:
-    """Call a user's tokenizer and check that it returned a non-negative int."""
-    try:
-        n = counter(text)
-    except Exception as exc:
-        raise InputError(f"{where}: the tokenizer callable raised {type_name(exc)}: {exc}") from exc
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise InputError(f"{where}: the tokenizer callable must return an int >= 0, got {n!r}")
-    return n
 
 
 def count_tokens(texts: Sequence[str], encoding: Any = "o200k_base") -> list[int]:

@@ -1,0 +1,73 @@
+"""The account: the final items and the ledger become the ``Assembly``.
+
+Sources with their labels, members and token counts; the token accounting; the settings from
+``Options``; every candidate's fate in input order (a label, or the ledger's reason and
+detail). O(n) plus counting each source block once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..prompt import render_question
+from ..types import Assembly, Chunk, Dropped, Source
+from .context import Context, Item
+
+__all__ = ["assembly"]
+
+
+def assembly(items: list[Item], ctx: Context) -> Assembly:
+    """The result of one call, from the items as placed, ordered and labelled."""
+    chunks, b = ctx.chunks, ctx.options.the_budget
+    per_source = ctx.count(ctx.rendered, ctx.namer(items)) if ctx.rendered else []
+    sources = [
+        Source(n, it.chunk, per_source[n - 1], tuple(str(chunks[m].id) for m in it.members),
+               tuple(it.members))
+        for n, it in enumerate(items, 1)
+    ]  # fmt: skip
+    question_line = render_question(ctx.question, ctx.options.labels)
+    n_history, n_question = ctx.count([ctx.history_block, question_line], ["history", "question"])
+    tokens = {
+        "system": ctx.n_system,
+        "history": n_history if ctx.history_block else 0,
+        "sources": ctx.n_sources if ctx.placed else 0,
+        "question": n_question,
+        "total": ctx.n_system + ctx.n_user,
+        "context_budget": ctx.context_budget,
+        "reserved_output": b.max_output,
+        "margin": b.margin,
+    }
+    return Assembly(
+        system=ctx.system_text,
+        user=ctx.user,
+        sources=sources,
+        dropped=ctx.ledger.dropped(),
+        tokens=tokens,
+        settings=ctx.options.settings(ctx.method, ctx.threshold, ctx.kernels.name),
+        fates=_fates(chunks, sources, ctx.ledger.fate),
+        question=ctx.question,
+    )
+
+
+def _fates(
+    chunks: list[Chunk], sources: list[Source], dropped: dict[int, Dropped]
+) -> list[dict[str, Any]]:
+    label_of: dict[int, int] = {}
+    for s in sources:
+        label_of.update(dict.fromkeys(s.member_indices, s.label))
+    out: list[dict[str, Any]] = []
+    for i, c in enumerate(chunks):
+        if i in label_of:
+            out.append({"index": i, "id": c.id, "fate": "source", "label": label_of[i]})
+        else:
+            d = dropped[i]
+            out.append(
+                {
+                    "index": i,
+                    "id": c.id,
+                    "fate": "dropped",
+                    "reason": d.reason,
+                    "detail": dict(d.detail),
+                }
+            )
+    return out

@@ -1,0 +1,126 @@
+"""Stage 9, the budget: the context budget, greedy packing, and eviction until it fits.
+
+``run`` works out the context budget (the smaller of ``budget.context`` and what the window
+leaves after the answer, the margin, the system prompt, the user framing and two messages'
+overhead; fixed parts that do not fit are a ``BudgetError``), then packs greedily in rank
+order: an item costs its source block rendered with the widest label this request can produce
+plus a separator (a chunk's ``tokens`` stands in for its text). Items are counted in batches
+that double in size, each only up to what is left (past that it cannot fit), so a large
+candidate set costs only what the budget can hold. ``evict`` runs after order, label and
+render: while the rendered block (counted as one string) is over, it drops the lowest-ranked
+placed item and renders again, so the budget holds whatever the tokenizer.
+
+Rejected: trusting the sum of per-item costs (BPE merges across block boundaries, and a
+caller's ``tokens`` may lie), and cutting an item in half.
+"""
+
+from __future__ import annotations
+
+from ..errors import BudgetError
+from ..prompt import SOURCE_SEPARATOR, render_history, render_source, render_system, render_user
+from .context import Context, Item
+
+__all__ = ["MESSAGE_OVERHEAD", "evict", "run"]
+
+MESSAGE_OVERHEAD = 4
+"""Tokens a chat format adds around each message (role markers); two messages are reserved."""
+
+
+def _context_budget(ctx: Context) -> None:
+    """Render system and framing, count them, and set ``ctx.context_budget``."""
+    o, b = ctx.options, ctx.options.the_budget
+    ctx.system_text = render_system(o.system, o.instructions)
+    ctx.history_block = render_history(ctx.history, o.labels)
+    framing = render_user(ctx.history_block, "", ctx.question, o.labels)
+    ctx.n_system, ctx.n_framing = ctx.count([ctx.system_text, framing], ["system", "user framing"])
+    overhead = 2 * MESSAGE_OVERHEAD
+    budget = b.context
+    left = ctx.window_left = b.window_left
+    if left is not None:
+        fixed = ctx.n_system + ctx.n_framing + overhead
+        if fixed > left:
+            raise BudgetError(
+                f"system + history + question need {fixed} tokens (system {ctx.n_system}, user "
+                f"framing {ctx.n_framing}, message overhead {overhead}) but the window leaves "
+                f"{left} (window {b.window} - max_output {b.max_output} - margin {b.margin}); "
+                "raise window or pass a shorter history or system prompt"
+            )
+        budget = left - fixed if budget is None else min(budget, left - fixed)
+    assert budget is not None
+    ctx.context_budget = budget
+
+
+def _costs(batch: list[Item], ctx: Context, widest: str, left: int, n_sep: int) -> list[int]:
+    """Each item's cost: exact where it can fit, some number past ``left`` where it cannot."""
+    labels = ctx.options.labels
+    texts = [
+        render_source(
+            widest, it.chunk if it.chunk.tokens is None else it.chunk.replace(text=""), labels
+        )
+        for it in batch
+    ]
+    limits = [max(0, left - n_sep - (it.chunk.tokens or 0)) for it in batch]
+    counted = ctx.count_limited(texts, limits, ctx.namer(batch))
+    return [c + n_sep + (it.chunk.tokens or 0) for c, it in zip(counted, batch)]
+
+
+def run(items: list[Item], ctx: Context) -> list[Item]:
+    """Pack the items greedily in rank order; the placed ones, in rank order."""
+    _context_budget(ctx)
+    budget, overflow = ctx.context_budget, ctx.options.overflow
+    widest = str(max(1, len(items)))
+    n_sep = ctx.count([SOURCE_SEPARATOR], ["source separator"])[0] if items else 0
+    placed: list[Item] = []
+    used, start, size = 0, 0, 16
+    while start < len(items):
+        batch = items[start : start + size]
+        left = budget - used
+        costs = _costs(batch, ctx, widest, left, n_sep)
+        kept = set(ctx.kernels.pack(costs, left, overflow).kept)
+        misfit: str | None = None
+        for j, it in enumerate(batch):
+            if j in kept:
+                placed.append(it)
+                used += costs[j]
+            elif misfit is None or overflow == "skip":
+                ctx.drop(it, "over_budget", {"remaining": budget - used, "context_budget": budget})
+                misfit = misfit or str(it.chunk.id)
+            else:
+                ctx.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
+        if overflow == "stop" and misfit is not None:
+            for it in items[start + len(batch) :]:
+                ctx.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
+            break
+        start += len(batch)
+        size *= 2
+    ctx.placed = placed
+    return list(placed)
+
+
+def evict(items: list[Item], ctx: Context) -> list[Item]:
+    """While the rendered text is over, drop the lowest-ranked placed item and render again."""
+    from . import label, order, render
+
+    overhead = 2 * MESSAGE_OVERHEAD
+    while True:
+        if ctx.placed:
+            ctx.n_sources, ctx.n_user = ctx.count(
+                [ctx.sources_block, ctx.user], ["sources block", "user message"]
+            )
+        else:
+            ctx.n_sources, ctx.n_user = 0, ctx.n_framing
+        fits = ctx.n_sources <= ctx.context_budget
+        if ctx.window_left is not None:
+            fits = fits and ctx.n_system + ctx.n_user + overhead <= ctx.window_left
+        if fits or not ctx.placed:
+            return items
+        ctx.drop(
+            ctx.placed.pop(),
+            "over_budget",
+            {
+                "evicted": True,
+                "sources_tokens": ctx.n_sources,
+                "context_budget": ctx.context_budget,
+            },
+        )
+        items = render.run(label.run(order.run(list(ctx.placed), ctx), ctx), ctx)

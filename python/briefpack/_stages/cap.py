@@ -1,0 +1,27 @@
+"""Stage 7, cap per document: keep at most ``max_per_doc`` items of each document.
+
+The best-ranked items of a document stay; the rest are dropped as ``"capped"``. O(n).
+"""
+
+from __future__ import annotations
+
+from .context import Context, Item
+
+__all__ = ["run"]
+
+
+def run(items: list[Item], ctx: Context) -> list[Item]:
+    """Drop the items of a document past its first ``max_per_doc``."""
+    cap = ctx.options.max_per_doc
+    if cap is None:
+        return items
+    per_doc: dict[str, int] = {}
+    kept = []
+    for it in items:
+        doc = str(it.chunk.doc)
+        per_doc[doc] = per_doc.get(doc, 0) + 1
+        if per_doc[doc] > cap:
+            ctx.drop(it, "capped", {"doc": doc, "max_per_doc": cap})
+        else:
+            kept.append(it)
+    return kept

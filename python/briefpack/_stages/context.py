@@ -1,0 +1,128 @@
+"""What every stage shares: the item that moves through the plan and the per-call context.
+
+An ``Item`` is a candidate, or the parent / span it expanded to; ``members`` are the input
+indices it stands for, best-ranked first. A ``Context`` is built fresh for each call (so one
+``Assembler`` serves many threads): the checked options, the kernels, the token counter, the
+request (question, history, query vector, checked chunks) and the ``Ledger`` of drops. A stage
+is a function ``(items, ctx) -> items`` that may only drop (through the ledger), merge, replace
+or reorder items.
+
+Invariant: every candidate index is in the ``members`` of exactly one live item or in the
+ledger, after every stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from .._backend import KernelsProtocol
+from .._checks import count_with
+from ..candidates import describe
+from ..types import Chunk, DropDetail, Dropped, Reason
+
+if TYPE_CHECKING:
+    from ..options import Options
+
+__all__ = ["Context", "Item", "Ledger", "Names", "Stage"]
+
+Names = Sequence[str] | Callable[[int], str]
+"""How a failing caller's tokenizer names what it was counting: a list, or a function of the
+position (so that names are built only when a caller's tokenizer is in use)."""
+
+
+@dataclass(slots=True)
+class Item:
+    """A unit moving through the pipeline: a candidate, or the parent/span it expanded to."""
+
+    chunk: Chunk
+    members: list[int]  # candidate indices it stands for, best-ranked first
+    vector: Any = None
+    expanded: bool = False
+    vector_checked: bool = False  # ``vector`` is already a checked list of floats (or row)
+
+
+class Ledger:
+    """Where every dropped candidate is written, with its reason and typed detail."""
+
+    def __init__(self, chunks: list[Chunk]) -> None:
+        self.chunks = chunks
+        self.fate: dict[int, Dropped] = {}
+
+    def drop(self, item: Item, reason: Reason, detail: DropDetail) -> None:
+        """Drop every candidate ``item`` stands for (``via`` names the parent or span)."""
+        if not item.expanded and len(item.members) == 1:  # the common case, ~all of a large set
+            m = item.members[0]
+            self.fate[m] = Dropped(self.chunks[m], reason, detail)
+            return
+        for m in item.members:
+            d = dict(detail)
+            if item.expanded and self.chunks[m].id != item.chunk.id:
+                d["via"] = item.chunk.id
+            self.fate[m] = Dropped(self.chunks[m], reason, cast("DropDetail", d))
+
+    def dropped(self) -> list[Dropped]:
+        """The drops in input order."""
+        return [self.fate[i] for i in sorted(self.fate)]
+
+
+@dataclass(slots=True)
+class Context:
+    """The state of one call: options, kernels, the request, the ledger, and what the budget,
+    order, label and render stages leave for the next one."""
+
+    options: Options
+    kernels: KernelsProtocol
+    question: str
+    history: str | list[dict[str, str]] | None
+    query_vector: list[float] | None
+    chunks: list[Chunk]
+    method: str | None  # dedupe resolved for this request ("auto" -> "cosine" or "jaccard")
+    threshold: float
+    ledger: Ledger
+    # set by the budget stage
+    system_text: str = ""
+    history_block: str = ""
+    n_system: int = 0
+    n_framing: int = 0
+    context_budget: int = 0
+    window_left: int | None = None
+    placed: list[Item] = field(default_factory=list)  # rank order, for eviction
+    # set by the label and render stages
+    rendered: list[str] = field(default_factory=list)
+    sources_block: str = ""
+    user: str = ""
+    n_sources: int = 0
+    n_user: int = 0
+
+    def count(self, texts: list[str], names: Names) -> list[int]:
+        """Count ``texts`` with the request's tokenizer; a caller's tokenizer that fails is
+        reported by ``names``."""
+        tokenizer = self.options.tokenizer
+        if callable(tokenizer):
+            name_of = names if callable(names) else names.__getitem__
+            return [count_with(tokenizer, t, name_of(j)) for j, t in enumerate(texts)]
+        return self.kernels.count_tokens(texts, tokenizer, segments=True)
+
+    def count_limited(self, texts: list[str], limits: list[int], names: Names) -> list[int]:
+        """Like ``count``, but a text may stop being counted once it passes its limit."""
+        if callable(self.options.tokenizer):
+            return self.count(texts, names)
+        return self.kernels.count_tokens_limited(texts, limits, self.options.tokenizer)
+
+    def name(self, item: Item) -> str:
+        """How messages name an item: the best-ranked candidate it stands for."""
+        first = item.members[0]
+        return describe(first, self.chunks[first].id)
+
+    def namer(self, items: list[Item]) -> Callable[[int], str]:
+        """Names of ``items`` by position (for messages built only on an error)."""
+        return lambda j: self.name(items[j])
+
+    def drop(self, item: Item, reason: Reason, detail: DropDetail) -> None:
+        self.ledger.drop(item, reason, detail)
+
+
+Stage = Callable[[list[Item], Context], list[Item]]
+"""A step of the plan."""

@@ -1,0 +1,66 @@
+"""Stages 2 and 5, dedupe (and dedupe again after expansion): the first copy wins.
+
+One kernel call per scope (the whole list, or each document with ``scope="document"``); the
+kernel compares each item only with those kept before it, so a duplicate never evicts what
+outranked it. Drops record the kept item's id, the similarity and the method. The cost is the
+kernel's (see ``briefpack.reference.dedupe``); the Python around it is O(n).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..types import DuplicateDetail
+from .context import Context, Item
+from .vectors import check_vectors_of
+
+__all__ = ["run"]
+
+
+def _kernel(ctx: Context, sub: list[Item]) -> Any:
+    """The dedupe kernel's result for ``sub`` under the request's method."""
+    method, k = ctx.method, ctx.kernels
+    if method == "cosine":
+        data = check_vectors_of(sub, ctx.namer(sub), "dedupe='cosine'")
+        return k.dedupe("dedupe_cosine", data, threshold=ctx.threshold)
+    texts = [s.chunk.text for s in sub]
+    if method == "exact":
+        return k.dedupe("dedupe_exact", texts)
+    if method == "jaccard":
+        return k.dedupe("dedupe_jaccard", texts, threshold=ctx.threshold)
+    minhash = dict(ctx.options.minhash or {})
+    return k.dedupe("dedupe_minhash", texts, threshold=ctx.threshold, **minhash)
+
+
+def run(items: list[Item], ctx: Context) -> list[Item]:
+    """Drop near duplicates of better-ranked items (by ``ctx.method``)."""
+    if len(items) < 2 or ctx.method is None:
+        return items
+    parts: Any
+    if ctx.options.scope == "document":
+        groups: dict[str, list[int]] = {}
+        for i, item in enumerate(items):
+            groups.setdefault(str(item.chunk.doc), []).append(i)
+        parts = groups.values()
+    else:
+        parts = [range(len(items))]
+    dup_of: dict[int, tuple[int, float]] = {}
+    for members in parts:
+        sub = [items[i] for i in members] if ctx.options.scope == "document" else items
+        res = _kernel(ctx, sub)
+        for j, (of, sim) in enumerate(zip(res.duplicate_of, res.similarity)):
+            if of is not None:
+                dup_of[members[j]] = (members[of], float(sim if sim is not None else 1.0))
+    kept = []
+    for i, item in enumerate(items):
+        if i in dup_of:
+            of, sim = dup_of[i]
+            detail: DuplicateDetail = {
+                "of": items[of].chunk.id,
+                "similarity": sim,
+                "method": str(ctx.method),
+            }
+            ctx.drop(item, "duplicate", detail)
+        else:
+            kept.append(item)
+    return kept

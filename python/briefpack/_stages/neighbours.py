@@ -1,0 +1,105 @@
+"""Stage 4, expand to neighbours: grow each hit by ``neighbors`` chunks either side.
+
+A hit is found in its document's chunk list (``chunks_of``, by id); its window
+``[pos - n, pos + n]`` is clipped to the list, and windows that touch or overlap merge into one
+span that stands for all their hits, at the position of the best one. Consecutive chunks are
+joined writing a shared suffix/prefix of at least ``MIN_OVERLAP`` characters once. Items
+already expanded to a parent, and hits not in their list, stay as they are. O(n + total span
+text) per document, plus a linear search for each hit's position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .._checks import type_name
+from ..candidates import to_chunk
+from ..errors import InputError
+from ..types import Chunk
+from .context import Context, Item
+
+__all__ = ["MIN_OVERLAP", "merge_overlap", "run"]
+
+MIN_OVERLAP = 8
+"""Shortest suffix/prefix overlap (characters) merged away when joining neighbouring chunks."""
+
+
+def merge_overlap(a: str, b: str) -> str:
+    """Join neighbouring chunks, writing once the longest suffix of ``a`` that prefixes ``b``.
+
+    >>> merge_overlap("the cap is 4000 EUR", "is 4000 EUR for Berlin")
+    'the cap is 4000 EUR for Berlin'
+    """
+    for k in range(min(len(a), len(b)), MIN_OVERLAP - 1, -1):
+        if a.endswith(b[:k]):
+            return a + b[k:]
+    return a + "\n" + b
+
+
+def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
+    got = chunks_of(doc) if callable(chunks_of) else chunks_of.get(doc, [])
+    if got is None:
+        return []
+    if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
+        raise InputError(f"chunks_of({doc!r}) must be a list of chunks, got {type_name(got)}")
+    return [to_chunk(c, i, f"chunks_of({doc!r})[{i}]") for i, c in enumerate(got)]
+
+
+Window = tuple[int, int, list[int]]  # (lo, hi, indices of the items it grew from)
+
+
+def _windows(items: list[Item], ctx: Context) -> tuple[dict[str, list[Window]], dict[str, Any]]:
+    """Each hit's window, by document, and each document's chunk list."""
+    n = ctx.options.neighbors
+    lists: dict[str, list[Chunk]] = {}
+    where_of: dict[int, tuple[str, int]] = {}
+    for idx, item in enumerate(items):
+        if item.expanded:
+            continue
+        doc = str(item.chunk.doc)
+        if doc not in lists:
+            lists[doc] = _chunks_of(ctx.options.chunks_of, doc)
+        pos = next((j for j, c in enumerate(lists[doc]) if c.id == item.chunk.id), None)
+        if pos is not None:
+            where_of[idx] = (doc, pos)
+    spans: dict[str, list[Window]] = {}
+    for idx, (doc, pos) in where_of.items():
+        last = len(lists[doc]) - 1
+        spans.setdefault(doc, []).append((max(0, pos - n), min(last, pos + n), [idx]))
+    return spans, lists
+
+
+def _merged(windows: list[Window]) -> list[Window]:
+    windows.sort()
+    merged: list[Window] = []
+    for lo, hi, idxs in windows:
+        if merged and lo <= merged[-1][1] + 1:
+            plo, phi, pidx = merged[-1]
+            merged[-1] = (plo, max(phi, hi), pidx + idxs)
+        else:
+            merged.append((lo, hi, list(idxs)))
+    return merged
+
+
+def run(items: list[Item], ctx: Context) -> list[Item]:
+    """Grow each hit into its span; hits whose windows touch merge into one item."""
+    spans, lists = _windows(items, ctx)
+    leader: dict[int, Item] = {}
+    absorbed: set[int] = set()
+    for doc, windows in spans.items():
+        for lo, hi, idxs in _merged(windows):
+            idxs.sort()
+            best = items[idxs[0]]
+            text = lists[doc][lo].text
+            for c in lists[doc][lo + 1 : hi + 1]:
+                text = merge_overlap(text, c.text)
+            if text == best.chunk.text and len(idxs) == 1:
+                continue
+            members = [m for i in idxs for m in items[i].members]
+            chunk = best.chunk.replace(text=text, tokens=None, position=lists[doc][lo].position)
+            leader[idxs[0]] = Item(
+                chunk, members, best.vector, expanded=True, vector_checked=best.vector_checked
+            )
+            absorbed.update(idxs[1:])
+    return [leader.get(idx, item) for idx, item in enumerate(items) if idx not in absorbed]

@@ -1,0 +1,51 @@
+"""Stage 6, rerank: a caller's ``(question, chunks) -> scores`` re-scores the items.
+
+Items are re-sorted by the new score, best first, stably (ties keep their order), and each
+item's chunk carries its new score. The scores must be finite numbers, one per item. O(n log n)
+plus the caller's function.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from .._checks import type_name
+from ..errors import InputError
+from .context import Context, Item
+
+__all__ = ["run"]
+
+
+def run(items: list[Item], ctx: Context) -> list[Item]:
+    """Re-score with ``options.rerank`` and re-sort (stable)."""
+    rerank = ctx.options.rerank
+    if not items or rerank is None:
+        return items
+    scores = rerank(ctx.question, [it.chunk for it in items])
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
+        try:
+            scores = list(scores)
+        except TypeError:
+            raise InputError(
+                f"rerank must return a list of floats, got {type_name(scores)}", option="rerank"
+            ) from None
+    if len(scores) != len(items):
+        raise InputError(
+            f"rerank returned {len(scores)} scores for {len(items)} chunks", option="rerank"
+        )
+    checked = []
+    for i, s in enumerate(scores):
+        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
+            raise InputError(
+                f"{ctx.name(items[i])}: rerank returned {s!r} for it (position {i} of the "
+                f"{len(items)} chunks passed); scores must be finite numbers",
+                option="rerank",
+            )
+        checked.append(float(s))
+    out = []
+    for i in sorted(range(len(items)), key=lambda i: -checked[i]):
+        it = items[i]
+        it.chunk = it.chunk.replace(score=checked[i])
+        out.append(it)
+    return out

@@ -1,0 +1,164 @@
+"""``Assembler``: the pipeline configured once, called per request.
+
+``Assembler(**options)`` checks every option once (``Options``) and resolves the kernels of its
+backend; calling it with a question and candidates runs the fixed plan of stages (see
+``briefpack._stages``) on a fresh per-call ``Context``, so one ``Assembler`` may serve many
+threads at once. It holds nothing mutable, pickles by its options (the kernels are rebuilt by
+name), and ``replace`` gives a checked copy.
+
+Rejected: a mutable builder (``asm.budget = ...``), which a serving process shares between
+threads; and a pluggable list of stages: the order of the stages is the contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+from ._backend import Kernels, get_kernels
+from ._stages import account, intake, plan
+from .options import FIELDS, Options
+from .types import Assembly
+
+if TYPE_CHECKING:
+    from .batch import Request
+    from .errors import BriefpackError
+
+__all__ = ["Assembler"]
+
+
+class Assembler:
+    """Assemble deduplicated, budgeted, ordered, labelled context, configured once.
+
+    Takes ``assemble``'s options (every keyword but ``history`` and ``query_vector``, which
+    belong to a request) and raises any option's ``InputError`` here, once.
+
+    >>> import briefpack as bp
+    >>> asm = bp.Assembler(budget=500, tokenizer="approx", backend="python")
+    >>> result = asm("What is the cap?", ["The cap is 4000 EUR.", "The cap is 4000 EUR."])
+    >>> [s.chunk.text for s in result.sources], [d.reason for d in result.dropped]
+    (['The cap is 4000 EUR.'], ['duplicate'])
+    >>> asm.replace(order="relevance").options.order
+    'relevance'
+    """
+
+    __slots__ = ("_kernels", "_options", "_plan")
+
+    def __init__(self, options: Options | None = None, /, **changes: Any) -> None:
+        if options is None:
+            opts = Options(**changes)
+        else:
+            opts = options.replace(**changes) if changes else options
+        self._options = opts
+        self._kernels: Kernels = get_kernels(opts.backend)
+        self._plan = plan(opts)
+
+    @classmethod
+    def from_mapping(cls, options: Mapping[str, Any]) -> Assembler:
+        """Build from a mapping of option names; an unknown name is an ``InputError``."""
+        return cls(Options.from_mapping(options))
+
+    @property
+    def options(self) -> Options:
+        """The checked options (frozen)."""
+        return self._options
+
+    @property
+    def backend(self) -> str:
+        """The backend that does the work: ``"rust"`` or ``"python"``."""
+        return self._kernels.name
+
+    def replace(self, **changes: Any) -> Assembler:
+        """A checked copy with some options changed (``asm.replace(budget=8_000)``)."""
+        return Assembler(self._options.replace(**changes))
+
+    def __call__(
+        self,
+        question: str,
+        candidates: Sequence[Any],
+        *,
+        history: str | Sequence[Mapping[str, str]] | None = None,
+        query_vector: Any = None,
+    ) -> Assembly:
+        """Assemble one request: ``question`` and ``candidates`` in rank order (best first),
+        with optional ``history`` (a str or role/content dicts) and ``query_vector`` (MMR)."""
+        items, ctx = intake.start(
+            self._options, self._kernels, question, candidates, history, query_vector
+        )
+        for stage in self._plan:
+            items = stage(items, ctx)
+        return account.assembly(items, ctx)
+
+    @overload
+    def many(
+        self,
+        requests: Sequence[Request],
+        *,
+        workers: int | None = None,
+        executor: Literal["threads", "processes"] = "threads",
+        return_exceptions: Literal[False] = False,
+    ) -> list[Assembly]: ...
+
+    @overload
+    def many(
+        self,
+        requests: Sequence[Request],
+        *,
+        workers: int | None = None,
+        executor: Literal["threads", "processes"] = "threads",
+        return_exceptions: Literal[True],
+    ) -> list[Assembly | BriefpackError]: ...
+
+    def many(
+        self,
+        requests: Sequence[Request],
+        *,
+        workers: int | None = None,
+        executor: Literal["threads", "processes"] = "threads",
+        return_exceptions: bool = False,
+    ) -> list[Assembly] | list[Assembly | BriefpackError]:
+        """Run many requests on ``workers`` threads (or processes); results in request order.
+
+        A request is a ``(question, candidates)`` pair or a mapping with ``question``,
+        ``candidates`` and optionally ``history``, ``query_vector`` or any option to override
+        for that request. See ``briefpack.assemble_many`` for the arguments.
+
+        >>> import briefpack as bp
+        >>> asm = bp.Assembler(budget=500, tokenizer="approx")
+        >>> [len(r.sources) for r in asm.many([("Cap?", ["4000 EUR."]), ("Leave?", [])])]
+        [1, 0]
+        """
+        from .batch import run_many
+
+        return run_many(
+            self,
+            requests,
+            {},
+            workers=workers,
+            executor=executor,
+            return_exceptions=return_exceptions,
+        )
+
+    def __repr__(self) -> str:
+        changed = [
+            f"{name}={_show(getattr(self._options, name))}"
+            for name in FIELDS
+            if getattr(self._options, name) != getattr(_DEFAULT, name)
+        ]
+        return f"Assembler({', '.join(changed)})"
+
+    def __reduce__(self) -> tuple[Any, tuple[Options]]:
+        return (Assembler, (self._options,))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Assembler) and other._options == self._options
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _show(value: object) -> str:
+    name = getattr(value, "__qualname__", None)
+    return name if callable(value) and isinstance(name, str) else repr(value)
+
+
+_DEFAULT = Options()

@@ -1,0 +1,43 @@
+"""Stage: dedupe. The first copy wins; scope='document' compares only within a document."""
+
+from __future__ import annotations
+
+import pytest
+from stage_kit import drops, ids, start
+
+from briefpack._stages import dedupe
+
+ROWS = [
+    {"text": "The cap is 4000 EUR.", "id": "a", "doc": "x"},
+    {"text": "the cap is 4000 eur", "id": "b", "doc": "y"},
+    {"text": "Leave is 14 weeks.", "id": "c", "doc": "x"},
+]
+
+
+@pytest.mark.parametrize("method", ["exact", "jaccard", "minhash"])
+def test_the_first_copy_wins(backend: str, method: str) -> None:
+    items, ctx = start(backend, ROWS, dedupe=method, threshold=0.5)
+    kept = dedupe.run(items, ctx)
+    if method == "exact":  # case differs, so these are not exact copies
+        assert ids(kept) == ["a", "b", "c"]
+    else:
+        assert ids(kept) == ["a", "c"]
+        assert drops(ctx)["b"][1]["of"] == "a"
+        assert drops(ctx)["b"][1]["method"] == method
+
+
+def test_scope_document_compares_only_within_a_document(backend: str) -> None:
+    items, ctx = start(backend, ROWS, dedupe="jaccard", scope="document")
+    assert ids(dedupe.run(items, ctx)) == ["a", "b", "c"]
+
+
+def test_cosine_reads_the_vectors(backend: str) -> None:
+    rows = [
+        {"text": "p", "id": "a", "vector": [1.0, 0.0]},
+        {"text": "q", "id": "b", "vector": [1.0, 0.0]},
+        {"text": "r", "id": "c", "vector": [0.0, 1.0]},
+    ]
+    items, ctx = start(backend, rows)  # dedupe="auto": every candidate has a vector
+    assert ctx.method == "cosine"
+    assert ids(dedupe.run(items, ctx)) == ["a", "c"]
+    assert drops(ctx) == {"b": ("duplicate", {"of": "a", "similarity": 1.0, "method": "cosine"})}

@@ -1,0 +1,19 @@
+"""Stage: label. Dense labels 1..n in the given (final) order, in either style."""
+
+from __future__ import annotations
+
+from stage_kit import start
+
+from briefpack._stages import label
+
+
+def test_labels_are_dense_in_the_final_order(backend: str) -> None:
+    items, ctx = start(backend, ["first", "second"], labels="brackets")
+    label.run(items[::-1], ctx)
+    assert ctx.rendered == ["[1] second", "[2] first"]
+
+
+def test_xml_labels_escape_the_text(backend: str) -> None:
+    items, ctx = start(backend, [{"text": "a </source> b", "title": "T"}])
+    label.run(items, ctx)
+    assert ctx.rendered == ['<source id="1" title="T">\na &lt;/source&gt; b\n</source>']

@@ -1,0 +1,32 @@
+"""Stage: expand to neighbours. Windows that touch merge into one span; overlaps are written
+once."""
+
+from __future__ import annotations
+
+from stage_kit import ids, start
+
+from briefpack._stages import neighbours
+
+DOC = [{"text": f"part {p}.", "id": f"d#{p}", "position": p} for p in range(6)]
+
+
+def test_touching_windows_merge_into_one_span_at_the_best_hits_place(backend: str) -> None:
+    hits = [dict(DOC[1], doc="d"), {"text": "x", "id": "x"}, dict(DOC[3], doc="d")]
+    items, ctx = start(backend, hits, neighbors=1, chunks_of={"d": DOC})
+    out = neighbours.run(items, ctx)
+    assert ids(out) == ["d#1", "x"]
+    assert out[0].members == [0, 2]
+    assert out[0].chunk.text == "part 0.\npart 1.\npart 2.\npart 3.\npart 4."
+
+
+def test_a_shared_suffix_and_prefix_is_written_once() -> None:
+    assert neighbours.merge_overlap("one two three four", "three four five") == (
+        "one two three four five"
+    )
+    assert neighbours.merge_overlap("short", "rt end") == "short\nrt end"  # under MIN_OVERLAP
+
+
+def test_a_hit_not_in_its_list_stays_as_it_is(backend: str) -> None:
+    items, ctx = start(backend, [{"text": "y", "id": "y", "doc": "d"}], neighbors=2,
+                       chunks_of={"d": DOC})  # fmt: skip
+    assert [it.chunk.text for it in neighbours.run(items, ctx)] == ["y"]
