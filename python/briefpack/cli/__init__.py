@@ -1,4 +1,4 @@
-"""The ``briefpack`` command line: ``demo``, ``assemble``, ``count``, ``dedupe`` and ``cite``.
+"""The command line: ``demo``, ``assemble``, ``count``, ``dedupe``, ``cite``, ``route``.
 
 Run ``briefpack demo`` to watch the whole pipeline on a built-in help-center example, then
 ``briefpack assemble candidates.jsonl -q "question"`` on your own candidates (one JSON object per

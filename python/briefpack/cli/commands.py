@@ -1,4 +1,4 @@
-"""The commands: ``demo``, ``assemble``, ``count``, ``dedupe`` and ``cite``.
+"""The commands: ``demo``, ``assemble``, ``count``, ``dedupe``, ``cite`` and ``route``.
 
 Each takes the parsed arguments and returns an exit status; user errors are raised as
 ``UserError`` (or a briefpack error) and printed by ``main``.
@@ -44,7 +44,7 @@ from .options import api_kwargs, name_the_flag
 from .screen import Screen
 
 
-def _budget(args: argparse.Namespace, default: int) -> int | Budget:
+def _budget(args: argparse.Namespace, default: int | None) -> int | Budget | None:
     """``--budget`` alone is the context budget; ``--window`` reserves answer and margin first."""
     if args.window is None:
         if args.max_output is not None or args.margin is not None:
@@ -432,4 +432,45 @@ def cmd_cite(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"{PROG} cite: error: {problem}", file=sys.stderr)
         return EXIT_CHECK_FAILED
+    return EXIT_OK
+
+
+def cmd_route(args: argparse.Namespace) -> int:
+    """Say whether a question is for top-k retrieval or for another tool, and why."""
+    from ..routing import ROUTE_RULE_SETS, route
+
+    rules = ROUTE_RULE_SETS[args.lang]
+    screen = Screen(args.color)
+    if args.rules:
+        for i, rule in enumerate(rules):
+            screen.line(f"{i:>2} {rule.kind:<15} {rule.pattern}\n   {'':<15} {rule.why}")
+        screen.flush()
+        return EXIT_OK
+    if args.question is None:
+        raise UserError("route needs a question (or --rules to print the rule set)")
+    budget = _budget(args, None)
+    if args.corpus is None:
+        if budget is not None:
+            raise UserError("--budget and --window only matter with --corpus; pass --corpus too")
+        r = route(args.question, rules=rules)
+    else:
+        name = display(args.corpus)
+        rows = read_jsonl(args.corpus, strings=True)
+        corpus = rows_to_chunks(rows, name)
+        require_tokenizer(args.tokenizer, "auto", "--tokenizer")
+        try:
+            r = route(
+                args.question, rules=rules, corpus=corpus, budget=budget, tokenizer=args.tokenizer
+            )
+        except BriefpackError as exc:
+            raise UserError(locate(name_the_flag(exc), rows, name, corpus)) from None
+    if args.format == "json":
+        sys.stdout.write(dumps(r.to_dict()))
+        return EXIT_OK
+    screen.line(f"route: {r.kind}", "bold")
+    if r.rule is not None:
+        screen.line(f"rule:  {r.rule_index} ({r.rule.kind}) {r.rule.pattern}")
+        screen.line(f"match: {r.matched!r}")
+    screen.line(f"why:   {r.why}")
+    screen.flush()
     return EXIT_OK

@@ -188,11 +188,12 @@ def _offset_of(exc: _JSONValueError, text: str) -> int:
     return 0
 
 
-def read_jsonl(path: str) -> list[Row]:
+def read_jsonl(path: str, *, strings: bool = False) -> list[Row]:
     """Read one JSON object per line (blank lines are skipped).
 
     Lines are split at ``\\n`` only (a JSON string may hold U+2028 raw). A syntax error is
-    reported as ``FILE:LINE:COLUMN: invalid JSON: ...``.
+    reported as ``FILE:LINE:COLUMN: invalid JSON: ...``. With ``strings``, a line may also be
+    a JSON string, read as ``{"text": ...}``.
     """
     name = display(path)
     rows = []
@@ -207,11 +208,14 @@ def read_jsonl(path: str) -> list[Row]:
             raise UserError(f"{name}:{n}:{_offset_of(exc, raw) + 1}: {exc}") from None
         except RecursionError:
             raise UserError(f"{name}:{n}:1: invalid JSON: nested too deeply") from None
+        if strings and isinstance(obj, str):
+            obj = {"text": obj}
         if not isinstance(obj, dict):
             column = _skip_ws(raw, 0) + 1
             raise UserError(
                 f"{name}:{n}:{column}: expected a JSON object with Chunk's keys "
-                f"({', '.join(CHUNK_FIELDS)}), got a JSON {_json_type(obj)}"
+                f"({', '.join(CHUNK_FIELDS)}){' or a JSON string' if strings else ''}, got a "
+                f"JSON {_json_type(obj)}"
             )
         rows.append(Row(n, raw, obj))
     return rows
