@@ -141,13 +141,62 @@ def _float(text: str) -> float:
     return x
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The first lone surrogate in a parsed JSON value: (where, the character), else None."""
+    if isinstance(value, str):
+        m = _LONE_SURROGATE.search(value)
+        return None if m is None else (path or "the value", m.group())
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if _LONE_SURROGATE.search(key):
+                return _lone_surrogate(key, f"a key in {path}" if path else "a key")
+            found = _lone_surrogate(item, where)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _lone_surrogate(item, f"{path}[{i}]" if path else f"[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _check_unicode(value: Any, text: str) -> None:
+    """A ``\\udXXX`` escape without its pair parses to a lone surrogate, which no output can
+    encode: an error here, where the file and line are known (the ``needle`` locates it)."""
+    if _SURROGATE_ESCAPE.search(text) is None:  # the only way JSON text can spell one
+        return
+    found = _lone_surrogate(value)
+    if found is not None:
+        where, ch = found
+        escape = f"\\u{ord(ch):04x}"
+        raise _JSONValueError(
+            f"{where} contains a lone surrogate U+{ord(ch):04X} (the escape {escape} without its "
+            "pair), which is not valid Unicode; remove it or write the whole character",
+            _find_escape(text, ord(ch)),
+        )
+
+
+def _find_escape(text: str, code: int) -> str | None:
+    m = re.search(rf"\\u{code:04x}", text, re.IGNORECASE)
+    return None if m is None else m.group()
+
+
 def parse_json(text: str) -> Any:
-    """``json.loads`` that rejects duplicate keys, overlong integers and overflowing floats.
+    """``json.loads`` that rejects duplicate keys, overlong integers, overflowing floats and lone
+    surrogates (an unpaired ``\\udXXX`` escape, which no output could encode).
 
     >>> parse_json('{"a": 1, "b": [2.5]}')
     {'a': 1, 'b': [2.5]}
     """
-    return json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_float=_float)
+    value = json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_float=_float)
+    _check_unicode(value, text)
+    return value
 
 
 _PLAIN = json.JSONDecoder()
