@@ -36,12 +36,14 @@ from .files import (
     parse_json,
     read_json,
     read_jsonl,
+    read_pieces,
     read_text,
     rows_to_chunks,
     write_atomic,
 )
 from .options import api_kwargs, name_the_flag
 from .screen import Screen
+from .stream import count_pieces
 
 
 def _budget(args: argparse.Namespace, default: int | None) -> int | Budget | None:
@@ -247,12 +249,10 @@ def cmd_assemble(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    """Count the tokens of each file, and the total."""
-    from ..kernels import count_tokens
+    """Count the tokens of each file, and the total, reading each a piece at a time."""
 
-    texts = [read_text(path) for path in args.files]
     require_tokenizer(args.tokenizer, "auto", "--tokenizer")
-    counts = count_tokens(texts, encoding=args.tokenizer)
+    counts = [count_pieces(read_pieces(path), args.tokenizer) for path in args.files]
     rows = [[str(n), display(path)] for n, path in zip(counts, args.files)]
     if len(rows) > 1:
         rows.append([str(sum(counts)), "total"])

@@ -6,6 +6,7 @@ Every problem in an input file is reported as ``FILE:LINE:COLUMN: ...``.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import math
 import os
@@ -13,9 +14,9 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..candidates import CHUNK_FIELDS, describe, to_chunk
 from ..errors import BriefpackError
@@ -54,6 +55,86 @@ def _decode(data: bytes, name: str) -> str:
 
 def read_text(path: str) -> str:
     return _decode(_read_bytes(path), display(path))
+
+
+READ_SIZE = 1 << 20
+"""Bytes read at a time by the readers that stream (``read_pieces``)."""
+
+
+def _open_binary(path: str) -> BinaryIO:
+    if path == STDIN:
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a text stdin without bytes (some embedders): read it as UTF-8
+            return io.BytesIO(sys.stdin.read().encode("utf-8"))
+        return buffer  # type: ignore[no-any-return]
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def read_pieces(path: str, size: int | None = None) -> Iterator[str]:
+    """The UTF-8 text of ``path`` in pieces of about ``size`` bytes (default ``READ_SIZE``).
+
+    The pieces join to ``read_text(path)``: a leading BOM is skipped, a character split
+    between two reads is carried over, and a bad byte is reported as ``FILE:LINE:COLUMN``.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("wb", delete=False) as f:
+    ...     _ = f.write("\\ufeffnaïve\\n東京".encode())
+    >>> list(read_pieces(f.name, 2))
+    ['n', 'a', 'ïv', 'e\\n', '東', '京']
+    >>> os.unlink(f.name)
+    """
+    size = READ_SIZE if size is None else size
+    name = display(path)
+    f = _open_binary(path)
+    line, column = 1, 1  # where the text read so far ends
+    pending = b""
+    first = True
+    try:
+        while True:
+            try:
+                chunk = f.read(size)
+            except OSError as exc:
+                raise UserError(f"cannot read {name}: {exc.strerror or exc}") from None
+            data = pending + chunk if pending else chunk
+            if first:
+                if len(data) < 3 and chunk:  # too short to tell whether a BOM starts it
+                    pending = data
+                    continue
+                first = False
+                if data.startswith(b"\xef\xbb\xbf"):
+                    data = data[3:]
+            try:
+                text = data.decode("utf-8")
+                pending = b""
+            except UnicodeDecodeError as exc:
+                if chunk and exc.end == len(data) and exc.reason == "unexpected end of data":
+                    text, pending = data[: exc.start].decode("utf-8"), data[exc.start :]
+                else:
+                    before = data[: exc.start].decode("utf-8")
+                    newline = before.rfind("\n")
+                    if newline == -1:
+                        column += len(before)
+                    else:
+                        line, column = line + before.count("\n"), len(before) - newline
+                    raise UserError(
+                        f"{name}:{line}:{column}: not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
+                        "save the file as UTF-8"
+                    ) from None
+            if text:
+                newline = text.rfind("\n")
+                if newline == -1:
+                    column += len(text)
+                else:
+                    line, column = line + text.count("\n"), len(text) - newline
+                yield text
+            if not chunk:
+                return
+    finally:
+        if path != STDIN:
+            f.close()
 
 
 @dataclass(frozen=True)
