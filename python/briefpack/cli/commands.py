@@ -29,11 +29,14 @@ from .explain import (
 )
 from .files import (
     Row,
+    Rows,
     display,
     dumps,
     emit,
+    json_pieces,
     locate,
     parse_json,
+    read_chunks,
     read_json,
     read_jsonl,
     read_pieces,
@@ -111,7 +114,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         **DEMO_OPTIONS,
     )
     if args.format == "json":
-        emit(dumps(result.record(include_prompt=True)), args.output)
+        emit(json_pieces(result.record(include_prompt=True)), args.output)
         return EXIT_OK
     if args.format == "messages":
         emit(dumps(result.messages), args.output)
@@ -218,15 +221,15 @@ def cmd_assemble(args: argparse.Namespace) -> int:
 
     name = display(args.file)
     options = _assemble_options(args)
-    rows = read_jsonl(args.file)
-    chunks = rows_to_chunks(rows, name)
-    require_tokenizer(args.tokenizer, args.backend, "--tokenizer")
-    try:
-        result = assemble(args.question, chunks, **options)
-    except BriefpackError as exc:
-        raise UserError(locate(name_the_flag(exc), rows, name, chunks)) from None
+    with Rows(args.file) as rows:
+        chunks = read_chunks(rows)  # one row at a time: each dict is dropped once its Chunk exists
+        require_tokenizer(args.tokenizer, args.backend, "--tokenizer")
+        try:
+            result = assemble(args.question, chunks, **options)
+        except BriefpackError as exc:
+            raise UserError(locate(name_the_flag(exc), rows, name, chunks)) from None
     if args.format == "json":
-        emit(dumps(result.record(include_prompt=True)), args.output)
+        emit(json_pieces(result.record(include_prompt=True)), args.output)
     elif args.format == "messages":
         emit(dumps(result.messages), args.output)
     elif args.output not in (None, STDIN):
@@ -455,15 +458,19 @@ def cmd_route(args: argparse.Namespace) -> int:
         r = route(args.question, rules=rules)
     else:
         name = display(args.corpus)
-        rows = read_jsonl(args.corpus, strings=True)
-        corpus = rows_to_chunks(rows, name)
-        require_tokenizer(args.tokenizer, "auto", "--tokenizer")
-        try:
-            r = route(
-                args.question, rules=rules, corpus=corpus, budget=budget, tokenizer=args.tokenizer
-            )
-        except BriefpackError as exc:
-            raise UserError(locate(name_the_flag(exc), rows, name, corpus)) from None
+        with Rows(args.corpus, strings=True) as rows:
+            corpus = read_chunks(rows)
+            require_tokenizer(args.tokenizer, "auto", "--tokenizer")
+            try:
+                r = route(
+                    args.question,
+                    rules=rules,
+                    corpus=corpus,
+                    budget=budget,
+                    tokenizer=args.tokenizer,
+                )
+            except BriefpackError as exc:
+                raise UserError(locate(name_the_flag(exc), rows, name, corpus)) from None
     if args.format == "json":
         sys.stdout.write(dumps(r.to_dict()))
         return EXIT_OK

@@ -14,9 +14,10 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, overload
 
 from ..candidates import CHUNK_FIELDS, describe, to_chunk
 from ..errors import BriefpackError
@@ -318,6 +319,113 @@ def _offset_of(exc: _JSONValueError, text: str) -> int:
     return 0
 
 
+def _lines(f: BinaryIO, name: str) -> Iterator[tuple[int, int, str]]:
+    """(line number, byte offset, text) of each line of ``f``, split at ``\\n`` only."""
+    offset = 0
+    for n, data in enumerate(f, 1):
+        start = 3 if n == 1 and data.startswith(b"\xef\xbb\xbf") else 0
+        try:
+            text = data[start:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            column = len(data[start : start + exc.start].decode("utf-8")) + 1
+            raise UserError(
+                f"{name}:{n}:{column}: not valid UTF-8 (byte 0x{data[start + exc.start]:02x}); "
+                "save the file as UTF-8"
+            ) from None
+        yield n, offset, text[:-1] if text.endswith("\n") else text
+        offset += len(data)
+
+
+def _parse_row(raw: str, n: int, name: str, strings: bool) -> Row:
+    try:
+        obj = parse_json(raw)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{name}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except _JSONValueError as exc:
+        raise UserError(f"{name}:{n}:{_offset_of(exc, raw) + 1}: {exc}") from None
+    except RecursionError:
+        raise UserError(f"{name}:{n}:1: invalid JSON: nested too deeply") from None
+    if strings and isinstance(obj, str):
+        obj = {"text": obj}
+    if not isinstance(obj, dict):
+        column = _skip_ws(raw, 0) + 1
+        raise UserError(
+            f"{name}:{n}:{column}: expected a JSON object with Chunk's keys "
+            f"({', '.join(CHUNK_FIELDS)}){' or a JSON string' if strings else ''}, got a "
+            f"JSON {_json_type(obj)}"
+        )
+    return Row(n, raw, obj)
+
+
+class Rows(Sequence[Row]):
+    """The rows of a JSONL file read once, line by line, keeping only where each one is.
+
+    ``rows[i]`` reads row ``i`` again (for an error message about it); stdin is copied to a
+    temporary file as it is read, so it can be read again too. Use it as a context manager.
+    """
+
+    def __init__(self, path: str, *, strings: bool = False) -> None:
+        self.path, self.name, self.strings = path, display(path), strings
+        self._lines = array("Q")  # line number of row i
+        self._offsets = array("Q")  # byte offset of row i in the file (or the copy of stdin)
+        self._copy: BinaryIO | None = None
+
+    def __iter__(self) -> Iterator[Row]:
+        """Read the file (once), yielding each non-blank line parsed."""
+        f = _open_binary(self.path)
+        if self.path == STDIN:
+            self._copy = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        try:
+            for n, offset, raw in _lines(f, self.name):
+                if self._copy is not None:
+                    offset = self._copy.tell()
+                    self._copy.write(raw.encode("utf-8", "surrogatepass") + b"\n")
+                if not raw.strip():
+                    continue
+                row = _parse_row(raw, n, self.name, self.strings)
+                self._lines.append(n)
+                self._offsets.append(offset)
+                yield row
+        finally:
+            if self.path != STDIN:
+                f.close()
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Row]: ...
+    def __getitem__(self, index: int | slice) -> Row | Sequence[Row]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = self._lines[index]
+        with contextlib.suppress(OSError, UserError, UnicodeDecodeError):
+            if self._copy is not None:
+                self._copy.seek(self._offsets[index])
+                data = self._copy.readline()
+            else:
+                with open(self.path, "rb") as f:
+                    f.seek(self._offsets[index])
+                    data = f.readline()
+            start = 3 if self._offsets[index] == 0 and data.startswith(b"\xef\xbb\xbf") else 0
+            raw = data[start:].decode("utf-8").rstrip("\n")
+            return _parse_row(raw, n, self.name, self.strings)
+        return Row(n, "", {})  # the file changed since: the line is still right
+
+    def close(self) -> None:
+        if self._copy is not None:
+            self._copy.close()
+            self._copy = None
+
+    def __enter__(self) -> Rows:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def read_jsonl(path: str, *, strings: bool = False) -> list[Row]:
     """Read one JSON object per line (blank lines are skipped).
 
@@ -325,30 +433,17 @@ def read_jsonl(path: str, *, strings: bool = False) -> list[Row]:
     reported as ``FILE:LINE:COLUMN: invalid JSON: ...``. With ``strings``, a line may also be
     a JSON string, read as ``{"text": ...}``.
     """
-    name = display(path)
-    rows = []
-    for n, raw in enumerate(read_text(path).split("\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            obj = parse_json(raw)
-        except json.JSONDecodeError as exc:
-            raise UserError(f"{name}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
-        except _JSONValueError as exc:
-            raise UserError(f"{name}:{n}:{_offset_of(exc, raw) + 1}: {exc}") from None
-        except RecursionError:
-            raise UserError(f"{name}:{n}:1: invalid JSON: nested too deeply") from None
-        if strings and isinstance(obj, str):
-            obj = {"text": obj}
-        if not isinstance(obj, dict):
-            column = _skip_ws(raw, 0) + 1
-            raise UserError(
-                f"{name}:{n}:{column}: expected a JSON object with Chunk's keys "
-                f"({', '.join(CHUNK_FIELDS)}){' or a JSON string' if strings else ''}, got a "
-                f"JSON {_json_type(obj)}"
-            )
-        rows.append(Row(n, raw, obj))
-    return rows
+    with Rows(path, strings=strings) as rows:
+        return list(rows)
+
+
+def read_chunks(rows: Rows) -> list[Chunk]:
+    """Read ``rows`` and make each a ``Chunk`` (as ``rows_to_chunks``), holding one row at a time.
+
+    The parsed object and the line's text are dropped once its ``Chunk`` exists; ``rows``
+    remembers where each line is for error messages.
+    """
+    return [row_to_chunk(row, index, rows.name) for index, row in enumerate(rows)]
 
 
 def _json_type(value: object) -> str:
@@ -366,7 +461,7 @@ def _json_type(value: object) -> str:
 _CANDIDATE = re.compile(r"candidate (\d+) ")
 
 
-def locate(message: str, rows: list[Row], name: str, chunks: Sequence[Chunk] = ()) -> str:
+def locate(message: str, rows: Sequence[Row], name: str, chunks: Sequence[Chunk] = ()) -> str:
     """Prefix a library message about ``candidate N (id=...)`` with ``FILE:LINE:COLUMN``.
 
     The column is that of the value the message is about (its first word after the candidate,
@@ -376,11 +471,16 @@ def locate(message: str, rows: list[Row], name: str, chunks: Sequence[Chunk] = (
     if not m or int(m.group(1)) >= len(rows):
         return message
     index = int(m.group(1))
-    row = rows[index]
+    return _locate_row(
+        message, rows[index], index, name, chunks[index] if index < len(chunks) else None
+    )
+
+
+def _locate_row(message: str, row: Row, index: int, name: str, chunk: Chunk | None) -> str:
     column = _skip_ws(row.raw, 0) + 1
     ids = [row.obj.get("id")]
-    if index < len(chunks):
-        ids.append(chunks[index].id)
+    if chunk is not None:
+        ids.append(chunk.id)
     for cid in ids:
         for shown in (cid, None if cid is None else str(cid)):
             prefix = describe(index, shown) + ": "
@@ -406,29 +506,34 @@ def _check_float_range(known: dict[str, Any], row: Row, name: str) -> None:
                 )
 
 
-def rows_to_chunks(rows: list[Row], name: str) -> list[Chunk]:
+def row_to_chunk(row: Row, index: int, name: str) -> Chunk:
+    """Check one row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``."""
+    known = {k: v for k, v in row.obj.items() if k in CHUNK_FIELDS}
+    extra = {k: v for k, v in row.obj.items() if k not in CHUNK_FIELDS}
+    if extra:
+        given = known.get("meta")
+        if given is not None and not isinstance(given, dict):
+            column = _value_columns(row.raw).get("meta", 1)
+            raise UserError(
+                f"{name}:{row.line}:{column}: meta must be a JSON object, got a JSON "
+                f"{_json_type(given)}"
+            )
+        known["meta"] = {**extra, **(given or {})}
+    _check_float_range(known, row, name)
+    try:
+        return to_chunk(known, index)
+    except BriefpackError as exc:
+        message = str(exc)
+        if _CANDIDATE.match(message):
+            message = _locate_row(message, row, index, name, None)
+        raise UserError(message) from None
+    except TypeError as exc:  # pragma: no cover - to_chunk checks every field it takes
+        raise UserError(f"{name}:{row.line}:1: {exc}") from None
+
+
+def rows_to_chunks(rows: Sequence[Row], name: str) -> list[Chunk]:
     """Check each row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``."""
-    chunks = []
-    for index, row in enumerate(rows):
-        known = {k: v for k, v in row.obj.items() if k in CHUNK_FIELDS}
-        extra = {k: v for k, v in row.obj.items() if k not in CHUNK_FIELDS}
-        if extra:
-            given = known.get("meta")
-            if given is not None and not isinstance(given, dict):
-                column = _value_columns(row.raw).get("meta", 1)
-                raise UserError(
-                    f"{name}:{row.line}:{column}: meta must be a JSON object, got a JSON "
-                    f"{_json_type(given)}"
-                )
-            known["meta"] = {**extra, **(given or {})}
-        _check_float_range(known, row, name)
-        try:
-            chunks.append(to_chunk(known, index))
-        except BriefpackError as exc:
-            raise UserError(locate(str(exc), rows, name)) from None
-        except TypeError as exc:  # pragma: no cover - to_chunk checks every field it takes
-            raise UserError(f"{name}:{row.line}:1: {exc}") from None
-    return chunks
+    return [row_to_chunk(row, index, name) for index, row in enumerate(rows)]
 
 
 def read_json(path: str) -> Any:
@@ -458,12 +563,14 @@ def _new_file_mode(target: str) -> int:
         return 0o666 & ~mask
 
 
-def write_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, text: str | Iterable[str]) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``.
 
     Readers never see a half-written file, and an error leaves any old file untouched. A path
     that exists but is not a regular file (``/dev/stdout``, a named pipe) is written directly.
+    ``text`` may come in pieces (``json_pieces``), written as they come.
     """
+    pieces = [text] if isinstance(text, str) else text
     try:
         special = not stat.S_ISREG(os.stat(path).st_mode)
     except OSError:  # it does not exist yet
@@ -471,7 +578,7 @@ def write_atomic(path: str, text: str) -> None:
     if special:
         try:
             with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
+                f.writelines(pieces)
         except OSError as exc:
             raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
         return
@@ -485,7 +592,7 @@ def write_atomic(path: str, text: str) -> None:
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+            f.writelines(pieces)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, _new_file_mode(target))
@@ -498,10 +605,10 @@ def write_atomic(path: str, text: str) -> None:
         raise
 
 
-def emit(text: str, out: str | None) -> None:
+def emit(text: str | Iterable[str], out: str | None) -> None:
     """Write machine output: to ``out`` atomically, or to stdout when ``out`` is None or -."""
     if out is None or out == STDIN:
-        sys.stdout.write(text)
+        sys.stdout.writelines([text] if isinstance(text, str) else text)
         sys.stdout.flush()
     else:
         write_atomic(out, text)
@@ -509,3 +616,13 @@ def emit(text: str, out: str | None) -> None:
 
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+
+
+def json_pieces(value: Any) -> Iterator[str]:
+    """``dumps(value)`` in pieces, so a large record is written without being held as one string.
+
+    >>> "".join(json_pieces({"a": [1, "é"]})) == dumps({"a": [1, "é"]})
+    True
+    """
+    yield from json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(value)
+    yield "\n"
