@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import re
 import sys
 from typing import Any
@@ -45,6 +46,7 @@ from .files import (
     write_atomic,
 )
 from .options import api_kwargs, name_the_flag
+from .progress import file_size, progress
 from .screen import Screen
 from .stream import count_pieces
 
@@ -222,10 +224,14 @@ def cmd_assemble(args: argparse.Namespace) -> int:
     name = display(args.file)
     options = _assemble_options(args)
     with Rows(args.file) as rows:
-        chunks = read_chunks(rows)  # one row at a time: each dict is dropped once its Chunk exists
+        with progress(
+            f"reading {os.path.basename(name)}", file_size(args.file), args.color
+        ) as rows.on_read:
+            chunks = read_chunks(rows)  # a row at a time: each dict goes once its Chunk exists
         require_tokenizer(args.tokenizer, args.backend, "--tokenizer")
         try:
-            result = assemble(args.question, chunks, **options)
+            with progress(f"assembling {len(chunks)} candidates", None, args.color):
+                result = assemble(args.question, chunks, **options)
         except BriefpackError as exc:
             raise UserError(locate(name_the_flag(exc), rows, name, chunks)) from None
     if args.format == "json":
@@ -255,7 +261,12 @@ def cmd_count(args: argparse.Namespace) -> int:
     """Count the tokens of each file, and the total, reading each a piece at a time."""
 
     require_tokenizer(args.tokenizer, "auto", "--tokenizer")
-    counts = [count_pieces(read_pieces(path), args.tokenizer) for path in args.files]
+    sizes = [file_size(path) for path in args.files]
+    total = None if None in sizes else sum(size or 0 for size in sizes)
+    with progress(f"counting {args.tokenizer} tokens", total, args.color) as advance:
+        counts = [
+            count_pieces(read_pieces(path, on_read=advance), args.tokenizer) for path in args.files
+        ]
     rows = [[str(n), display(path)] for n, path in zip(counts, args.files)]
     if len(rows) > 1:
         rows.append([str(sum(counts)), "total"])
@@ -331,22 +342,26 @@ def cmd_dedupe(args: argparse.Namespace) -> int:
     minhash = _minhash(args, args.method == "minhash", "--method")
     if threshold is None and args.method != "exact":
         threshold = DEFAULT_THRESHOLDS[args.method]
-    rows = read_jsonl(args.file)
-    chunks = rows_to_chunks(rows, name)
+    with progress(f"reading {os.path.basename(name)}", file_size(args.file), args.color) as advance:
+        rows = read_jsonl(args.file, on_read=advance)
+        chunks = rows_to_chunks(rows, name)
     duplicate_of: list[int | None] = [None] * len(rows)
     similarity: list[float | None] = [None] * len(rows)
-    for group in _scopes(chunks, args.scope):
-        got = _dedupe_group(
-            args.method,
-            [rows[i] for i in group],
-            [chunks[i] for i in group],
-            name,
-            1.0 if threshold is None else threshold,
-            minhash,
-        )
-        for j, (of, sim) in enumerate(zip(got.duplicate_of, got.similarity)):
-            if of is not None:
-                duplicate_of[group[j]], similarity[group[j]] = group[of], sim
+    groups = _scopes(chunks, args.scope)
+    with progress("deduplicating", len(rows), args.color, unit="rows") as advance:
+        for group in groups:
+            got = _dedupe_group(
+                args.method,
+                [rows[i] for i in group],
+                [chunks[i] for i in group],
+                name,
+                1.0 if threshold is None else threshold,
+                minhash,
+            )
+            for j, (of, sim) in enumerate(zip(got.duplicate_of, got.similarity)):
+                if of is not None:
+                    duplicate_of[group[j]], similarity[group[j]] = group[of], sim
+            advance(len(group))
     kept = [i for i, of in enumerate(duplicate_of) if of is None]
     emit("".join(rows[i].raw + "\n" for i in kept), args.output)
     dropped = len(rows) - len(kept)
@@ -459,7 +474,10 @@ def cmd_route(args: argparse.Namespace) -> int:
     else:
         name = display(args.corpus)
         with Rows(args.corpus, strings=True) as rows:
-            corpus = read_chunks(rows)
+            with progress(
+                f"reading {os.path.basename(name)}", file_size(args.corpus), args.color
+            ) as rows.on_read:
+                corpus = read_chunks(rows)
             require_tokenizer(args.tokenizer, "auto", "--tokenizer")
             try:
                 r = route(

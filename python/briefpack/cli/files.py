@@ -15,7 +15,7 @@ import stat
 import sys
 import tempfile
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, overload
 
@@ -74,11 +74,14 @@ def _open_binary(path: str) -> BinaryIO:
         raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def read_pieces(path: str, size: int | None = None) -> Iterator[str]:
+def read_pieces(
+    path: str, size: int | None = None, on_read: Callable[[int], None] | None = None
+) -> Iterator[str]:
     """The UTF-8 text of ``path`` in pieces of about ``size`` bytes (default ``READ_SIZE``).
 
     The pieces join to ``read_text(path)``: a leading BOM is skipped, a character split
     between two reads is carried over, and a bad byte is reported as ``FILE:LINE:COLUMN``.
+    ``on_read(n)`` is told the number of bytes of each read (for progress).
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("wb", delete=False) as f:
@@ -99,6 +102,8 @@ def read_pieces(path: str, size: int | None = None) -> Iterator[str]:
                 chunk = f.read(size)
             except OSError as exc:
                 raise UserError(f"cannot read {name}: {exc.strerror or exc}") from None
+            if on_read is not None and chunk:
+                on_read(len(chunk))
             data = pending + chunk if pending else chunk
             if first:
                 if len(data) < 3 and chunk:  # too short to tell whether a BOM starts it
@@ -319,10 +324,18 @@ def _offset_of(exc: _JSONValueError, text: str) -> int:
     return 0
 
 
-def _lines(f: BinaryIO, name: str) -> Iterator[tuple[int, int, str]]:
+_REPORT_EVERY = 1 << 18  # bytes between two reports to on_read
+
+
+def _lines(
+    f: BinaryIO, name: str, on_read: Callable[[int], None] | None = None
+) -> Iterator[tuple[int, int, str]]:
     """(line number, byte offset, text) of each line of ``f``, split at ``\\n`` only."""
-    offset = 0
+    offset = reported = 0
     for n, data in enumerate(f, 1):
+        if on_read is not None and offset - reported >= _REPORT_EVERY:
+            on_read(offset - reported)
+            reported = offset
         start = 3 if n == 1 and data.startswith(b"\xef\xbb\xbf") else 0
         try:
             text = data[start:].decode("utf-8")
@@ -334,6 +347,8 @@ def _lines(f: BinaryIO, name: str) -> Iterator[tuple[int, int, str]]:
             ) from None
         yield n, offset, text[:-1] if text.endswith("\n") else text
         offset += len(data)
+    if on_read is not None and offset > reported:
+        on_read(offset - reported)
 
 
 def _parse_row(raw: str, n: int, name: str, strings: bool) -> Row:
@@ -364,8 +379,11 @@ class Rows(Sequence[Row]):
     temporary file as it is read, so it can be read again too. Use it as a context manager.
     """
 
-    def __init__(self, path: str, *, strings: bool = False) -> None:
+    def __init__(
+        self, path: str, *, strings: bool = False, on_read: Callable[[int], None] | None = None
+    ) -> None:
         self.path, self.name, self.strings = path, display(path), strings
+        self.on_read = on_read  # told the bytes read as reading goes (for progress)
         self._lines = array("Q")  # line number of row i
         self._offsets = array("Q")  # byte offset of row i in the file (or the copy of stdin)
         self._copy: BinaryIO | None = None
@@ -376,7 +394,7 @@ class Rows(Sequence[Row]):
         if self.path == STDIN:
             self._copy = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         try:
-            for n, offset, raw in _lines(f, self.name):
+            for n, offset, raw in _lines(f, self.name, self.on_read):
                 if self._copy is not None:
                     offset = self._copy.tell()
                     self._copy.write(raw.encode("utf-8", "surrogatepass") + b"\n")
@@ -426,14 +444,16 @@ class Rows(Sequence[Row]):
         self.close()
 
 
-def read_jsonl(path: str, *, strings: bool = False) -> list[Row]:
+def read_jsonl(
+    path: str, *, strings: bool = False, on_read: Callable[[int], None] | None = None
+) -> list[Row]:
     """Read one JSON object per line (blank lines are skipped).
 
     Lines are split at ``\\n`` only (a JSON string may hold U+2028 raw). A syntax error is
     reported as ``FILE:LINE:COLUMN: invalid JSON: ...``. With ``strings``, a line may also be
     a JSON string, read as ``{"text": ...}``.
     """
-    with Rows(path, strings=strings) as rows:
+    with Rows(path, strings=strings, on_read=on_read) as rows:
         return list(rows)
 
 
