@@ -71,6 +71,8 @@ def test_rows_read_again_equal_the_rows_read(tmp_path):
         assert [r.line for r in first] == [1, 3, 4]
         assert list(rows[:]) == first
         assert first[0].raw == '{"text": "é"}\r'
+        assert list(rows) == first  # a file can be read again: the places are not doubled
+        assert len(rows) == 3
 
 
 def test_the_record_is_written_in_pieces_with_the_same_bytes(tmp_path, monkeypatch, capsys):

@@ -259,7 +259,6 @@ def cmd_assemble(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     """Count the tokens of each file, and the total, reading each a piece at a time."""
-
     require_tokenizer(args.tokenizer, "auto", "--tokenizer")
     sizes = [file_size(path) for path in args.files]
     total = None if None in sizes else sum(size or 0 for size in sizes)

@@ -390,6 +390,7 @@ class Rows(Sequence[Row]):
 
     def __iter__(self) -> Iterator[Row]:
         """Read the file (once), yielding each non-blank line parsed."""
+        self._lines, self._offsets = array("Q"), array("Q")
         f = _open_binary(self.path)
         if self.path == STDIN:
             self._copy = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
@@ -397,7 +398,7 @@ class Rows(Sequence[Row]):
             for n, offset, raw in _lines(f, self.name, self.on_read):
                 if self._copy is not None:
                     offset = self._copy.tell()
-                    self._copy.write(raw.encode("utf-8", "surrogatepass") + b"\n")
+                    self._copy.write(raw.encode("utf-8") + b"\n")
                 if not raw.strip():
                     continue
                 row = _parse_row(raw, n, self.name, self.strings)
