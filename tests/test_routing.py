@@ -239,9 +239,14 @@ def test_cli_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     assert json.loads(out)["kind"] == "whole_corpus"
-    code, out, _ = _run(
-        ["Is SSO in Pro?", "--corpus", str(f), "--window", "150", "--tokenizer", "approx"], capsys
+    # a corpus that does not fit what the window leaves (the prompt itself fits well)
+    big = tmp_path / "big.jsonl"
+    big.write_text(json.dumps({"text": "SSO is in Pro. " * 400}) + "\n", encoding="utf-8")
+    code, out, err = _run(
+        ["Is SSO in Pro?", "--corpus", str(big), "--window", "1000", "--tokenizer", "approx"],
+        capsys,
     )
+    assert (code, err) == (0, "")
     assert out.startswith("route: retrieve")
 
 
