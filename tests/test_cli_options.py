@@ -215,3 +215,53 @@ def test_duplicate_key_in_a_record_names_line_and_column(capsys, tmp_path):
     code, _, err = run(capsys, "cite", str(answer), "--record", str(record))
     assert code == 2
     assert f'{record}:3:3: duplicate key "sources"' in err
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "message"),
+    [
+        ('{"text": "a", "id": "x\\udc80"}', 23, "id contains a lone surrogate U+DC80"),
+        ('{"text": "a", "doc": "\\ud800"}', 23, "doc contains a lone surrogate U+D800"),
+        ('{"text": "a", "parent": "\\uDFFF"}', 26, "parent contains a lone surrogate U+DFFF"),
+        ('{"text": "a", "meta": {"k": ["\\udc80"]}}', 31, "meta.k[0] contains a lone surrogate"),
+        ('{"text": "a", "team": "\\udc80"}', 24, "team contains a lone surrogate"),
+        ('{"text": "a", "\\ud800": 1}', 16, "a key contains a lone surrogate"),
+    ],
+)
+def test_a_lone_surrogate_anywhere_in_a_row_is_an_error_at_file_line(
+    capsys, tmp_path, line, column, message
+):
+    # json reads "\udc80" as a lone surrogate, which no output can encode: the record writer
+    # used to crash with a traceback (and stdout got a byte that is not UTF-8)
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"text": "first", "id": "ok \\ud83d\\ude00"}\n' + line + "\n", "utf-8")
+    out_file = tmp_path / "record.json"
+    for command in (
+        ["assemble", str(path), "-q", "q", "--tokenizer", "approx", "--format", "json",
+         "-o", str(out_file)],
+        ["assemble", str(path), "-q", "q", "--tokenizer", "approx", "--format", "json"],
+        ["dedupe", str(path)],
+    ):  # fmt: skip
+        code, out, err = run(capsys, *command)
+        assert (code, out) == (2, "")
+        assert err.startswith(f"briefpack {command[0]}: error: {path}:2:{column}: {message}")
+        assert "(the escape \\u" in err
+        assert err.count("\n") == 1
+    assert not out_file.exists()
+
+
+def test_a_surrogate_pair_is_one_character_and_fine(capsys, tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"text": "smile \\ud83d\\ude00", "id": "\\ud83d\\ude00"}\n', "utf-8")
+    record = assemble(capsys, path)
+    assert record["sources"][0]["id"] == "\U0001f600"
+
+
+def test_a_lone_surrogate_in_a_record_is_an_error_at_file_line(capsys, tmp_path):
+    record = tmp_path / "record.json"
+    record.write_text('{"sources": [\n {"label": 1, "id": "\\udc80"}]}\n', "utf-8")
+    answer = tmp_path / "answer.txt"
+    answer.write_text("Yes [1].", "utf-8")
+    code, _, err = run(capsys, "cite", str(answer), "--record", str(record))
+    assert code == 2
+    assert f"{record}:2:22: sources[0].id contains a lone surrogate U+DC80" in err

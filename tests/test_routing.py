@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -10,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import briefpack as bp
-from briefpack.routing import KINDS, add_route_parser, normalize
+from briefpack import cli
+from briefpack.routing import KINDS, normalize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import eval_routing
@@ -185,24 +185,36 @@ def test_to_dict_is_json_for_the_record() -> None:
     assert d["rule_set"] == "en"
 
 
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    parser = argparse.ArgumentParser(prog="briefpack")
-    add_route_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["route", *argv])
-    code = args.func(args)
-    return code, capsys.readouterr().out
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = cli.main(["route", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = _run(["How many recipes use anchovies?"], capsys)
+    code, out, _ = _run(["How many recipes use anchovies?"], capsys)
     assert code == 0
-    assert out.splitlines()[0] == "route: aggregate"
-    assert "match: 'How many recipes use'" in out
-    code, out = _run(
+    assert out.splitlines() == [
+        "route: aggregate",
+        f"rule:  {0} (aggregate) {bp.ROUTE_RULES_EN[0].pattern}",
+        "match: 'How many recipes use'",
+        f"why:   {bp.route('How many recipes use anchovies?').why}",
+    ]
+    code, out, _ = _run(
         ["Wie viele Rezepte enthalten Sardellen?", "--lang", "de", "--format", "json"], capsys
     )
     assert json.loads(out)["kind"] == "aggregate"
     assert json.loads(out)["rule_set"] == "de"
+
+
+def test_cli_takes_the_common_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(["How many recipes use anchovies?", "--color", "never"], capsys)
+    assert (code, err) == (0, "")
+    assert out.startswith("route: aggregate\n")
+    code, out, _ = _run(["--help"], capsys)
+    assert code == 0
+    for flag in ("--color", "--corpus", "--lang", "--window", "--tokenizer", "--format"):
+        assert flag in out
 
 
 def test_cli_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -211,7 +223,7 @@ def test_cli_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         '{"text": "SSO is in Pro.", "id": "a", "team": "x"}\n"Leave is 14 weeks."\n\n',
         encoding="utf-8",
     )
-    code, out = _run(
+    code, out, _ = _run(
         [
             "Is SSO in Pro?",
             "--corpus",
@@ -227,14 +239,19 @@ def test_cli_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     assert json.loads(out)["kind"] == "whole_corpus"
-    code, out = _run(
-        ["Is SSO in Pro?", "--corpus", str(f), "--window", "190", "--tokenizer", "approx"], capsys
+    # a corpus that does not fit what the window leaves (the prompt itself fits well)
+    big = tmp_path / "big.jsonl"
+    big.write_text(json.dumps({"text": "SSO is in Pro. " * 400}) + "\n", encoding="utf-8")
+    code, out, err = _run(
+        ["Is SSO in Pro?", "--corpus", str(big), "--window", "1000", "--tokenizer", "approx"],
+        capsys,
     )
+    assert (code, err) == (0, "")
     assert out.startswith("route: retrieve")
 
 
 def test_cli_rules_listing(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = _run(["--rules"], capsys)
+    code, out, _ = _run(["--rules"], capsys)
     assert code == 0
     assert len(out.splitlines()) == 2 * len(bp.ROUTE_RULES_EN)
 
@@ -242,25 +259,41 @@ def test_cli_rules_listing(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        ([], "route needs a question"),
-        (["q", "--budget", "5"], "only matter with --corpus"),
+        ([], "error: route needs a question"),
+        (["q", "--budget", "5"], "error: --budget and --window only matter with --corpus"),
         (["q", "--margin", "5"], "pass --window too"),
-        (["q", "--corpus", "/nonexistent/c.jsonl"], "cannot read it"),
+        (["q", "--corpus", "/nonexistent/c.jsonl"], "error: cannot read /nonexistent/c.jsonl"),
+        (["q", "--lang", "fr"], "invalid choice: 'fr'"),
     ],
 )
 def test_cli_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(bp.InputError, match=message):
-        _run(argv, capsys)
+    code, out, err = _run(argv, capsys)
+    assert code == 2
+    assert out == ""
+    assert message in err
+    assert len(err.splitlines()) == 1
 
 
-def test_cli_bad_corpus_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{oops", "c.jsonl:1:2: invalid JSON: Expecting property name"),
+        ("[1]", "c.jsonl:1:1: expected a JSON object with Chunk's keys"),
+        ('{"text": "a", "text": "b"}', 'c.jsonl:1:15: duplicate key "text" in one object'),
+        ('{"text": "a", "score": 1' + "0" * 5000 + "}", "c.jsonl:1:24: a number with 5001 digits"),
+        ('{"text": "a", "score": 1e999}', "c.jsonl:1:24: the number 1e999 is too large"),
+        ('{"text": "a", "score": "high"}', "c.jsonl:1:24: candidate 0 (id=None): score must be"),
+    ],
+)
+def test_cli_bad_corpus_lines_name_file_line_and_column(
+    tmp_path: Path, line: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the corpus is read by the same reader as `assemble`'s candidates
     f = tmp_path / "c.jsonl"
-    f.write_text("{oops\n", encoding="utf-8")
-    with pytest.raises(bp.InputError, match="line 1: not JSON"):
-        _run(["q", "--corpus", str(f)], capsys)
-    f.write_text("[1]\n", encoding="utf-8")
-    with pytest.raises(bp.InputError, match="line 1: expected an object"):
-        _run(["q", "--corpus", str(f)], capsys)
+    f.write_text(line + "\n", encoding="utf-8")
+    code, _, err = _run(["q", "--corpus", str(f), "--tokenizer", "approx"], capsys)
+    assert code == 2
+    assert message in err, err
 
 
 def test_docs_examples_run() -> None:

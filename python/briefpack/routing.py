@@ -34,10 +34,7 @@ structured data answers them exactly, however small the corpus.
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
-import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -55,7 +52,6 @@ __all__ = [
     "ROUTE_RULE_SETS",
     "Route",
     "Rule",
-    "add_route_parser",
     "normalize",
     "route",
 ]
@@ -370,124 +366,3 @@ def route(
         )
         kind = "whole_corpus"
     return Route(kind, hit, index, span, why, question, rule_set, tokens, context_budget)
-
-
-# ---- the command line: `briefpack route "question"` (wired into the CLI by build_parser) ----
-
-
-def add_route_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``route`` command to an argparse ``subparsers`` object; returns its parser."""
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "route",
-        help="say whether a question is for retrieval or for another tool, and why",
-        description="Route a question before assembling: retrieve (top-k, the default), "
-        "aggregate (a database query), exhaustive (a filter over every item), filter "
-        "(metadata), recency (a sort by time), corpus_analysis (an offline job) or "
-        "whole_corpus (the corpus fits the budget: no retrieval needed). Prints the route, "
-        "the rule that decided and the part of the question it matched.\n\n"
-        'example:\n  briefpack route "How many recipes use anchovies?"\n'
-        '  briefpack route "Ist SSO im Pro-Tarif?" --lang de --corpus docs.jsonl --budget 8000',
-        allow_abbrev=False,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("question", nargs="?", help="the user's question")
-    p.add_argument(
-        "--lang",
-        choices=tuple(ROUTE_RULE_SETS),
-        default="en",
-        help="the rule set (default: %(default)s)",
-    )
-    p.add_argument(
-        "--corpus",
-        metavar="FILE.jsonl",
-        help="the whole corpus, one JSON object per line with a 'text' key (or a JSON "
-        "string); routes to whole_corpus when it fits the budget",
-    )
-    p.add_argument("--budget", type=int, metavar="N", help="tokens for the sources block")
-    p.add_argument("--window", type=int, metavar="N", help="the model's context window")
-    p.add_argument("--max-output", type=int, default=0, metavar="N", help="reserved for the answer")
-    p.add_argument("--margin", type=int, default=0, metavar="N", help="kept free in the window")
-    p.add_argument(
-        "--tokenizer",
-        choices=("o200k_base", "cl100k_base", "approx"),
-        default="o200k_base",
-        help="token counter for --corpus (default: %(default)s)",
-    )
-    p.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="text for reading or json for scripts and records (default: %(default)s)",
-    )
-    p.add_argument(
-        "--rules", action="store_true", help="print the rule set (after --lang) and exit"
-    )
-    p.set_defaults(func=_cli_route)
-    return p
-
-
-def _read_corpus(path: str) -> list[Any]:
-    from .candidates import CHUNK_FIELDS
-
-    try:
-        if path == "-":
-            lines = sys.stdin.read().splitlines()
-        else:
-            with open(path, encoding="utf-8") as fh:
-                lines = fh.read().splitlines()
-    except OSError as exc:
-        raise InputError(f"--corpus {path}: cannot read it ({exc.strerror})") from None
-    rows: list[Any] = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"--corpus {path}, line {n}: not JSON ({exc.msg})") from None
-        if isinstance(row, dict):
-            meta = {k: v for k, v in row.items() if k not in CHUNK_FIELDS}
-            row = {k: v for k, v in row.items() if k in CHUNK_FIELDS}
-            if meta:
-                row["meta"] = {**(row.get("meta") or {}), **meta}
-        elif not isinstance(row, str):
-            raise InputError(
-                f"--corpus {path}, line {n}: expected an object with 'text' or a string, got "
-                f"{type_name(row)}"
-            )
-        rows.append(row)
-    return rows
-
-
-def _cli_route(args: argparse.Namespace) -> int:
-    """Run ``briefpack route``: print the route (text or json) and return the exit status 0.
-
-    Errors are raised as ``InputError`` for the CLI's ``main`` to print (exit status 2).
-    """
-    rules = ROUTE_RULE_SETS[args.lang]
-    if args.rules:
-        for i, rule in enumerate(rules):
-            print(f"{i:>2} {rule.kind:<15} {rule.pattern}\n   {'':<15} {rule.why}")
-        return 0
-    if args.question is None:
-        raise InputError("route needs a question (or --rules to print the rule set)")
-    budget: int | Budget | None = args.budget
-    if args.window is not None:
-        budget = Budget(
-            context=args.budget, window=args.window, max_output=args.max_output, margin=args.margin
-        )
-    elif args.max_output or args.margin:
-        raise InputError("--max-output and --margin are reserved in --window; pass --window too")
-    corpus = None if args.corpus is None else _read_corpus(args.corpus)
-    if corpus is None and budget is not None:
-        raise InputError("--budget and --window only matter with --corpus; pass --corpus too")
-    r = route(args.question, rules=rules, corpus=corpus, budget=budget, tokenizer=args.tokenizer)
-    if args.format == "json":
-        print(json.dumps(r.to_dict(), ensure_ascii=False, indent=2))
-        return 0
-    print(f"route: {r.kind}")
-    if r.rule is not None:
-        print(f"rule:  {r.rule_index} ({r.rule.kind}) {r.rule.pattern}")
-        print(f"match: {r.matched!r}")
-    print(f"why:   {r.why}")
-    return 0

@@ -1,4 +1,4 @@
-"""The ``briefpack`` command line: ``demo``, ``assemble``, ``count``, ``dedupe`` and ``cite``.
+"""The command line: ``demo``, ``assemble``, ``count``, ``dedupe``, ``cite``, ``route``.
 
 Run ``briefpack demo`` to watch the whole pipeline on a built-in help-center example, then
 ``briefpack assemble candidates.jsonl -q "question"`` on your own candidates (one JSON object per
@@ -15,6 +15,8 @@ are written atomically, so an error leaves no half-written file. The options are
 
 Human-readable output uses ``rich`` (``pip install 'briefpack[cli]'``) on a terminal and plain
 text when rich is missing or the output is piped; ``--color always|never`` overrides.
+Long work (reading and processing large files) shows a progress bar on stderr when stderr
+is a terminal, and writes nothing there otherwise (``progress``).
 
     $ briefpack demo
     $ briefpack assemble hits.jsonl -q "Is SSO included in Pro?" --format json -o record.json

@@ -1,4 +1,4 @@
-"""The commands: ``demo``, ``assemble``, ``count``, ``dedupe`` and ``cite``.
+"""The commands: ``demo``, ``assemble``, ``count``, ``dedupe``, ``cite`` and ``route``.
 
 Each takes the parsed arguments and returns an exit status; user errors are raised as
 ``UserError`` (or a briefpack error) and printed by ``main``.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import re
 import sys
 from typing import Any
@@ -29,22 +30,28 @@ from .explain import (
 )
 from .files import (
     Row,
+    Rows,
     display,
     dumps,
     emit,
+    json_pieces,
     locate,
     parse_json,
+    read_chunks,
     read_json,
     read_jsonl,
+    read_pieces,
     read_text,
     rows_to_chunks,
     write_atomic,
 )
 from .options import api_kwargs, name_the_flag
+from .progress import file_size, progress
 from .screen import Screen
+from .stream import count_pieces
 
 
-def _budget(args: argparse.Namespace, default: int) -> int | Budget:
+def _budget(args: argparse.Namespace, default: int | None) -> int | Budget | None:
     """``--budget`` alone is the context budget; ``--window`` reserves answer and margin first."""
     if args.window is None:
         if args.max_output is not None or args.margin is not None:
@@ -109,7 +116,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         **DEMO_OPTIONS,
     )
     if args.format == "json":
-        emit(dumps(result.record(include_prompt=True)), args.output)
+        emit(json_pieces(result.record(include_prompt=True)), args.output)
         return EXIT_OK
     if args.format == "messages":
         emit(dumps(result.messages), args.output)
@@ -216,15 +223,19 @@ def cmd_assemble(args: argparse.Namespace) -> int:
 
     name = display(args.file)
     options = _assemble_options(args)
-    rows = read_jsonl(args.file)
-    chunks = rows_to_chunks(rows, name)
-    require_tokenizer(args.tokenizer, args.backend, "--tokenizer")
-    try:
-        result = assemble(args.question, chunks, **options)
-    except BriefpackError as exc:
-        raise UserError(locate(name_the_flag(exc), rows, name, chunks)) from None
+    with Rows(args.file) as rows:
+        with progress(
+            f"reading {os.path.basename(name)}", file_size(args.file), args.color
+        ) as rows.on_read:
+            chunks = read_chunks(rows)  # a row at a time: each dict goes once its Chunk exists
+        require_tokenizer(args.tokenizer, args.backend, "--tokenizer")
+        try:
+            with progress(f"assembling {len(chunks)} candidates", None, args.color):
+                result = assemble(args.question, chunks, **options)
+        except BriefpackError as exc:
+            raise UserError(locate(name_the_flag(exc), rows, name, chunks)) from None
     if args.format == "json":
-        emit(dumps(result.record(include_prompt=True)), args.output)
+        emit(json_pieces(result.record(include_prompt=True)), args.output)
     elif args.format == "messages":
         emit(dumps(result.messages), args.output)
     elif args.output not in (None, STDIN):
@@ -247,12 +258,14 @@ def cmd_assemble(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    """Count the tokens of each file, and the total."""
-    from ..kernels import count_tokens
-
-    texts = [read_text(path) for path in args.files]
+    """Count the tokens of each file, and the total, reading each a piece at a time."""
     require_tokenizer(args.tokenizer, "auto", "--tokenizer")
-    counts = count_tokens(texts, encoding=args.tokenizer)
+    sizes = [file_size(path) for path in args.files]
+    total = None if None in sizes else sum(size or 0 for size in sizes)
+    with progress(f"counting {args.tokenizer} tokens", total, args.color) as advance:
+        counts = [
+            count_pieces(read_pieces(path, on_read=advance), args.tokenizer) for path in args.files
+        ]
     rows = [[str(n), display(path)] for n, path in zip(counts, args.files)]
     if len(rows) > 1:
         rows.append([str(sum(counts)), "total"])
@@ -328,22 +341,26 @@ def cmd_dedupe(args: argparse.Namespace) -> int:
     minhash = _minhash(args, args.method == "minhash", "--method")
     if threshold is None and args.method != "exact":
         threshold = DEFAULT_THRESHOLDS[args.method]
-    rows = read_jsonl(args.file)
-    chunks = rows_to_chunks(rows, name)
+    with progress(f"reading {os.path.basename(name)}", file_size(args.file), args.color) as advance:
+        rows = read_jsonl(args.file, on_read=advance)
+        chunks = rows_to_chunks(rows, name)
     duplicate_of: list[int | None] = [None] * len(rows)
     similarity: list[float | None] = [None] * len(rows)
-    for group in _scopes(chunks, args.scope):
-        got = _dedupe_group(
-            args.method,
-            [rows[i] for i in group],
-            [chunks[i] for i in group],
-            name,
-            1.0 if threshold is None else threshold,
-            minhash,
-        )
-        for j, (of, sim) in enumerate(zip(got.duplicate_of, got.similarity)):
-            if of is not None:
-                duplicate_of[group[j]], similarity[group[j]] = group[of], sim
+    groups = _scopes(chunks, args.scope)
+    with progress("deduplicating", len(rows), args.color, unit="rows") as advance:
+        for group in groups:
+            got = _dedupe_group(
+                args.method,
+                [rows[i] for i in group],
+                [chunks[i] for i in group],
+                name,
+                1.0 if threshold is None else threshold,
+                minhash,
+            )
+            for j, (of, sim) in enumerate(zip(got.duplicate_of, got.similarity)):
+                if of is not None:
+                    duplicate_of[group[j]], similarity[group[j]] = group[of], sim
+            advance(len(group))
     kept = [i for i, of in enumerate(duplicate_of) if of is None]
     emit("".join(rows[i].raw + "\n" for i in kept), args.output)
     dropped = len(rows) - len(kept)
@@ -432,4 +449,52 @@ def cmd_cite(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"{PROG} cite: error: {problem}", file=sys.stderr)
         return EXIT_CHECK_FAILED
+    return EXIT_OK
+
+
+def cmd_route(args: argparse.Namespace) -> int:
+    """Say whether a question is for top-k retrieval or for another tool, and why."""
+    from ..routing import ROUTE_RULE_SETS, route
+
+    rules = ROUTE_RULE_SETS[args.lang]
+    screen = Screen(args.color)
+    if args.rules:
+        for i, rule in enumerate(rules):
+            screen.line(f"{i:>2} {rule.kind:<15} {rule.pattern}\n   {'':<15} {rule.why}")
+        screen.flush()
+        return EXIT_OK
+    if args.question is None:
+        raise UserError("route needs a question (or --rules to print the rule set)")
+    budget = _budget(args, None)
+    if args.corpus is None:
+        if budget is not None:
+            raise UserError("--budget and --window only matter with --corpus; pass --corpus too")
+        r = route(args.question, rules=rules)
+    else:
+        name = display(args.corpus)
+        with Rows(args.corpus, strings=True) as rows:
+            with progress(
+                f"reading {os.path.basename(name)}", file_size(args.corpus), args.color
+            ) as rows.on_read:
+                corpus = read_chunks(rows)
+            require_tokenizer(args.tokenizer, "auto", "--tokenizer")
+            try:
+                r = route(
+                    args.question,
+                    rules=rules,
+                    corpus=corpus,
+                    budget=budget,
+                    tokenizer=args.tokenizer,
+                )
+            except BriefpackError as exc:
+                raise UserError(locate(name_the_flag(exc), rows, name, corpus)) from None
+    if args.format == "json":
+        sys.stdout.write(dumps(r.to_dict()))
+        return EXIT_OK
+    screen.line(f"route: {r.kind}", "bold")
+    if r.rule is not None:
+        screen.line(f"rule:  {r.rule_index} ({r.rule.kind}) {r.rule.pattern}")
+        screen.line(f"match: {r.matched!r}")
+    screen.line(f"why:   {r.why}")
+    screen.flush()
     return EXIT_OK

@@ -6,6 +6,7 @@ Every problem in an input file is reported as ``FILE:LINE:COLUMN: ...``.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import math
 import os
@@ -13,9 +14,10 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO, overload
 
 from ..candidates import CHUNK_FIELDS, describe, to_chunk
 from ..errors import BriefpackError
@@ -54,6 +56,91 @@ def _decode(data: bytes, name: str) -> str:
 
 def read_text(path: str) -> str:
     return _decode(_read_bytes(path), display(path))
+
+
+READ_SIZE = 1 << 20
+"""Bytes read at a time by the readers that stream (``read_pieces``)."""
+
+
+def _open_binary(path: str) -> BinaryIO:
+    if path == STDIN:
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a text stdin without bytes (some embedders): read it as UTF-8
+            return io.BytesIO(sys.stdin.read().encode("utf-8"))
+        return buffer  # type: ignore[no-any-return]
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def read_pieces(
+    path: str, size: int | None = None, on_read: Callable[[int], None] | None = None
+) -> Iterator[str]:
+    """The UTF-8 text of ``path`` in pieces of about ``size`` bytes (default ``READ_SIZE``).
+
+    The pieces join to ``read_text(path)``: a leading BOM is skipped, a character split
+    between two reads is carried over, and a bad byte is reported as ``FILE:LINE:COLUMN``.
+    ``on_read(n)`` is told the number of bytes of each read (for progress).
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("wb", delete=False) as f:
+    ...     _ = f.write("\\ufeffnaïve\\n東京".encode())
+    >>> list(read_pieces(f.name, 2))
+    ['n', 'a', 'ïv', 'e\\n', '東', '京']
+    >>> os.unlink(f.name)
+    """
+    size = READ_SIZE if size is None else size
+    name = display(path)
+    f = _open_binary(path)
+    line, column = 1, 1  # where the text read so far ends
+    pending = b""
+    first = True
+    try:
+        while True:
+            try:
+                chunk = f.read(size)
+            except OSError as exc:
+                raise UserError(f"cannot read {name}: {exc.strerror or exc}") from None
+            if on_read is not None and chunk:
+                on_read(len(chunk))
+            data = pending + chunk if pending else chunk
+            if first:
+                if len(data) < 3 and chunk:  # too short to tell whether a BOM starts it
+                    pending = data
+                    continue
+                first = False
+                if data.startswith(b"\xef\xbb\xbf"):
+                    data = data[3:]
+            try:
+                text = data.decode("utf-8")
+                pending = b""
+            except UnicodeDecodeError as exc:
+                if chunk and exc.end == len(data) and exc.reason == "unexpected end of data":
+                    text, pending = data[: exc.start].decode("utf-8"), data[exc.start :]
+                else:
+                    before = data[: exc.start].decode("utf-8")
+                    newline = before.rfind("\n")
+                    if newline == -1:
+                        column += len(before)
+                    else:
+                        line, column = line + before.count("\n"), len(before) - newline
+                    raise UserError(
+                        f"{name}:{line}:{column}: not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
+                        "save the file as UTF-8"
+                    ) from None
+            if text:
+                newline = text.rfind("\n")
+                if newline == -1:
+                    column += len(text)
+                else:
+                    line, column = line + text.count("\n"), len(text) - newline
+                yield text
+            if not chunk:
+                return
+    finally:
+        if path != STDIN:
+            f.close()
 
 
 @dataclass(frozen=True)
@@ -141,13 +228,62 @@ def _float(text: str) -> float:
     return x
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The first lone surrogate in a parsed JSON value: (where, the character), else None."""
+    if isinstance(value, str):
+        m = _LONE_SURROGATE.search(value)
+        return None if m is None else (path or "the value", m.group())
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if _LONE_SURROGATE.search(key):
+                return _lone_surrogate(key, f"a key in {path}" if path else "a key")
+            found = _lone_surrogate(item, where)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _lone_surrogate(item, f"{path}[{i}]" if path else f"[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _check_unicode(value: Any, text: str) -> None:
+    """A ``\\udXXX`` escape without its pair parses to a lone surrogate, which no output can
+    encode: an error here, where the file and line are known (the ``needle`` locates it)."""
+    if _SURROGATE_ESCAPE.search(text) is None:  # the only way JSON text can spell one
+        return
+    found = _lone_surrogate(value)
+    if found is not None:
+        where, ch = found
+        escape = f"\\u{ord(ch):04x}"
+        raise _JSONValueError(
+            f"{where} contains a lone surrogate U+{ord(ch):04X} (the escape {escape} without its "
+            "pair), which is not valid Unicode; remove it or write the whole character",
+            _find_escape(text, ord(ch)),
+        )
+
+
+def _find_escape(text: str, code: int) -> str | None:
+    m = re.search(rf"\\u{code:04x}", text, re.IGNORECASE)
+    return None if m is None else m.group()
+
+
 def parse_json(text: str) -> Any:
-    """``json.loads`` that rejects duplicate keys, overlong integers and overflowing floats.
+    """``json.loads`` that rejects duplicate keys, overlong integers, overflowing floats and lone
+    surrogates (an unpaired ``\\udXXX`` escape, which no output could encode).
 
     >>> parse_json('{"a": 1, "b": [2.5]}')
     {'a': 1, 'b': [2.5]}
     """
-    return json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_float=_float)
+    value = json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_float=_float)
+    _check_unicode(value, text)
+    return value
 
 
 _PLAIN = json.JSONDecoder()
@@ -188,33 +324,147 @@ def _offset_of(exc: _JSONValueError, text: str) -> int:
     return 0
 
 
-def read_jsonl(path: str) -> list[Row]:
+_REPORT_EVERY = 1 << 18  # bytes between two reports to on_read
+
+
+def _lines(
+    f: BinaryIO, name: str, on_read: Callable[[int], None] | None = None
+) -> Iterator[tuple[int, int, str]]:
+    """(line number, byte offset, text) of each line of ``f``, split at ``\\n`` only."""
+    offset = reported = 0
+    for n, data in enumerate(f, 1):
+        if on_read is not None and offset - reported >= _REPORT_EVERY:
+            on_read(offset - reported)
+            reported = offset
+        start = 3 if n == 1 and data.startswith(b"\xef\xbb\xbf") else 0
+        try:
+            text = data[start:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            column = len(data[start : start + exc.start].decode("utf-8")) + 1
+            raise UserError(
+                f"{name}:{n}:{column}: not valid UTF-8 (byte 0x{data[start + exc.start]:02x}); "
+                "save the file as UTF-8"
+            ) from None
+        yield n, offset, text[:-1] if text.endswith("\n") else text
+        offset += len(data)
+    if on_read is not None and offset > reported:
+        on_read(offset - reported)
+
+
+def _parse_row(raw: str, n: int, name: str, strings: bool) -> Row:
+    try:
+        obj = parse_json(raw)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{name}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except _JSONValueError as exc:
+        raise UserError(f"{name}:{n}:{_offset_of(exc, raw) + 1}: {exc}") from None
+    except RecursionError:
+        raise UserError(f"{name}:{n}:1: invalid JSON: nested too deeply") from None
+    if strings and isinstance(obj, str):
+        obj = {"text": obj}
+    if not isinstance(obj, dict):
+        column = _skip_ws(raw, 0) + 1
+        raise UserError(
+            f"{name}:{n}:{column}: expected a JSON object with Chunk's keys "
+            f"({', '.join(CHUNK_FIELDS)}){' or a JSON string' if strings else ''}, got a "
+            f"JSON {_json_type(obj)}"
+        )
+    return Row(n, raw, obj)
+
+
+class Rows(Sequence[Row]):
+    """The rows of a JSONL file read once, line by line, keeping only where each one is.
+
+    ``rows[i]`` reads row ``i`` again (for an error message about it); stdin is copied to a
+    temporary file as it is read, so it can be read again too. Use it as a context manager.
+    """
+
+    def __init__(
+        self, path: str, *, strings: bool = False, on_read: Callable[[int], None] | None = None
+    ) -> None:
+        self.path, self.name, self.strings = path, display(path), strings
+        self.on_read = on_read  # told the bytes read as reading goes (for progress)
+        self._lines = array("Q")  # line number of row i
+        self._offsets = array("Q")  # byte offset of row i in the file (or the copy of stdin)
+        self._copy: BinaryIO | None = None
+
+    def __iter__(self) -> Iterator[Row]:
+        """Read the file (once), yielding each non-blank line parsed."""
+        self._lines, self._offsets = array("Q"), array("Q")
+        f = _open_binary(self.path)
+        if self.path == STDIN:
+            self._copy = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        try:
+            for n, offset, raw in _lines(f, self.name, self.on_read):
+                if self._copy is not None:
+                    offset = self._copy.tell()
+                    self._copy.write(raw.encode("utf-8") + b"\n")
+                if not raw.strip():
+                    continue
+                row = _parse_row(raw, n, self.name, self.strings)
+                self._lines.append(n)
+                self._offsets.append(offset)
+                yield row
+        finally:
+            if self.path != STDIN:
+                f.close()
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Row]: ...
+    def __getitem__(self, index: int | slice) -> Row | Sequence[Row]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = self._lines[index]
+        with contextlib.suppress(OSError, UserError, UnicodeDecodeError):
+            if self._copy is not None:
+                self._copy.seek(self._offsets[index])
+                data = self._copy.readline()
+            else:
+                with open(self.path, "rb") as f:
+                    f.seek(self._offsets[index])
+                    data = f.readline()
+            start = 3 if self._offsets[index] == 0 and data.startswith(b"\xef\xbb\xbf") else 0
+            raw = data[start:].decode("utf-8").rstrip("\n")
+            return _parse_row(raw, n, self.name, self.strings)
+        return Row(n, "", {})  # the file changed since: the line is still right
+
+    def close(self) -> None:
+        if self._copy is not None:
+            self._copy.close()
+            self._copy = None
+
+    def __enter__(self) -> Rows:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_jsonl(
+    path: str, *, strings: bool = False, on_read: Callable[[int], None] | None = None
+) -> list[Row]:
     """Read one JSON object per line (blank lines are skipped).
 
     Lines are split at ``\\n`` only (a JSON string may hold U+2028 raw). A syntax error is
-    reported as ``FILE:LINE:COLUMN: invalid JSON: ...``.
+    reported as ``FILE:LINE:COLUMN: invalid JSON: ...``. With ``strings``, a line may also be
+    a JSON string, read as ``{"text": ...}``.
     """
-    name = display(path)
-    rows = []
-    for n, raw in enumerate(read_text(path).split("\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            obj = parse_json(raw)
-        except json.JSONDecodeError as exc:
-            raise UserError(f"{name}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
-        except _JSONValueError as exc:
-            raise UserError(f"{name}:{n}:{_offset_of(exc, raw) + 1}: {exc}") from None
-        except RecursionError:
-            raise UserError(f"{name}:{n}:1: invalid JSON: nested too deeply") from None
-        if not isinstance(obj, dict):
-            column = _skip_ws(raw, 0) + 1
-            raise UserError(
-                f"{name}:{n}:{column}: expected a JSON object with Chunk's keys "
-                f"({', '.join(CHUNK_FIELDS)}), got a JSON {_json_type(obj)}"
-            )
-        rows.append(Row(n, raw, obj))
-    return rows
+    with Rows(path, strings=strings, on_read=on_read) as rows:
+        return list(rows)
+
+
+def read_chunks(rows: Rows) -> list[Chunk]:
+    """Read ``rows`` and make each a ``Chunk`` (as ``rows_to_chunks``), holding one row at a time.
+
+    The parsed object and the line's text are dropped once its ``Chunk`` exists; ``rows``
+    remembers where each line is for error messages.
+    """
+    return [row_to_chunk(row, index, rows.name) for index, row in enumerate(rows)]
 
 
 def _json_type(value: object) -> str:
@@ -232,7 +482,7 @@ def _json_type(value: object) -> str:
 _CANDIDATE = re.compile(r"candidate (\d+) ")
 
 
-def locate(message: str, rows: list[Row], name: str, chunks: Sequence[Chunk] = ()) -> str:
+def locate(message: str, rows: Sequence[Row], name: str, chunks: Sequence[Chunk] = ()) -> str:
     """Prefix a library message about ``candidate N (id=...)`` with ``FILE:LINE:COLUMN``.
 
     The column is that of the value the message is about (its first word after the candidate,
@@ -242,11 +492,16 @@ def locate(message: str, rows: list[Row], name: str, chunks: Sequence[Chunk] = (
     if not m or int(m.group(1)) >= len(rows):
         return message
     index = int(m.group(1))
-    row = rows[index]
+    return _locate_row(
+        message, rows[index], index, name, chunks[index] if index < len(chunks) else None
+    )
+
+
+def _locate_row(message: str, row: Row, index: int, name: str, chunk: Chunk | None) -> str:
     column = _skip_ws(row.raw, 0) + 1
     ids = [row.obj.get("id")]
-    if index < len(chunks):
-        ids.append(chunks[index].id)
+    if chunk is not None:
+        ids.append(chunk.id)
     for cid in ids:
         for shown in (cid, None if cid is None else str(cid)):
             prefix = describe(index, shown) + ": "
@@ -272,29 +527,34 @@ def _check_float_range(known: dict[str, Any], row: Row, name: str) -> None:
                 )
 
 
-def rows_to_chunks(rows: list[Row], name: str) -> list[Chunk]:
+def row_to_chunk(row: Row, index: int, name: str) -> Chunk:
+    """Check one row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``."""
+    known = {k: v for k, v in row.obj.items() if k in CHUNK_FIELDS}
+    extra = {k: v for k, v in row.obj.items() if k not in CHUNK_FIELDS}
+    if extra:
+        given = known.get("meta")
+        if given is not None and not isinstance(given, dict):
+            column = _value_columns(row.raw).get("meta", 1)
+            raise UserError(
+                f"{name}:{row.line}:{column}: meta must be a JSON object, got a JSON "
+                f"{_json_type(given)}"
+            )
+        known["meta"] = {**extra, **(given or {})}
+    _check_float_range(known, row, name)
+    try:
+        return to_chunk(known, index)
+    except BriefpackError as exc:
+        message = str(exc)
+        if _CANDIDATE.match(message):
+            message = _locate_row(message, row, index, name, None)
+        raise UserError(message) from None
+    except TypeError as exc:  # pragma: no cover - to_chunk checks every field it takes
+        raise UserError(f"{name}:{row.line}:1: {exc}") from None
+
+
+def rows_to_chunks(rows: Sequence[Row], name: str) -> list[Chunk]:
     """Check each row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``."""
-    chunks = []
-    for index, row in enumerate(rows):
-        known = {k: v for k, v in row.obj.items() if k in CHUNK_FIELDS}
-        extra = {k: v for k, v in row.obj.items() if k not in CHUNK_FIELDS}
-        if extra:
-            given = known.get("meta")
-            if given is not None and not isinstance(given, dict):
-                column = _value_columns(row.raw).get("meta", 1)
-                raise UserError(
-                    f"{name}:{row.line}:{column}: meta must be a JSON object, got a JSON "
-                    f"{_json_type(given)}"
-                )
-            known["meta"] = {**extra, **(given or {})}
-        _check_float_range(known, row, name)
-        try:
-            chunks.append(to_chunk(known, index))
-        except BriefpackError as exc:
-            raise UserError(locate(str(exc), rows, name)) from None
-        except TypeError as exc:  # pragma: no cover - to_chunk checks every field it takes
-            raise UserError(f"{name}:{row.line}:1: {exc}") from None
-    return chunks
+    return [row_to_chunk(row, index, name) for index, row in enumerate(rows)]
 
 
 def read_json(path: str) -> Any:
@@ -324,12 +584,14 @@ def _new_file_mode(target: str) -> int:
         return 0o666 & ~mask
 
 
-def write_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, text: str | Iterable[str]) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``.
 
     Readers never see a half-written file, and an error leaves any old file untouched. A path
     that exists but is not a regular file (``/dev/stdout``, a named pipe) is written directly.
+    ``text`` may come in pieces (``json_pieces``), written as they come.
     """
+    pieces = [text] if isinstance(text, str) else text
     try:
         special = not stat.S_ISREG(os.stat(path).st_mode)
     except OSError:  # it does not exist yet
@@ -337,7 +599,7 @@ def write_atomic(path: str, text: str) -> None:
     if special:
         try:
             with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
+                f.writelines(pieces)
         except OSError as exc:
             raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
         return
@@ -351,7 +613,7 @@ def write_atomic(path: str, text: str) -> None:
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+            f.writelines(pieces)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, _new_file_mode(target))
@@ -364,10 +626,10 @@ def write_atomic(path: str, text: str) -> None:
         raise
 
 
-def emit(text: str, out: str | None) -> None:
+def emit(text: str | Iterable[str], out: str | None) -> None:
     """Write machine output: to ``out`` atomically, or to stdout when ``out`` is None or -."""
     if out is None or out == STDIN:
-        sys.stdout.write(text)
+        sys.stdout.writelines([text] if isinstance(text, str) else text)
         sys.stdout.flush()
     else:
         write_atomic(out, text)
@@ -375,3 +637,13 @@ def emit(text: str, out: str | None) -> None:
 
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+
+
+def json_pieces(value: Any) -> Iterator[str]:
+    """``dumps(value)`` in pieces, so a large record is written without being held as one string.
+
+    >>> "".join(json_pieces({"a": [1, "é"]})) == dumps({"a": [1, "é"]})
+    True
+    """
+    yield from json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(value)
+    yield "\n"

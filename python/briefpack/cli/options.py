@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..routing import ROUTE_RULE_SETS
 from .common import (
     BACKENDS,
     COLORS,
@@ -72,6 +73,7 @@ class Option:
 
 _ASSEMBLE = ("assemble",)
 _PROMPT = ("demo", "assemble")
+_WINDOW = ("assemble", "route")
 _DEFAULT = " (default: %(default)s)"
 
 OPTIONS: tuple[Option, ...] = (
@@ -107,7 +109,36 @@ OPTIONS: tuple[Option, ...] = (
         passes=True,
         settings={"metavar": "TEXT", "type": utf8_text},
     ),
+    # ---- routing
+    Option(
+        ("--lang",),
+        ("route",),
+        "the rule set: en or de" + _DEFAULT,
+        settings={"choices": tuple(ROUTE_RULE_SETS), "default": "en"},
+    ),
+    Option(
+        ("--corpus",),
+        ("route",),
+        "the whole corpus, one JSON object per line with Chunk's keys (or a JSON string); "
+        "routes to whole_corpus when it fits the budget; - reads stdin",
+        api=("corpus",),
+        settings={"metavar": "FILE.jsonl"},
+    ),
+    Option(
+        ("--rules",),
+        ("route",),
+        "print the rule set (after --lang) and exit",
+        settings={"action": "store_true"},
+    ),
     # ---- the budget
+    Option(
+        ("--budget",),
+        ("route",),
+        "with --corpus: tokens for the sources block (default: assemble's, or what --window "
+        "leaves)",
+        api=("budget.context", "budget"),
+        settings={"type": int, "metavar": "N"},
+    ),
     Option(
         ("--budget",),
         ("demo",),
@@ -124,21 +155,21 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         ("--window",),
-        _ASSEMBLE,
+        _WINDOW,
         "the model's context window, in tokens",
         api=("budget.window",),
         settings={"type": int, "metavar": "N"},
     ),
     Option(
         ("--max-output",),
-        _ASSEMBLE,
+        _WINDOW,
         "tokens reserved in the window for the answer (default: 0)",
         api=("budget.max_output",),
         settings={"type": int, "metavar": "N"},
     ),
     Option(
         ("--margin",),
-        _ASSEMBLE,
+        _WINDOW,
         "tokens kept free in the window (default: 0)",
         api=("budget.margin",),
         settings={"type": int, "metavar": "N"},
@@ -299,6 +330,13 @@ OPTIONS: tuple[Option, ...] = (
         deprecated=("--encoding",),
     ),
     Option(
+        ("--tokenizer",),
+        ("route",),
+        "token counter for --corpus" + _DEFAULT,
+        api=("tokenizer",),
+        settings={"choices": TOKENIZERS, "default": "o200k_base"},
+    ),
+    Option(
         ("--backend",),
         _ASSEMBLE,
         "auto (the compiled core when built), rust, or python (the reference)" + _DEFAULT,
@@ -316,7 +354,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         ("--format",),
-        ("cite",),
+        ("cite", "route"),
         "text for reading or json for scripts" + _DEFAULT,
         settings={"choices": ("text", "json"), "default": "text"},
     ),
@@ -352,7 +390,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         ("--color",),
-        ("demo", "assemble", "count", "dedupe", "cite"),
+        ("demo", "assemble", "count", "dedupe", "cite", "route"),
         "colour and tables with rich: auto (on a terminal, when rich is installed), always, or "
         "never" + _DEFAULT,
         settings={"choices": COLORS, "default": "auto"},

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
-from .commands import cmd_assemble, cmd_cite, cmd_count, cmd_dedupe, cmd_demo
+from .commands import cmd_assemble, cmd_cite, cmd_count, cmd_dedupe, cmd_demo, cmd_route
 from .common import EXIT_STATUSES, EXIT_USAGE, PROG
-from .options import add_options
+from .options import add_options, utf8_text
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -37,6 +37,7 @@ examples:
   briefpack count README.md docs/*.md --tokenizer cl100k_base
   briefpack dedupe hits.jsonl --method minhash --threshold 0.8 -o unique.jsonl
   briefpack cite answer.txt --record rec.json
+  briefpack route "How many recipes use anchovies?"
 
 {EXIT_STATUSES}"""
 
@@ -123,6 +124,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("answer", metavar="ANSWER", help="the answer text file; - reads stdin")
     p.set_defaults(func=cmd_cite)
+
+    p = add(
+        "route",
+        "say whether a question is for retrieval or for another tool, and why",
+        "Route a question before assembling: retrieve (top-k, the default), aggregate (a "
+        "database query), exhaustive (a filter over every item), filter (metadata), recency (a "
+        "sort by time), corpus_analysis (an offline job) or whole_corpus (the corpus fits the "
+        "budget: no retrieval needed). Prints the route, the rule that decided and the part of "
+        "the question it matched.\n\n"
+        'examples:\n  briefpack route "How many recipes use anchovies?"\n'
+        '  briefpack route "Ist SSO im Pro-Tarif?" --lang de --corpus docs.jsonl --budget 8000',
+    )
+    p.add_argument("question", nargs="?", type=utf8_text, help="the user's question")
+    p.set_defaults(func=cmd_route)
     for name, command in sub.choices.items():
         add_options(command, name)
     return parser
