@@ -155,8 +155,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "held", "all"), default="dev")
     parser.add_argument("--file", metavar="TSV", help="score this labelled TSV instead")
-    parser.add_argument("--lang", choices=sorted(bp.ROUTE_RULE_SETS), default="en",
-                        help="the rule set for --file (default en)")
+    parser.add_argument(
+        "--lang",
+        choices=sorted(bp.ROUTE_RULE_SETS),
+        default="en",
+        help="the rule set for --file (default en)",
+    )
     parser.add_argument("--errors", action="store_true", help="list the misrouted questions")
     parser.add_argument("--external", metavar="PASSAGES.jsonl.gz", help="see the module doc")
     args = parser.parse_args()

@@ -112,7 +112,7 @@ def test_eval_script_reads_two_and_four_column_files(tmp_path: Path) -> None:
     assert res["ordinary"] == (0, 1)  # the row with a corpus is not an ordinary question
     assert res["confusion"][("retrieve", "whole_corpus")] == 1  # type: ignore[index]
     f.write_text("count\tHow many?\n", encoding="utf-8")
-    with pytest.raises(SystemExit, match="set.tsv:1: expected kind"):
+    with pytest.raises(SystemExit, match=r"set\.tsv:1: expected kind"):
         eval_routing.load_file(f)
 
 

@@ -103,7 +103,8 @@ _ATTRIBUTES = (
 )
 """Plurals that name an attribute of one thing ("shipping costs", "tips for"), not items."""
 _LISTING = (
-    r"^(?:please )?(?:(?:show|find|list|give|get|fetch|pull up|search for|look up|only)(?: me| us)? )?"
+    r"^(?:please )?(?:(?:show|find|list|give|get|fetch|pull up|search for|look up|only)"
+    r"(?: me| us)? )?"
     r"(?!(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|could"
     r"|should|would|will|may|must|has|have|had|i|my|we|our|you|your|tell|explain|describe"
     r"|summari[sz]e|compare|please|cluster|classify|categori[sz]e|group|sort|order|rank|count)\b)"
