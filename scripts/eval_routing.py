@@ -1,14 +1,18 @@
-"""Precision and recall of briefpack.route's default rules on the labelled questions.
+"""Precision and recall of briefpack.route's default rules on labelled questions.
 
-    python scripts/eval_routing.py --split dev            # while writing rules
-    python scripts/eval_routing.py --split held           # once, after the rules are fixed
+    python scripts/eval_routing.py --split dev            # the author's sets, while writing rules
+    python scripts/eval_routing.py --split held           # the author's held rows
     python scripts/eval_routing.py --split dev --errors   # list the questions routed wrongly
+    python scripts/eval_routing.py --file tests/data/routing_blind1_en.tsv
+        # any TSV: per-kind table, false-positive rate, confusion matrix (--lang de for German)
     python scripts/eval_routing.py --external ../shared/corpus/passages.jsonl.gz
         # third-party questions (lines ending in "?" in a passage corpus): how many leave retrieval
 
-Reads tests/data/routing_en.tsv and routing_de.tsv (kind, split, corpus, question). Rows marked
-corpus "small" are routed with SMALL_CORPUS and BUDGET, a corpus that fits; the others without a
-corpus. Prints one markdown table per language.
+The author's sets are tests/data/routing_en.tsv and routing_de.tsv (kind, split, corpus,
+question). Rows marked corpus "small" are routed with SMALL_CORPUS and BUDGET, a corpus that
+fits; the others without a corpus. A ``--file`` TSV has either those four columns or two
+(kind, question); a line starting with "kind" is a header, lines starting with "#" are
+comments. Prints one markdown table per set.
 """
 
 from __future__ import annotations
@@ -29,16 +33,35 @@ SMALL_CORPUS = [
 BUDGET = 2000
 TOKENIZER = "approx"
 
+Row = tuple[str, str, str, str]
+"""(kind, split, corpus, question)"""
 
-def load(lang: str) -> list[tuple[str, str, str, str]]:
-    """The labelled rows of one language: (kind, split, corpus, question)."""
+
+def load_file(path: str | Path) -> list[Row]:
+    """The labelled rows of a TSV with columns (kind, split, corpus, question) or (kind, question).
+
+    A two-column row has split ``"all"`` and corpus ``"-"``.
+    """
     rows = []
-    for line in (DATA / f"routing_{lang}.tsv").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            kind, split, corpus, question = line.split("\t")
-            assert kind in KINDS, line
-            rows.append((kind, split, corpus, question))
+    text = Path(path).read_text(encoding="utf-8")
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if cells[0] == "kind":
+            continue  # a header
+        if len(cells) == 2:
+            cells = [cells[0], "all", "-", cells[1]]
+        if len(cells) != 4 or cells[0] not in KINDS:
+            raise SystemExit(f"{path}:{number}: expected kind[, split, corpus], question: {line!r}")
+        kind, split, corpus, question = cells
+        rows.append((kind, split, corpus, question))
     return rows
+
+
+def load(lang: str) -> list[Row]:
+    """The author's labelled rows of one language: (kind, split, corpus, question)."""
+    return load_file(DATA / f"routing_{lang}.tsv")
 
 
 def predict(lang: str, corpus: str, question: str) -> str:
@@ -51,9 +74,9 @@ def predict(lang: str, corpus: str, question: str) -> str:
     return bp.route(question, rules=rules).kind
 
 
-def evaluate(lang: str, split: str) -> dict[str, object]:
-    """Per-kind precision and recall, and the false-positive rate on ordinary questions."""
-    rows = [r for r in load(lang) if split == "all" or r[1] == split]
+def score(lang: str, rows: list[Row]) -> dict[str, object]:
+    """Per-kind (wanted, routed, right) counts, the false-positive rate on ordinary questions
+    (retrieve rows without a corpus routed elsewhere), the confusion matrix and the errors."""
     pairs = [(kind, predict(lang, corpus, q), corpus, q) for kind, _, corpus, q in rows]
     table = {}
     for kind in KINDS:
@@ -61,15 +84,25 @@ def evaluate(lang: str, split: str) -> dict[str, object]:
         n_want = sum(1 for want, _, _, _ in pairs if want == kind)
         n_got = sum(1 for _, got, _, _ in pairs if got == kind)
         table[kind] = (n_want, n_got, tp)
+    confusion = {(w, g): 0 for w in KINDS for g in KINDS}
+    for want, got, _, _ in pairs:
+        confusion[want, got] += 1
     ordinary = [(w, g) for w, g, c, _ in pairs if w == "retrieve" and c == "-"]
     false_pos = sum(1 for _, g in ordinary if g != "retrieve")
     errors = [(w, g, q) for w, g, _, q in pairs if w != g]
     return {
         "table": table,
         "ordinary": (false_pos, len(ordinary)),
+        "confusion": confusion,
         "errors": errors,
         "n": len(pairs),
+        "right": sum(1 for w, g, _, _ in pairs if w == g),
     }
+
+
+def evaluate(lang: str, split: str) -> dict[str, object]:
+    """``score`` on one split (``"dev"``, ``"held"`` or ``"all"``) of the author's set."""
+    return score(lang, [r for r in load(lang) if split == "all" or r[1] == split])
 
 
 def external(path: str) -> None:
@@ -95,27 +128,50 @@ def _pct(num: int, den: int) -> str:
     return "n/a" if den == 0 else f"{100 * num / den:.0f}% ({num}/{den})"
 
 
+def report(title: str, res: dict[str, object], errors: bool) -> None:
+    """Print the per-kind table, the false-positive rate and the confusion matrix."""
+    print(f"\n{title}: {res['n']} questions, {_pct(res['right'], res['n'])} routed as labelled\n")  # type: ignore[arg-type]
+    print("| kind | questions | precision | recall |")
+    print("|---|---:|---:|---:|")
+    for kind, (n_want, n_got, tp) in res["table"].items():  # type: ignore[attr-defined]
+        if n_want or n_got:
+            print(f"| {kind} | {n_want} | {_pct(tp, n_got)} | {_pct(tp, n_want)} |")
+    fp, n = res["ordinary"]  # type: ignore[misc]
+    print(f"\nordinary questions routed away from retrieval: {_pct(fp, n)}")
+    confusion: dict[tuple[str, str], int] = res["confusion"]  # type: ignore[assignment]
+    used = [k for k in KINDS if any(confusion[k, o] or confusion[o, k] for o in KINDS)]
+    short = {k: k[:8] for k in KINDS}
+    print("\nconfusion (rows: labelled, columns: routed)\n")
+    print(f"{'':<16}" + "".join(f"{short[k]:>9}" for k in used))
+    for want in used:
+        print(f"{want:<16}" + "".join(f"{confusion[want, got]:>9}" for got in used))
+    if errors:
+        print()
+        for want, got, q in res["errors"]:  # type: ignore[attr-defined]
+            print(f"  want {want:<15} got {got:<15} {q}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "held", "all"), default="dev")
+    parser.add_argument("--file", metavar="TSV", help="score this labelled TSV instead")
+    parser.add_argument(
+        "--lang",
+        choices=sorted(bp.ROUTE_RULE_SETS),
+        default="en",
+        help="the rule set for --file (default en)",
+    )
     parser.add_argument("--errors", action="store_true", help="list the misrouted questions")
     parser.add_argument("--external", metavar="PASSAGES.jsonl.gz", help="see the module doc")
     args = parser.parse_args()
     if args.external:
         external(args.external)
         return
+    if args.file:
+        report(f"{args.file} ({args.lang})", score(args.lang, load_file(args.file)), args.errors)
+        return
     for lang in ("en", "de"):
-        res = evaluate(lang, args.split)
-        print(f"\n{lang}, split {args.split}: {res['n']} questions\n")
-        print("| kind | questions | precision | recall |")
-        print("|---|---:|---:|---:|")
-        for kind, (n_want, n_got, tp) in res["table"].items():  # type: ignore[attr-defined]
-            print(f"| {kind} | {n_want} | {_pct(tp, n_got)} | {_pct(tp, n_want)} |")
-        fp, n = res["ordinary"]  # type: ignore[misc]
-        print(f"\nordinary questions routed away from retrieval: {_pct(fp, n)}")
-        if args.errors:
-            for want, got, q in res["errors"]:  # type: ignore[attr-defined]
-                print(f"  want {want:<15} got {got:<15} {q}")
+        report(f"{lang}, split {args.split}", evaluate(lang, args.split), args.errors)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,96 @@ def test_dev_split_routes_every_labelled_question(lang: str) -> None:
     assert n > 0
 
 
+def test_blind_set_1_routes_without_sending_ordinary_questions_away() -> None:
+    # Written independently, without seeing the rules; development data since the rules were
+    # revised on it (the first rules routed 72% of it and sent 4 of 60 ordinary questions away).
+    rows = eval_routing.load_file(eval_routing.DATA / "routing_blind1_en.tsv")
+    assert len(rows) == 160
+    res = eval_routing.score("en", rows)
+    assert res["ordinary"] == (0, 60)
+    assert res["right"] >= 0.95 * len(rows)  # type: ignore[operator]
+    for kind, (n_want, _, tp) in res["table"].items():  # type: ignore[attr-defined]
+        assert n_want == 0 or tp >= 0.9 * n_want, kind
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        # metadata conditions on a request for items: numbers, units, dates, authors, sections
+        ("videos shorter than 5 minutes", "filter"),
+        ("hotels rated 4 stars or higher", "filter"),
+        ("Show me contracts signed after 2021 with suppliers in Spain", "filter"),
+        ("blog posts written by Anna Smith about pricing", "filter"),
+        ("reports in the Finance folder", "filter"),
+        # recency: yesterday, lately, what's new on the site, newest first
+        ("What got uploaded yesterday?", "recency"),
+        ("What have we published lately?", "recency"),
+        ("What's new in the wiki?", "recency"),
+        ("List the contracts by date, newest first", "recency"),
+        # exhaustive: every one, all of them, pull up every
+        ("I need every contract that has an indemnity clause", "exhaustive"),
+        ("Track down all emails that mention Project Falcon", "exhaustive"),
+        ("Which tickets reference the login bug? Give me all of them.", "exhaustive"),
+        # aggregate: counts of items in a state, means over items
+        ("How many tickets are still open?", "aggregate"),
+        ("What's the mean rating of reviews for the X200?", "aggregate"),
+        ("How many customers signed up last quarter?", "aggregate"),
+        # corpus analysis: themes, representation, recurrence, contradictions, gaps, change
+        ("What themes come up in customer feedback?", "corpus_analysis"),
+        ("Which topics are underrepresented in our blog?", "corpus_analysis"),
+        ("Which phrases show up again and again in the support tickets?", "corpus_analysis"),
+        ("Are there policies that contradict one another?", "corpus_analysis"),
+        ("Where are the gaps in our FAQ coverage?", "corpus_analysis"),
+        ("How has the tone of our press releases evolved over time?", "corpus_analysis"),
+    ],
+)
+def test_phenomena_route_beyond_the_labelled_phrasings(question: str, kind: str) -> None:
+    assert bp.route(question).kind == kind
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I list all files in a folder?",  # a how-to names a tool's feature
+        "How do I sort my orders by date?",
+        "List every step in the onboarding checklist",
+        "What changed in the newest release notes?",  # the latest version of one thing
+        "I updated the app yesterday and now it crashes",  # the asker's own change
+        "Please tell me the total number of vacation days I can carry over.",
+        "shipping costs to Canada for orders under 50 dollars",  # an attribute, not items
+        "Guidelines for events with over 100 guests",
+        "Is the styling consistent across browsers?",
+        "Is the company as a whole profitable?",
+        "Why does the app crash again and again?",
+        "Which insurance covers the most?",
+        "What are all the options with the Pro plan?",
+        "Do I have to sign all of them?",
+        "What's new in the Pro plan?",
+        "Can I cancel a recurring invoice?",
+        "Who approves expense reports over 500 EUR?",
+    ],
+)
+def test_near_misses_of_the_new_rules_stay_retrieval(question: str) -> None:
+    assert bp.route(question).kind == "retrieve"
+
+
+def test_eval_script_reads_two_and_four_column_files(tmp_path: Path) -> None:
+    f = tmp_path / "set.tsv"
+    f.write_text(
+        "# a comment\nkind\tquestion\naggregate\tHow many recipes use anchovies?\n"
+        "retrieve\tHow do I reset my password?\nretrieve\tdev\tsmall\tIs SSO in Pro?\n",
+        encoding="utf-8",
+    )
+    rows = eval_routing.load_file(f)
+    assert rows[0] == ("aggregate", "all", "-", "How many recipes use anchovies?")
+    res = eval_routing.score("en", rows)
+    assert res["ordinary"] == (0, 1)  # the row with a corpus is not an ordinary question
+    assert res["confusion"][("retrieve", "whole_corpus")] == 1  # type: ignore[index]
+    f.write_text("count\tHow many?\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"set\.tsv:1: expected kind"):
+        eval_routing.load_file(f)
+
+
 def test_labelled_set_is_large_enough_and_covers_every_kind() -> None:
     rows = eval_routing.load("en")
     assert len(rows) >= 150
@@ -44,7 +134,7 @@ def test_labelled_set_is_large_enough_and_covers_every_kind() -> None:
 )
 def test_case_width_and_punctuation_agree(question: str) -> None:
     r = bp.route(question)
-    assert (r.kind, r.rule_index) == ("aggregate", 0)
+    assert (r.kind, r.rule_index) == ("aggregate", 2)  # rules 0 and 1 are retrieve exceptions
     assert normalize(r.matched or "") == "how many recipes use"
 
 
@@ -64,7 +154,7 @@ def test_match_is_the_span_of_the_original_question() -> None:
     assert r.kind == "exhaustive"
     assert r.match is not None
     assert q[r.match[0] : r.match[1]] == "LIST every"
-    assert "rule 10" in r.why
+    assert "rule 17" in r.why
     assert "'LIST every'" in r.why
 
 
@@ -76,8 +166,13 @@ def test_near_misses_stay_retrieval() -> None:
         "What is the latest version of the app?",
     ):
         r = bp.route(q)
-        assert (r.kind, r.rule, r.match) == ("retrieve", None, None), q
-        assert r.why.startswith("no rule matched")
+        assert r.kind == "retrieve", q
+        if r.rule is None:
+            assert r.match is None
+            assert r.why.startswith("no rule matched")
+        else:  # an exception rule decided, and says so
+            assert r.rule.kind == "retrieve"
+            assert f"rule {r.rule_index}" in r.why
 
 
 def test_german_questions_do_not_fire_english_rules_and_vice_versa() -> None:
@@ -167,7 +262,7 @@ def test_a_fitting_corpus_overrides_only_sampled_kinds() -> None:
     r = bp.route("List every recipe with nuts.", corpus=CORPUS, budget=1000, tokenizer="approx")
     assert r.rule is not None
     assert r.rule.kind == "exhaustive"
-    assert "overrides rule 10" in r.why
+    assert "overrides rule 17" in r.why
 
 
 def test_whole_corpus_errors_come_from_assemble() -> None:
