@@ -291,7 +291,7 @@ def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert out.splitlines() == [
         "route: aggregate",
-        f"rule:  {0} (aggregate) {bp.ROUTE_RULES_EN[0].pattern}",
+        f"rule:  {2} (aggregate) {bp.ROUTE_RULES_EN[2].pattern}",
         "match: 'How many recipes use'",
         f"why:   {bp.route('How many recipes use anchovies?').why}",
     ]
