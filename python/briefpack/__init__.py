@@ -30,6 +30,7 @@ from .kernels import (
     pack,
 )
 from .ordering import order
+from .pages import PageImage, decode_page, dedupe_pages, hash_pages, image_tokens
 from .pipeline import assemble
 from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 from .routing import ROUTE_RULE_SETS, ROUTE_RULES_DE, ROUTE_RULES_EN, Route, Rule, route
@@ -57,6 +58,7 @@ __all__ = [
     "Dropped",
     "InputError",
     "PackResult",
+    "PageImage",
     "Route",
     "Rule",
     "Source",
@@ -65,10 +67,14 @@ __all__ = [
     "assemble_many",
     "cite",
     "count_tokens",
+    "decode_page",
     "dedupe_cosine",
     "dedupe_exact",
     "dedupe_jaccard",
     "dedupe_minhash",
+    "dedupe_pages",
+    "hash_pages",
+    "image_tokens",
     "mmr",
     "order",
     "pack",

@@ -86,6 +86,19 @@ class Kernels:
             return DedupeResult(*fn(data, **options))
         return getattr(reference, kernel)(data, **options)  # type: ignore[no-any-return]
 
+    def page_hashes(
+        self,
+        pixels: bytes,
+        offsets: Sequence[int],
+        widths: Sequence[int],
+        heights: Sequence[int],
+        channels: Sequence[int],
+    ) -> list[bytes]:
+        fn = self._rust("page_hashes")
+        if fn is not None:
+            return list(fn(pixels, offsets, widths, heights, channels))
+        return reference.page_hashes(pixels, offsets, widths, heights, channels)
+
     def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult:
         fn = self._rust("pack")
         if fn is not None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .dedupe import dedupe_cosine, dedupe_exact, dedupe_jaccard, dedupe_minhash
 from .pack import mmr, pack
+from .pages import dedupe_pages, page_hashes
 from .tokens import count_tokens
 
 if TYPE_CHECKING:
@@ -54,7 +55,9 @@ __all__ = [
     "dedupe_exact",
     "dedupe_jaccard",
     "dedupe_minhash",
+    "dedupe_pages",
     "mmr",
     "order",
     "pack",
+    "page_hashes",
 ]
