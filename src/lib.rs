@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod dedupe;
 mod errors;
 mod pack;
+mod pages;
 mod sentences;
 mod text;
 mod tokens;
@@ -22,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dedupe::py::register(m)?;
     vectors::py::register(m)?;
     pack::py::register(m)?;
+    pages::py::register(m)?;
     tokens::py::register(m)?;
     sentences::py::register(m)?;
     Ok(())

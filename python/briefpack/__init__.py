@@ -33,6 +33,7 @@ from .kernels import (
 )
 from .options import Options
 from .ordering import order
+from .pages import PageImage, decode_page, dedupe_pages, hash_pages, image_tokens
 from .pipeline import assemble
 from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 from .routing import ROUTE_RULE_SETS, ROUTE_RULES_DE, ROUTE_RULES_EN, Route, Rule, route
@@ -63,6 +64,7 @@ __all__ = [
     "InputError",
     "Options",
     "PackResult",
+    "PageImage",
     "Route",
     "Rule",
     "Source",
@@ -71,11 +73,15 @@ __all__ = [
     "assemble_many",
     "cite",
     "count_tokens",
+    "decode_page",
     "dedupe_cosine",
     "dedupe_exact",
     "dedupe_jaccard",
     "dedupe_minhash",
+    "dedupe_pages",
     "evaluate",
+    "hash_pages",
+    "image_tokens",
     "mmr",
     "order",
     "pack",

@@ -36,6 +36,8 @@ KERNEL_NAMES = (
     "split_sentences",
     "score_sentences",
     "select_sentences",
+    "page_hashes",
+    "dedupe_pages",
 )
 """What a backend provides (the reference computes ``count_tokens_limited`` and ``valid_texts``
 in full, which satisfies their contracts)."""
@@ -64,6 +66,14 @@ class KernelsProtocol(Protocol):
         relevance: Sequence[float] | None,
     ) -> list[int]: ...
     def split_sentences(self, texts: Sequence[str]) -> SentenceSpans: ...
+    def page_hashes(
+        self,
+        pixels: bytes,
+        offsets: Sequence[int],
+        widths: Sequence[int],
+        heights: Sequence[int],
+        channels: Sequence[int],
+    ) -> list[bytes]: ...
     def score_sentences(
         self, question: str, sentences: Sequence[str], alias_texts: Sequence[str] = ()
     ) -> list[float]: ...
@@ -166,6 +176,16 @@ class Kernels:
         """Run the dedupe kernel named ``kernel`` (e.g. ``"dedupe_jaccard"``)."""
         result = self._fns[kernel](data, **options)
         return result if isinstance(result, DedupeResult) else DedupeResult(*result)
+
+    def page_hashes(
+        self,
+        pixels: bytes,
+        offsets: Sequence[int],
+        widths: Sequence[int],
+        heights: Sequence[int],
+        channels: Sequence[int],
+    ) -> list[bytes]:
+        return list(self._fns["page_hashes"](pixels, offsets, widths, heights, channels))
 
     def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult:
         result = self._fns["pack"](costs, budget, overflow)

@@ -15,9 +15,11 @@ __all__ = [
     "dedupe_exact",
     "dedupe_jaccard",
     "dedupe_minhash",
+    "dedupe_pages",
     "exact_keys",
     "mmr",
     "pack",
+    "page_hashes",
     "score_sentences",
     "select_sentences",
     "sentence_aliases",
@@ -368,4 +370,52 @@ def select_sentences(
     Raises:
         InputError: bad sentences, scores, threshold or offsets (``briefpack._checks``'s
             messages, checked in that order).
+    """
+
+def page_hashes(
+    pixels: bytes,
+    offsets: Sequence[int],
+    widths: Sequence[int],
+    heights: Sequence[int],
+    channels: Sequence[int],
+) -> list[bytes]:
+    """Perceptual hashes of pages laid end to end (page ``i`` is ``offsets[i]:offsets[i+1]``).
+
+    Each hash is a 1024-bit difference hash (128 bytes, most significant bit first) over a
+    33x32 box-average downscale of the page's ITU-R 601 luma, in integer arithmetic only
+    (``docs/pages.md``); identical to ``briefpack.reference.page_hashes``. Runs without the GIL.
+
+    Arguments:
+        pixels: every page's pixels, row-major, channels interleaved, one page after another.
+        offsets: one more entry than there are pages; page ``i`` spans ``offsets[i]`` to
+            ``offsets[i + 1]``.
+        widths, heights: each page's size (>= 1).
+        channels: 1 (gray) or 3 (RGB) per page.
+
+    Returns:
+        One 128-byte hash per page, in input order.
+
+    Raises:
+        InputError: columns that do not describe the buffer (the reference's messages).
+    """
+
+def dedupe_pages(
+    hashes: Sequence[bytes], max_distance: int = 81
+) -> tuple[list[int], list[int | None], list[float | None]]:
+    """Drop each page whose hash is within ``max_distance`` bits of an earlier kept page's.
+
+    Greedy in rank (input) order; the earliest kept page within the distance is the one a page
+    duplicates (the first copy wins). Similarity is ``1 - distance / bits``. Identical to
+    ``briefpack.reference.dedupe_pages``.
+
+    Arguments:
+        hashes: equally long, non-empty bytes (``page_hashes`` output).
+        max_distance: an int >= 0, in bits.
+
+    Returns:
+        ``(kept, duplicate_of, similarity)`` as the other dedupe kernels.
+
+    Raises:
+        InputError: hashes that are not bytes, empty or of different lengths, or a bad
+            max_distance (the reference's messages).
     """

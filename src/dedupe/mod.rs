@@ -29,7 +29,7 @@ pub struct Dedupe {
 }
 
 impl Dedupe {
-    fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         Self {
             duplicate_of: vec![None; n],
             similarity: vec![None; n],

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from .dedupe import dedupe_cosine, dedupe_exact, dedupe_jaccard, dedupe_minhash
 from .pack import mmr, pack
+from .pages import dedupe_pages, page_hashes
 from .sentences import score_sentences, select_sentences, sentence_aliases, split_sentences
 from .tokens import count_tokens
 
@@ -40,9 +41,11 @@ __all__ = [
     "dedupe_exact",
     "dedupe_jaccard",
     "dedupe_minhash",
+    "dedupe_pages",
     "mmr",
     "order",
     "pack",
+    "page_hashes",
     "score_sentences",
     "select_sentences",
     "sentence_aliases",

@@ -1,0 +1,125 @@
+//! Python bindings: `_core.page_hashes` and `_core.dedupe_pages`.
+//!
+//! Arguments are checked like `briefpack.reference.pages` (same order, same `InputError`
+//! messages); the hashing and the comparisons run without the GIL.
+
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::{PyBytes, PyList, PySequence, PyString};
+
+use crate::dedupe::py::Param;
+use crate::errors::InputError;
+use crate::vectors::args::{check_count, type_name};
+
+/// Register this module's functions on `_core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(page_hashes, m)?)?;
+    m.add_function(wrap_pyfunction!(dedupe_pages, m)?)?;
+    Ok(())
+}
+
+/// The columns `DedupeResult` wraps.
+type DedupeOut = (Vec<usize>, Vec<Option<usize>>, Vec<Option<f64>>);
+
+fn is_list_like(obj: &Bound<'_, PyAny>) -> bool {
+    !(obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>())
+        && obj.is_instance_of::<PySequence>()
+}
+
+/// A column of ints >= 0, as the reference's `_ints` checks it.
+fn ints(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    if !is_list_like(value) {
+        return Err(InputError::new_err(format!(
+            "{name} must be a list of ints >= 0, got {}",
+            type_name(value)?
+        )));
+    }
+    let mut out = Vec::with_capacity(value.len().unwrap_or(0));
+    for (i, item) in value.try_iter()?.enumerate() {
+        let item = item?;
+        let n = check_count(&format!("{name}[{i}]"), &item, 0)?;
+        out.push(usize::try_from(n).unwrap_or(usize::MAX));
+    }
+    Ok(out)
+}
+
+/// Perceptual hashes (1024-bit difference hashes, 128 bytes each) of pages laid end to end.
+#[pyfunction]
+#[pyo3(signature = (pixels, offsets, widths, heights, channels))]
+fn page_hashes(
+    py: Python<'_>,
+    pixels: &Bound<'_, PyAny>,
+    offsets: &Bound<'_, PyAny>,
+    widths: &Bound<'_, PyAny>,
+    heights: &Bound<'_, PyAny>,
+    channels: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyList>> {
+    let Ok(bytes) = pixels.cast::<PyBytes>() else {
+        return Err(InputError::new_err(format!(
+            "pixels must be bytes, got {}",
+            type_name(pixels)?
+        )));
+    };
+    let pixels = PyBackedBytes::from(bytes.clone());
+    let offsets = ints("offsets", offsets)?;
+    let widths = ints("widths", widths)?;
+    let heights = ints("heights", heights)?;
+    let channels = ints("channels", channels)?;
+    let out = py
+        .detach(|| super::hashes(&pixels, &offsets, &widths, &heights, &channels))
+        .map_err(|e| InputError::new_err(e.to_string()))?;
+    let items = out.iter().map(|h| PyBytes::new(py, h));
+    Ok(PyList::new(py, items)?.unbind())
+}
+
+/// Drop each page whose hash is within `max_distance` bits of an earlier kept page's.
+#[pyfunction]
+#[pyo3(
+    signature = (hashes, max_distance = Param::Default),
+    text_signature = "(hashes, max_distance=81)"
+)]
+fn dedupe_pages(
+    py: Python<'_>,
+    hashes: &Bound<'_, PyAny>,
+    max_distance: Param<'_>,
+) -> PyResult<DedupeOut> {
+    if !is_list_like(hashes) {
+        return Err(InputError::new_err(format!(
+            "hashes must be a list of bytes, got {}",
+            type_name(hashes)?
+        )));
+    }
+    let mut items: Vec<PyBackedBytes> = Vec::with_capacity(hashes.len().unwrap_or(0));
+    for (i, item) in hashes.try_iter()?.enumerate() {
+        let item = item?;
+        let Ok(bytes) = item.cast::<PyBytes>() else {
+            return Err(InputError::new_err(format!(
+                "hashes[{i}] must be bytes, got {}",
+                type_name(&item)?
+            )));
+        };
+        let b = PyBackedBytes::from(bytes.clone());
+        if b.is_empty() {
+            return Err(InputError::new_err(format!(
+                "hashes[{i}] is empty; pass the hashes page_hashes returned"
+            )));
+        }
+        if let Some(first) = items.first() {
+            if first.len() != b.len() {
+                return Err(InputError::new_err(format!(
+                    "hashes[{i}] has {} bytes but hashes[0] has {}; hash every page with \
+                     page_hashes",
+                    b.len(),
+                    first.len()
+                )));
+            }
+        }
+        items.push(b);
+    }
+    let max = match max_distance {
+        Param::Default => super::DEFAULT_MAX_DISTANCE,
+        Param::Given(v) => u64::try_from(check_count("max_distance", &v, 0)?).unwrap_or(u64::MAX),
+    };
+    let d = py.detach(|| super::dedupe(&items, max));
+    Ok((d.kept(), d.duplicate_of, d.similarity))
+}
