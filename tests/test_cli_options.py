@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -265,3 +266,19 @@ def test_a_lone_surrogate_in_a_record_is_an_error_at_file_line(capsys, tmp_path)
     code, _, err = run(capsys, "cite", str(answer), "--record", str(record))
     assert code == 2
     assert f"{record}:2:22: sources[0].id contains a lone surrogate U+DC80" in err
+
+
+def test_the_flags_choices_and_defaults_come_from_the_options_table() -> None:
+    """A value the library's Options accepts is a value the flag accepts, and the defaults agree
+    (None is spelled 'none'; a callable tokenizer has no spelling on a command line)."""
+    from briefpack.cli.parser import build_parser
+    from briefpack.options import CHOICES, DEFAULTS
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assemble = sub.choices["assemble"]
+    actions = {a.dest: a for a in assemble._actions}
+    for option in ("order", "labels", "overflow", "scope", "backend", "tokenizer", "dedupe"):
+        legal = ["none" if v is None else v for v in CHOICES[option] if v != "callable"]
+        assert list(actions[option].choices) == legal, option
+        assert actions[option].default == DEFAULTS[option], option

@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
+from ..options import CHOICES, DEFAULTS
+
 PROG = "briefpack"
 STDIN = "-"
-ORDERS = ("relevance", "edges", "round_robin", "document")
-LABELS = ("xml", "brackets")
-TOKENIZERS = ("o200k_base", "cl100k_base", "approx")
-BACKENDS = ("auto", "rust", "python")
+
+
+def _named(option: str) -> tuple[str, ...]:
+    """The library's legal values of ``option`` that a flag can spell (None and a callable
+    cannot be typed on a command line)."""
+    return tuple(v for v in CHOICES[option] if isinstance(v, str) and v != "callable")
+
+
+# The choices come from the library's one options table, so a new value there is a new value
+# here; only the spelling of None ("none") is the command line's own.
+ORDERS = _named("order")
+LABELS = _named("labels")
+TOKENIZERS = _named("tokenizer")
+BACKENDS = _named("backend")
+SCOPES = _named("scope")
+OVERFLOWS = _named("overflow")
+SUPERSEDE = _named("supersede")
+DEDUPE_CHOICES = (*_named("dedupe"), "none")
+DEDUPE_ROW_METHODS = tuple(m for m in _named("dedupe") if m != "auto")
+API_DEFAULTS = DEFAULTS
 FORMATS = ("text", "json", "messages")
-DEDUPE_CHOICES = ("auto", "exact", "jaccard", "minhash", "cosine", "none")
-DEDUPE_ROW_METHODS = ("exact", "jaccard", "minhash", "cosine")
 COLORS = ("auto", "always", "never")
 
 EXIT_OK = 0

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..routing import ROUTE_RULE_SETS
 from .common import (
+    API_DEFAULTS,
     BACKENDS,
     COLORS,
     DEDUPE_CHOICES,
@@ -25,6 +26,9 @@ from .common import (
     FORMATS,
     LABELS,
     ORDERS,
+    OVERFLOWS,
+    SCOPES,
+    SUPERSEDE,
     TOKENIZERS,
 )
 
@@ -181,7 +185,7 @@ OPTIONS: tuple[Option, ...] = (
         "order of the sources; edges puts the best first and the second best last" + _DEFAULT,
         api=("order",),
         passes=True,
-        settings={"choices": ORDERS, "default": "edges"},
+        settings={"choices": ORDERS, "default": API_DEFAULTS["order"]},
     ),
     Option(
         ("--labels",),
@@ -189,7 +193,7 @@ OPTIONS: tuple[Option, ...] = (
         'source labels: xml (<source id="1" ...>) or brackets ([1] (title) text)' + _DEFAULT,
         api=("labels",),
         passes=True,
-        settings={"choices": LABELS, "default": "xml"},
+        settings={"choices": LABELS, "default": API_DEFAULTS["labels"]},
     ),
     # ---- duplicates
     Option(
@@ -198,7 +202,7 @@ OPTIONS: tuple[Option, ...] = (
         "duplicate detection; auto is cosine when every candidate has a vector, else jaccard"
         + _DEFAULT,
         api=("dedupe",),
-        settings={"choices": DEDUPE_CHOICES, "default": "auto"},
+        settings={"choices": DEDUPE_CHOICES, "default": API_DEFAULTS["dedupe"]},
     ),
     Option(
         ("--method",),
@@ -223,7 +227,7 @@ OPTIONS: tuple[Option, ...] = (
         "'doc' is a document of its own in dedupe)" + _DEFAULT,
         api=("scope",),
         passes=True,
-        settings={"choices": ("global", "document"), "default": "global"},
+        settings={"choices": SCOPES, "default": API_DEFAULTS["scope"]},
     ),
     Option(
         ("--num-perm",),
@@ -252,7 +256,7 @@ OPTIONS: tuple[Option, ...] = (
         "keep only the newest 'updated' among candidates sharing a url (or doc)",
         api=("supersede",),
         passes=True,
-        settings={"choices": ("url", "doc")},
+        settings={"choices": SUPERSEDE},
     ),
     # ---- selection
     Option(
@@ -302,7 +306,7 @@ OPTIONS: tuple[Option, ...] = (
         + _DEFAULT,
         api=("overflow",),
         passes=True,
-        settings={"choices": ("stop", "skip"), "default": "stop"},
+        settings={"choices": OVERFLOWS, "default": API_DEFAULTS["overflow"]},
     ),
     # ---- counting and computing
     Option(
@@ -311,7 +315,7 @@ OPTIONS: tuple[Option, ...] = (
         "token counter (default: %(default)s; falls back to approx when its vocabulary cannot "
         "be loaded)",
         api=("tokenizer",),
-        settings={"choices": TOKENIZERS, "default": "o200k_base"},
+        settings={"choices": TOKENIZERS, "default": API_DEFAULTS["tokenizer"]},
     ),
     Option(
         ("--tokenizer",),
@@ -319,14 +323,14 @@ OPTIONS: tuple[Option, ...] = (
         "token counter" + _DEFAULT,
         api=("tokenizer",),
         passes=True,
-        settings={"choices": TOKENIZERS, "default": "o200k_base"},
+        settings={"choices": TOKENIZERS, "default": API_DEFAULTS["tokenizer"]},
     ),
     Option(
         ("--tokenizer",),
         ("count",),
         "token counter; approx is characters / 4" + _DEFAULT,
         api=("tokenizer", "encoding"),
-        settings={"choices": TOKENIZERS, "default": "o200k_base"},
+        settings={"choices": TOKENIZERS, "default": API_DEFAULTS["tokenizer"]},
         deprecated=("--encoding",),
     ),
     Option(
@@ -334,7 +338,7 @@ OPTIONS: tuple[Option, ...] = (
         ("route",),
         "token counter for --corpus" + _DEFAULT,
         api=("tokenizer",),
-        settings={"choices": TOKENIZERS, "default": "o200k_base"},
+        settings={"choices": TOKENIZERS, "default": API_DEFAULTS["tokenizer"]},
     ),
     Option(
         ("--backend",),
@@ -342,7 +346,7 @@ OPTIONS: tuple[Option, ...] = (
         "auto (the compiled core when built), rust, or python (the reference)" + _DEFAULT,
         api=("backend",),
         passes=True,
-        settings={"choices": BACKENDS, "default": "auto"},
+        settings={"choices": BACKENDS, "default": API_DEFAULTS["backend"]},
     ),
     # ---- output
     Option(
