@@ -70,7 +70,11 @@ def test_budget_errors_keep_their_class() -> None:
         ([("q", ["a"])], {"candidates": []}, "candidates belongs in each request"),
         ([("q", ["a"])], {"bogus": 1}, "requests[0]: "),
         ([("q", ["a"])], {"return_exceptions": 1}, "return_exceptions must be a bool"),
-        ([("q", ["a"])], {"executor": "fork"}, "executor must be 'threads' or 'processes'"),
+        (
+            [("q", ["a"])],
+            {"executor": "fork"},
+            "executor must be 'threads', 'processes' or a concurrent.futures.Executor",
+        ),
     ],
 )
 def test_bad_requests(requests: object, options: dict, message: str) -> None:
@@ -88,6 +92,20 @@ def test_processes_give_the_same_results() -> None:
     got = bp.assemble_many(bad, workers=2, executor="processes", return_exceptions=True, **APPROX)
     assert isinstance(got[1], InputError)
     assert str(got[1]).startswith("requests[1]: candidate 0")
+
+
+def test_a_callers_executor_gives_the_same_results_and_stays_open(backend: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    requests = _requests(6)
+    expected = [bp.assemble(q, c, budget=120, backend=backend, **APPROX) for q, c in requests]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        got = bp.assemble_many(requests, budget=120, backend=backend, executor=pool, **APPROX)
+        asm = bp.Assembler(budget=120, backend=backend, **APPROX)
+        again = asm.many(requests, executor=pool)
+        assert pool.submit(len, "still open").result() == 10
+    assert [g.record() for g in got] == [e.record() for e in expected]
+    assert [g.record() for g in again] == [e.record() for e in expected]
 
 
 def test_a_type_error_inside_a_callable_is_not_relabelled() -> None:

@@ -13,6 +13,7 @@ threads; and a pluggable list of stages: the order of the stages is the contract
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ._backend import Kernels, get_kernels
@@ -95,7 +96,7 @@ class Assembler:
         requests: Sequence[Request],
         *,
         workers: int | None = None,
-        executor: Literal["threads", "processes"] = "threads",
+        executor: Literal["threads", "processes"] | Executor = "threads",
         return_exceptions: Literal[False] = False,
     ) -> list[Assembly]: ...
 
@@ -105,7 +106,7 @@ class Assembler:
         requests: Sequence[Request],
         *,
         workers: int | None = None,
-        executor: Literal["threads", "processes"] = "threads",
+        executor: Literal["threads", "processes"] | Executor = "threads",
         return_exceptions: Literal[True],
     ) -> list[Assembly | BriefpackError]: ...
 
@@ -114,7 +115,7 @@ class Assembler:
         requests: Sequence[Request],
         *,
         workers: int | None = None,
-        executor: Literal["threads", "processes"] = "threads",
+        executor: Literal["threads", "processes"] | Executor = "threads",
         return_exceptions: bool = False,
     ) -> list[Assembly] | list[Assembly | BriefpackError]:
         """Run many requests on ``workers`` threads (or processes); results in request order.

@@ -1,10 +1,11 @@
 """Many requests at once: evaluation sweeps and offline jobs.
 
 ``assemble_many`` runs ``assemble`` over a list of requests on a pool of threads. The Rust core
-releases the GIL for its work (token counting, dedupe, packing, vectors), so on a standard
-CPython the threads overlap that work with each other's Python stages; on a free-threaded
-CPython (3.13t and later) the whole pipeline runs in parallel, since the extension declares
-that it does not need the GIL. Each request is independent and nothing a request computes
+releases the GIL for its work (token counting, dedupe, packing, vectors), so the threads
+overlap that work with each other's Python stages. (Free-threaded CPython is not supported: the
+wheel targets the stable ABI, which 3.13t cannot load.) A caller's own
+``concurrent.futures.Executor`` (a thread or process pool, or a cluster's executor) can run the
+requests instead. Each request is independent and nothing a request computes
 depends on another (the token-count cache only saves work), so the results are the ones
 ``assemble`` gives one request at a time, in request order, whatever the number of threads.
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Literal, overload
 
 from ._checks import check_count, type_name
@@ -107,7 +108,7 @@ def assemble_many(
     requests: Sequence[Request],
     *,
     workers: int | None = None,
-    executor: Literal["threads", "processes"] = "threads",
+    executor: Literal["threads", "processes"] | Executor = "threads",
     return_exceptions: Literal[False] = False,
     **options: Any,
 ) -> list[Assembly]: ...
@@ -118,7 +119,7 @@ def assemble_many(
     requests: Sequence[Request],
     *,
     workers: int | None = None,
-    executor: Literal["threads", "processes"] = "threads",
+    executor: Literal["threads", "processes"] | Executor = "threads",
     return_exceptions: Literal[True],
     **options: Any,
 ) -> list[Assembly | BriefpackError]: ...
@@ -128,7 +129,7 @@ def assemble_many(
     requests: Sequence[Request],
     *,
     workers: int | None = None,
-    executor: Literal["threads", "processes"] = "threads",
+    executor: Literal["threads", "processes"] | Executor = "threads",
     return_exceptions: bool = False,
     **options: Any,
 ) -> list[Assembly] | list[Assembly | BriefpackError]:
@@ -148,7 +149,9 @@ def assemble_many(
             stage in parallel on a standard CPython, for long sweeps: each worker process
             starts fresh, and requests, options and results are pickled, so callables in
             ``options`` must be module-level functions, and a script that calls it needs the
-            usual ``if __name__ == "__main__":`` guard).
+            usual ``if __name__ == "__main__":`` guard), or any ``concurrent.futures.Executor``
+            (used as it is and left open; ``workers`` is then the pool's business; what it
+            runs must pickle if it is a process pool).
         return_exceptions: with ``False`` (the default) the error of the first failing request
             (by position, not by time) is raised, after every request has finished; with
             ``True`` a failing request's ``InputError`` / ``BudgetError`` takes its place in
@@ -199,8 +202,11 @@ def _check_run(
         workers = os.cpu_count() or 1
     else:
         check_count("workers", workers, minimum=1)
-    if executor not in ("threads", "processes"):
-        raise InputError(f"executor must be 'threads' or 'processes', got {executor!r}")
+    if not isinstance(executor, Executor) and executor not in ("threads", "processes"):
+        raise InputError(
+            f"executor must be 'threads', 'processes' or a concurrent.futures.Executor, got "
+            f"{executor!r}"
+        )
     if not isinstance(return_exceptions, bool):
         raise InputError(f"return_exceptions must be a bool, got {type_name(return_exceptions)}")
     return workers
@@ -216,13 +222,16 @@ def run_many(
     shared: Mapping[str, Any],
     *,
     workers: int | None,
-    executor: str,
+    executor: str | Executor,
     return_exceptions: bool,
 ) -> list[Assembly] | list[Assembly | BriefpackError]:
     """``Assembler.many``: the requests on a pool, each by ``base`` or its own override."""
     workers = min(_check_run(requests, workers, executor, return_exceptions), len(requests)) or 1
     results: list[Assembly | BriefpackError]
-    if workers == 1:
+    if isinstance(executor, Executor):  # the caller's pool: used as it is, left open
+        jobs = [(i, r, base, shared) for i, r in enumerate(requests)]
+        results = list(executor.map(_run_packed, jobs))
+    elif workers == 1:
         results = [_run(i, r, base, shared) for i, r in enumerate(requests)]
     elif executor == "threads":
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="briefpack") as pool:
