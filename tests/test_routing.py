@@ -398,3 +398,47 @@ def test_docs_examples_run() -> None:
     failed, tried = doctest.testfile(str(doc), module_relative=False)
     assert failed == 0
     assert tried >= 5
+
+
+# ---- the route in the record, and the whole corpus through an Assembler ----------------------
+
+WHOLE = ["SSO is included in Pro.", "Parental leave is 14 weeks.", "SSO is included in Pro."]
+
+
+def test_a_routed_request_carries_its_route_into_the_record() -> None:
+    asm = bp.Assembler(budget=500, tokenizer="approx", backend="python")
+    r = bp.route("How many recipes use anchovies?")
+    routed = asm("How many recipes use anchovies?", ["Anchovies are salty."], route=r)
+    assert routed.route == r.to_dict()
+    assert routed.record()["route"] == json.loads(json.dumps(r.to_dict()))
+    plain = asm("How many recipes use anchovies?", ["Anchovies are salty."])
+    assert plain.route is None
+    assert "route" not in plain.record()  # an unrouted record keeps its bytes
+    assert bp.Assembly.from_dict(routed.to_dict()).route == routed.route
+    with pytest.raises(bp.InputError, match="route must be a briefpack.Route"):
+        asm("q", ["a"], route={"kind": "retrieve"})  # type: ignore[arg-type]
+
+
+def test_whole_corpus_places_every_text_in_document_order(backend: str) -> None:
+    asm = bp.Assembler(budget=500, tokenizer="approx", backend=backend, order="relevance")
+    r = asm.whole_corpus("Is SSO in Pro?", WHOLE)
+    assert [s.chunk.text for s in r.sources] == WHOLE  # nothing deduplicated, input order
+    assert r.dropped == []
+    assert r.route is not None
+    assert r.route["kind"] == "whole_corpus"
+    assert r.route["corpus"]["sources_tokens"] == r.tokens["sources"]
+    assert r.record()["settings"]["order"] == "document"
+    assert r.record()["settings"]["dedupe"] is None
+
+
+def test_whole_corpus_that_does_not_fit_is_a_budget_error() -> None:
+    asm = bp.Assembler(budget=12, tokenizer="approx", backend="python")
+    with pytest.raises(bp.BudgetError, match=r"the corpus does not fit: \d of 3 texts fit"):
+        asm.whole_corpus("Is SSO in Pro?", WHOLE)
+
+
+def test_whole_corpus_records_the_route_it_was_given() -> None:
+    asm = bp.Assembler(budget=500, tokenizer="approx", backend="python")
+    r = bp.route("Is SSO in Pro?", corpus=WHOLE, budget=500, tokenizer="approx")
+    assert r.kind == "whole_corpus"
+    assert asm.whole_corpus("Is SSO in Pro?", WHOLE, route=r).route == r.to_dict()

@@ -12,14 +12,35 @@ threads; and a pluggable list of stages: the order of the stages is the contract
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ._backend import Kernels, get_kernels
+from ._checks import type_name
 from ._stages import account, intake, plan
+from .errors import BudgetError, InputError
 from .options import FIELDS, Options
+from .routing import Route
 from .types import Assembly
+
+_READ_EVERYTHING: dict[str, Any] = {
+    "dedupe": None,
+    "supersede": None,
+    "parents": None,
+    "neighbors": 0,
+    "chunks_of": None,
+    "rerank": None,
+    "max_per_doc": None,
+    "mmr": None,
+    "mmr_k": None,
+    "minhash": None,
+    "threshold": None,
+    "order": "document",
+    "overflow": "stop",
+}
+"""The options ``whole_corpus`` overrides: nothing is selected away, the corpus keeps its order."""
 
 if TYPE_CHECKING:
     from .batch import Request
@@ -80,15 +101,79 @@ class Assembler:
         *,
         history: str | Sequence[Mapping[str, str]] | None = None,
         query_vector: Any = None,
+        route: Route | None = None,
     ) -> Assembly:
         """Assemble one request: ``question`` and ``candidates`` in rank order (best first),
-        with optional ``history`` (a str or role/content dicts) and ``query_vector`` (MMR)."""
+        with optional ``history`` (a str or role/content dicts) and ``query_vector`` (MMR).
+        ``route``, the ``briefpack.route`` decision that sent the question here, goes into the
+        result's ``route`` and its record."""
+        if route is not None and not isinstance(route, Route):
+            raise InputError(
+                f"route must be a briefpack.Route (what briefpack.route returns), got "
+                f"{type_name(route)}",
+                option="route",
+            )
         items, ctx = intake.start(
             self._options, self._kernels, question, candidates, history, query_vector
         )
         for stage in self._plan:
             items = stage(items, ctx)
-        return account.assembly(items, ctx)
+        result = account.assembly(items, ctx)
+        return result if route is None else dataclasses.replace(result, route=route.to_dict())
+
+    def whole_corpus(
+        self,
+        question: str,
+        corpus: Sequence[Any],
+        *,
+        history: str | Sequence[Mapping[str, str]] | None = None,
+        route: Route | None = None,
+    ) -> Assembly:
+        """Assemble a whole corpus that fits the budget: every text, in document order.
+
+        For a small corpus (``briefpack.route`` says ``"whole_corpus"``) retrieval only adds
+        ways to miss; this reads it all. The selection stages are off (no dedupe, supersede,
+        expansion, rerank, cap or MMR: every text is placed), the order is ``"document"``, and
+        every other option (budget, labels, tokenizer, prompt) is this Assembler's. If the
+        corpus does not fit under those options, that is a ``BudgetError``, never a silent cut.
+        The result's ``route`` (and its record) says so: ``route`` as given, or a
+        ``"whole_corpus"`` route with the corpus' token count.
+
+        >>> import briefpack as bp
+        >>> asm = bp.Assembler(budget=500, tokenizer="approx")
+        >>> r = asm.whole_corpus("Is SSO in Pro?", ["SSO is in Pro.", "Leave is 14 weeks."])
+        >>> [s.chunk.text for s in r.sources], r.route["kind"]
+        (['SSO is in Pro.', 'Leave is 14 weeks.'], 'whole_corpus')
+
+        Raises:
+            BudgetError: the corpus does not fit (how many texts fit is in the message).
+            InputError: a bad text, question or history (as for a call).
+        """
+        whole = self.replace(**_READ_EVERYTHING)
+        result = whole(question, corpus, history=history)
+        if result.dropped:
+            raise BudgetError(
+                f"the corpus does not fit: {len(result.sources)} of {len(result.fates)} texts "
+                f"fit the context budget of {result.tokens['context_budget']} tokens; retrieve "
+                "instead, or raise the budget"
+            )
+        if route is not None:
+            return whole(question, corpus, history=history, route=route)
+        n = result.tokens["sources"]
+        decided = {
+            "kind": "whole_corpus",
+            "why": f"the whole corpus ({len(result.sources)} texts, {n} tokens as sources) fits "
+            f"the context budget of {result.tokens['context_budget']}: read it all",
+            "rule_set": None,
+            "rule": None,
+            "match": None,
+            "corpus": {
+                "fits": True,
+                "sources_tokens": n,
+                "context_budget": result.tokens["context_budget"],
+            },
+        }
+        return dataclasses.replace(result, route=decided)
 
     @overload
     def many(

@@ -73,6 +73,8 @@ def build_record(assembly: Assembly, *, include_prompt: bool = False) -> dict[st
         "settings": _jsonable(assembly.settings),
         "prompt_sha256": prompt_sha256(assembly.system, assembly.user),
     }
+    if assembly.route is not None:  # only a routed request has the key: other bytes unchanged
+        record["route"] = _jsonable(assembly.route)
     if include_prompt:
         record["prompt"] = {"system": assembly.system, "user": assembly.user}
     return record
@@ -122,6 +124,7 @@ def assembly_to_dict(assembly: Assembly) -> dict[str, Any]:
         "tokens": dict(assembly.tokens),
         "settings": _jsonable(assembly.settings),
         "fates": [_jsonable(f) for f in assembly.fates],
+        **({} if assembly.route is None else {"route": _jsonable(assembly.route)}),
     }
 
 
@@ -160,6 +163,7 @@ def assembly_from_dict(data: Mapping[str, Any]) -> Assembly:
             settings=dict(data["settings"]),
             fates=[dict(f) for f in data["fates"]],
             question=data["question"],
+            route=None if data.get("route") is None else dict(data["route"]),
         )
     except (KeyError, TypeError) as exc:
         raise InputError(

@@ -210,6 +210,9 @@ class Assembly:
         fates: one entry per candidate, in input order: its id and its fate (``"source"`` with
             a label, or ``"dropped"`` with reason and detail).
         question: the question as given.
+        route: how the request was routed (``Route.to_dict()``), when it was: passed as
+            ``route=`` to the ``Assembler``, or set by ``Assembler.whole_corpus``; ``None``
+            otherwise (and then the record has no ``route`` key).
     """
 
     system: str
@@ -220,6 +223,7 @@ class Assembly:
     settings: dict[str, Any]
     fates: list[dict[str, Any]]
     question: str
+    route: dict[str, Any] | None = None
 
     @property
     def messages(self) -> list[Message]:
