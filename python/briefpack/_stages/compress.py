@@ -33,6 +33,7 @@ source the ranker put there is kept visible).
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,14 +92,16 @@ def _scores(sentences: list[str], ctx: Context) -> list[float]:
         aliases = [c.text for c in ctx.chunks]
         return ctx.kernels.score_sentences(ctx.question, sentences, aliases)
     got = scorer(ctx.question, list(sentences))
-    if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
+    if not isinstance(got, Sequence) and not isinstance(got, (str, bytes)):
         try:
-            got = list(got)
+            got = list(got)  # a numpy array (of numpy floats: numbers.Real), a generator
         except TypeError:
-            raise InputError(
-                f"sentence_scorer must return a list of numbers, got {type_name(got)}",
-                option="sentence_scorer",
-            ) from None
+            pass
+    if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
+        raise InputError(
+            f"sentence_scorer must return a list of numbers, got {type_name(got)}",
+            option="sentence_scorer",
+        )
     if len(got) != len(sentences):
         raise InputError(
             f"sentence_scorer returned {len(got)} scores for {len(sentences)} sentences; "
@@ -107,7 +110,7 @@ def _scores(sentences: list[str], ctx: Context) -> list[float]:
         )
     out: list[float] = []
     for i, s in enumerate(got):
-        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
+        if isinstance(s, bool) or not isinstance(s, numbers.Real) or not math.isfinite(s):
             raise InputError(
                 f"sentence_scorer returned {s!r} for sentence {i} of {len(sentences)} "
                 f"({sentences[i][:40]!r}); scores must be finite numbers",
