@@ -24,7 +24,7 @@ SSO_QUESTION = "Is single sign-on included in the Pro plan?"
 
 
 def _demo(backend: str, **options: Any) -> bp.Assembly:
-    question, chunks = example()
+    _, chunks = example()
     options = {"budget": 1000, "tokenizer": "approx", **DEMO_OPTIONS, **options}
     return bp.assemble(SSO_QUESTION, chunks, backend=backend, **options)
 
@@ -53,7 +53,8 @@ def _check_cut(result: bp.Assembly, originals: dict[str, str]) -> None:
         original = originals[s.members[0]]
         sentences = bp.split_sentences([original])[0]
         assert c.sentences == len(sentences)
-        assert list(c.kept) == sorted(set(c.kept)) and 0 < len(c.kept) < len(sentences)
+        assert list(c.kept) == sorted(set(c.kept))
+        assert 0 < len(c.kept) < len(sentences)
         assert s.chunk.text == _rebuild(original, c)
         assert [x for i, x in enumerate(sentences) if i not in c.kept] == list(c.removed)
 
@@ -90,7 +91,8 @@ def test_the_record_lists_every_removed_sentence_and_citations_resolve(backend: 
     assert record["settings"]["sentence_scorer"] == "builtin"
     (entry,) = [s for s in record["sources"] if "compressed" in s]
     source = next(s for s in result.sources if s.compression is not None)
-    assert entry["label"] == source.label and entry["id"] == source.chunk.id
+    assert entry["label"] == source.label
+    assert entry["id"] == source.chunk.id
     assert entry["compressed"] == {
         "sentences": source.compression.sentences,  # type: ignore[union-attr]
         "kept": list(source.compression.kept),  # type: ignore[union-attr]
@@ -133,7 +135,8 @@ def test_a_sentence_scorer_is_called_once_with_every_sentence_it_needs(backend: 
     by_id = {s.chunk.id: s for s in result.sources}
     # no sentence of the seats page scores above 0: it keeps its best one, the shorter
     seats = by_id["billing/seats#2"]
-    assert seats.compression is not None and seats.compression.kept == (1,)
+    assert seats.compression is not None
+    assert seats.compression.kept == (1,)
     assert by_id["pricing/pro#2"].compression is None  # every sentence relevant: whole
     assert result.record()["settings"]["sentence_scorer"] == "callable"
 

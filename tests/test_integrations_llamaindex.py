@@ -392,7 +392,7 @@ def test_compress_passes_through_and_returns_the_cut_text() -> None:
     )
     nodes = [*_nodes()[2:4], NodeWithScore(node=TextNode(text=text, id_="hr-2"), score=0.5)]
     post = BriefpackPostprocessor(
-        budget=60, order="relevance", tokenizer="approx", options={"compress": "overflow"}
+        budget=70, order="relevance", tokenizer="approx", options={"compress": "overflow"}
     )
     out = post.postprocess_nodes(nodes, query_str="How long is leave?")
     assert "Parental leave is 14 weeks at full pay." in [n.node.get_content() for n in out]

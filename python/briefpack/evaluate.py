@@ -238,7 +238,8 @@ class Outcome:
 
     ``found_any``: some gold evidence is in the placed sources (a gold id among a source's
     members, or a gold answer string in a source's text; for a source cut by ``compress``
-    with answer strings given, only an answer string in its cut text counts); ``found_all``: every gold id is
+    with answer strings given, only an answer string in its cut text counts); ``found_all``:
+    every gold id is
     placed, or dropped as a duplicate of a placed source (with answer strings only: every
     answer string is in the sources). ``position``:
     where the evidence sits among the sources (``"first"`` if a source holding evidence has

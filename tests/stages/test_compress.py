@@ -26,7 +26,8 @@ def test_reduce_keeps_the_relevant_sentences_and_their_continuation(backend: str
         "Invoices arrive by email on the first day of each month.",
     )
     # no sentence of b shares a term: it keeps its best (its only) sentence, whole
-    assert out[1].chunk.text == "Storage is 20 GB." and out[1].compression is None
+    assert out[1].chunk.text == "Storage is 20 GB."
+    assert out[1].compression is None
 
 
 def test_non_adjacent_sentences_are_joined_by_the_elision_marker(backend: str) -> None:
@@ -42,7 +43,8 @@ def test_fit_places_the_largest_cut_that_fits(backend: str) -> None:
     assert cut is not None
     item, cost = cut
     assert item.chunk.text == "SSO is on Pro. It needs the add-on."
-    assert item.chunk.id == "a" and cost <= 30
+    assert item.chunk.id == "a"
+    assert cost <= 30
     assert compress.fit(items, 0, ctx, "2", 5, 1) is None  # not even one sentence fits
 
 
@@ -50,7 +52,8 @@ def test_the_budget_stage_places_a_cut_then_goes_on_in_rank_order(backend: str) 
     items, ctx = start(backend, ROWS, question="Is SSO on Pro?", compress="overflow", budget=30)
     placed = budget.run(items, ctx)
     assert ids(placed) == ["a", "b"]
-    assert placed[0].compression is not None and placed[1].compression is None
+    assert placed[0].compression is not None
+    assert placed[1].compression is None
     assert not ctx.ledger.dropped()
 
 

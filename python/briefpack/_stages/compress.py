@@ -32,6 +32,7 @@ source the ranker put there is kept visible).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 from collections.abc import Sequence
@@ -93,10 +94,8 @@ def _scores(sentences: list[str], ctx: Context) -> list[float]:
         return ctx.kernels.score_sentences(ctx.question, sentences, aliases)
     got = scorer(ctx.question, list(sentences))
     if not isinstance(got, Sequence) and not isinstance(got, (str, bytes)):
-        try:
+        with contextlib.suppress(TypeError):
             got = list(got)  # a numpy array (of numpy floats: numbers.Real), a generator
-        except TypeError:
-            pass
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
         raise InputError(
             f"sentence_scorer must return a list of numbers, got {type_name(got)}",
