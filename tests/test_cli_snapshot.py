@@ -39,6 +39,16 @@ CASES: dict[str, list[str]] = {
         "300",
     ],
     "demo-document.txt": ["demo", "--tokenizer", "approx", "--order", "document"],
+    "demo-compress-overflow.txt": ["demo", "--tokenizer", "approx", "--compress", "overflow"],
+    "demo-compress-overflow.json": [
+        "demo",
+        "--tokenizer",
+        "approx",
+        "--compress",
+        "overflow",
+        "--format",
+        "json",
+    ],
 }
 
 

@@ -326,3 +326,24 @@ def test_breakpoints_and_snapshots_keep_the_assembly(monkeypatch: pytest.MonkeyP
         documents=_docs(), query="Leave?"
     )["assembly"]
     assert result["reader"]["labels"] == [s.label for s in expected.sources]
+
+
+def test_compress_passes_through_to_the_assembly() -> None:
+    text = (
+        "Billing is monthly. Parental leave is 14 weeks at full pay. Seats are counted "
+        "monthly. Invoices arrive by email on the first day of each month."
+    )
+    docs = [
+        Document(content="The relocation cap is 4000 EUR.", id="a"),
+        Document(content=text, id="b"),
+    ]
+    builder = BriefpackPromptBuilder(
+        budget=40, order="relevance", tokenizer="approx", options={"compress": "overflow"}
+    )
+    out = builder.run(documents=docs, query="How long is leave?")
+    a = out["assembly"]
+    assert a.settings["compress"] == "overflow"
+    assert [s.chunk.text for s in a.sources][-1] == "Parental leave is 14 weeks at full pay."
+    assert out["documents"][-1].content == "Parental leave is 14 weeks at full pay."
+    again = BriefpackPromptBuilder.from_dict(builder.to_dict())
+    assert again.run(documents=docs, query="How long is leave?")["assembly"] == a

@@ -532,3 +532,20 @@ def test_the_jaccard_fallback_and_each_request_are_logged_at_debug(
     assert any("dedupe='auto' compares by word Jaccard" in m for m in messages)
     assert any("5 candidates -> 4 sources, 1 dropped" in m for m in messages)
     assert all(r.levelno <= logging.DEBUG for r in caplog.records)
+
+
+def test_compress_passes_through_and_returns_the_cut_text() -> None:
+    long = Document(
+        "Billing is monthly. Parental leave is 14 weeks at full pay. Seats are counted "
+        "monthly. Invoices arrive by email on the first day of each month.",
+        id="hr/2",
+    )
+    docs = [*_docs()[2:4], long]
+    options: dict[str, Any] = {"budget": 80, "order": "relevance", "tokenizer": "approx"}
+    whole = BriefpackCompressor(**options)
+    cut = BriefpackCompressor(**options, options={"compress": "overflow"})
+    assert "hr/2" not in [d.id for d in whole.compress_documents(docs, "How long is leave?")]
+    out = {d.id: d for d in cut.compress_documents(docs, "How long is leave?")}
+    assert out["hr/2"].page_content == "Parental leave is 14 weeks at full pay."
+    assert out["hr/2"].metadata["briefpack"]["compressed"]["kept"] == [1]
+    assert cut.assemble(docs, "How long is leave?").settings["compress"] == "overflow"

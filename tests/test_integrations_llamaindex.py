@@ -383,3 +383,18 @@ def test_the_drops_are_reachable_after_a_query_engine_ran() -> None:
     engine.query("How long is parental leave?")
     assert post.last_assembly is not None
     assert [d.reason for d in post.last_assembly.dropped] == ["duplicate"]
+
+
+def test_compress_passes_through_and_returns_the_cut_text() -> None:
+    text = (
+        "Billing is monthly. Parental leave is 14 weeks at full pay. Seats are counted "
+        "monthly. Invoices arrive by email on the first day of each month."
+    )
+    nodes = [*_nodes()[2:4], NodeWithScore(node=TextNode(text=text, id_="hr-2"), score=0.5)]
+    post = BriefpackPostprocessor(
+        budget=70, order="relevance", tokenizer="approx", options={"compress": "overflow"}
+    )
+    out = post.postprocess_nodes(nodes, query_str="How long is leave?")
+    assert "Parental leave is 14 weeks at full pay." in [n.node.get_content() for n in out]
+    assert post.last_assembly is not None
+    assert post.last_assembly.settings["compress"] == "overflow"

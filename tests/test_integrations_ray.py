@@ -114,3 +114,18 @@ def test_assemble_batch_runs_in_map_batches(batch_format: str) -> None:
         assert o["user"] == direct.user
         assert [dict(m) for m in o["messages"]] == direct.messages
         assert json.loads(o["record"])["prompt_sha256"] == direct.record()["prompt_sha256"]
+
+
+def test_assemble_batch_passes_compress_through() -> None:
+    data = rows()
+    batch = {
+        "question": [r["question"] for r in data],
+        "candidates": [r["candidates"] for r in data],
+    }
+    out = AssembleBatch(budget=60, tokenizer="approx", compress="all")(batch)
+    for i, r in enumerate(data):
+        direct = bp.assemble(
+            r["question"], r["candidates"], budget=60, tokenizer="approx", compress="all"
+        )
+        assert out["user"][i] == direct.user
+        assert json.loads(out["record"][i])["settings"]["compress"] == "all"

@@ -53,6 +53,7 @@ _common_options = st.fixed_dictionaries(
         "supersede": st.sampled_from(["url", "doc"]),
         "max_per_doc": st.integers(1, 3),
         "minhash": st.just({"num_perm": 16, "shingle": 2, "seed": 7}),
+        "compress": st.sampled_from(["overflow", "all"]),
     },
 )
 

@@ -237,7 +237,9 @@ class Outcome:
     """What one (request, setting) pair gave.
 
     ``found_any``: some gold evidence is in the placed sources (a gold id among a source's
-    members, or a gold answer string in a source's text); ``found_all``: every gold id is
+    members, or a gold answer string in a source's text; for a source cut by ``compress``
+    with answer strings given, only an answer string in its cut text counts); ``found_all``:
+    every gold id is
     placed, or dropped as a duplicate of a placed source (with answer strings only: every
     answer string is in the sources). ``position``:
     where the evidence sits among the sources (``"first"`` if a source holding evidence has
@@ -279,6 +281,13 @@ def measure(
     placed_ids: set[str] = set()
     holders: list[int] = []
     for s in assembly.sources:
+        if s.compression is not None and request.answers:
+            # a compressed source holds only what its cut text holds: its ids count as
+            # evidence only when an answer string survived the cut
+            if _contains_answer(s.chunk.text, request.answers):
+                placed_ids.update(s.members)
+                holders.append(s.label)
+            continue
         placed_ids.update(s.members)
         if gold.intersection(s.members) or _contains_answer(s.chunk.text, request.answers):
             holders.append(s.label)

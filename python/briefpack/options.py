@@ -38,6 +38,7 @@ from .types import Budget, Chunk
 __all__ = [
     "BACKENDS",
     "CHOICES",
+    "COMPRESS_MODES",
     "DEDUPE_METHODS",
     "DEFAULTS",
     "DEFAULT_THRESHOLDS",
@@ -53,6 +54,7 @@ DEDUPE_METHODS = ("auto", "exact", "jaccard", "minhash", "cosine", None)
 DEFAULT_THRESHOLDS = {"jaccard": 0.7, "minhash": 0.8, "cosine": 0.97}
 ORDERS = ("relevance", "edges", "round_robin", "document")
 OVERFLOWS = ("stop", "skip")
+COMPRESS_MODES = (None, "overflow", "all")
 BACKENDS = ("auto", "rust", "python")
 SCOPES = ("global", "document")
 SUPERSEDE = ("url", "doc", None)
@@ -93,6 +95,8 @@ class Options:
     tokenizer: str | Callable[[str], int] = "o200k_base"
     backend: Literal["auto", "rust", "python"] = "auto"
     minhash: Mapping[str, int] | None = None
+    compress: Literal["overflow", "all"] | None = None
+    sentence_scorer: Callable[[str, list[str]], Sequence[float]] | None = None
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
@@ -120,7 +124,8 @@ class Options:
         ...
         briefpack.errors.InputError: unknown option(s) 'bugdet'; expected some of system, \
 instructions, budget, dedupe, threshold, scope, supersede, parents, neighbors, chunks_of, rerank, \
-max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash
+max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash, compress, \
+sentence_scorer
         """
         unknown = [k for k in options if k not in FIELDS]
         if unknown:
@@ -140,9 +145,13 @@ max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash
         return dataclasses.replace(self, **changes)
 
     def settings(self, method: str | None, threshold: float, backend: str) -> dict[str, Any]:
-        """The record's ``settings`` for a request that resolved ``dedupe`` to ``method``."""
+        """The record's ``settings`` for a request that resolved ``dedupe`` to ``method``.
+
+        ``compress`` and ``sentence_scorer`` appear only when ``compress`` is on, so a record
+        made without compression is byte for byte what it was before compression existed.
+        """
         b = self.the_budget
-        return {
+        settings = {
             "budget": {
                 "context": b.context,
                 "window": b.window,
@@ -166,6 +175,10 @@ max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash
             "backend": backend,
             "minhash": dict(self.minhash) if self.minhash else None,
         }
+        if self.compress is not None:
+            settings["compress"] = self.compress
+            settings["sentence_scorer"] = "builtin" if self.sentence_scorer is None else "callable"
+        return settings
 
 
 # ---- the rules: (option, check) in the order they run; a check returns the value to keep ----
@@ -274,6 +287,24 @@ def _minhash(value: Any, _: Mapping[str, Any]) -> dict[str, int] | None:
     return mh or None
 
 
+def _sentence_scorer(value: Any, values: Mapping[str, Any]) -> Any:
+    if value is None:
+        return None
+    if not callable(value):
+        raise InputError(
+            f"sentence_scorer must be a callable (question, sentences) -> scores, got "
+            f"{type_name(value)}",
+            option="sentence_scorer",
+        )
+    if values["compress"] is None:
+        raise InputError(
+            "sentence_scorer scores sentences for compression but compress is None; pass "
+            "compress='overflow' or compress='all' too",
+            option="sentence_scorer",
+        )
+    return value
+
+
 def _threshold(value: Any, _: Mapping[str, Any]) -> float | None:
     return None if value is None else check_unit_interval("threshold", value)
 
@@ -302,6 +333,8 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("minhash", _minhash),
     ("dedupe", _choice_rule("dedupe", DEDUPE_METHODS)),
     ("threshold", _threshold),
+    ("compress", _choice_rule("compress", COMPRESS_MODES)),
+    ("sentence_scorer", _sentence_scorer),
 )
 """Every option's check, in the order they run (so the order in which errors are reported)."""
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from .types import Assembly, Chunk, DropDetail
+    from .types import Assembly, Chunk, Compression, DropDetail
 
 __all__ = [
     "ASSEMBLY_VERSION",
@@ -51,6 +51,16 @@ def _chunk_info(chunk: Chunk) -> dict[str, Any]:
     return info
 
 
+def _compression(c: Compression | None) -> dict[str, Any]:
+    """A compressed source's ``compressed`` entry (none for a source placed whole): how many
+    sentences it had, which were kept, and the text of every removed one."""
+    if c is None:
+        return {}
+    return {
+        "compressed": {"sentences": c.sentences, "kept": list(c.kept), "removed": list(c.removed)}
+    }
+
+
 def build_record(assembly: Assembly, *, include_prompt: bool = False) -> dict[str, Any]:
     """Build ``Assembly.record()``: every candidate's fate, sources, tokens, settings, hash."""
     from . import __version__
@@ -66,6 +76,7 @@ def build_record(assembly: Assembly, *, include_prompt: bool = False) -> dict[st
                 **_chunk_info(s.chunk),
                 "members": list(s.members),
                 "tokens": s.tokens,
+                **_compression(s.compression),
             }
             for s in assembly.sources
         ],
@@ -114,6 +125,7 @@ def assembly_to_dict(assembly: Assembly) -> dict[str, Any]:
                 "tokens": s.tokens,
                 "members": list(s.members),
                 "member_indices": list(s.member_indices),
+                **_compression(s.compression),
             }
             for s in assembly.sources
         ],
@@ -126,6 +138,14 @@ def assembly_to_dict(assembly: Assembly) -> dict[str, Any]:
         "fates": [_jsonable(f) for f in assembly.fates],
         **({} if assembly.route is None else {"route": _jsonable(assembly.route)}),
     }
+
+
+def _compression_from(data: Any) -> Compression | None:
+    from .types import Compression
+
+    if data is None:
+        return None
+    return Compression(data["sentences"], tuple(data["kept"]), tuple(data["removed"]))
 
 
 def assembly_from_dict(data: Mapping[str, Any]) -> Assembly:
@@ -150,6 +170,7 @@ def assembly_from_dict(data: Mapping[str, Any]) -> Assembly:
                     s["tokens"],
                     tuple(s["members"]),
                     tuple(s["member_indices"]),
+                    _compression_from(s.get("compressed")),
                 )
                 for s in data["sources"]
             ],

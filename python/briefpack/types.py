@@ -16,6 +16,7 @@ __all__ = [
     "Budget",
     "CappedDetail",
     "Chunk",
+    "Compression",
     "DropDetail",
     "Dropped",
     "DuplicateDetail",
@@ -161,6 +162,27 @@ class Budget:
 
 
 @dataclass(frozen=True)
+class Compression:
+    """How a compressed source was cut: its placed text keeps some of its sentences.
+
+    Attributes:
+        sentences: how many sentences the uncompressed text has (``split_sentences``).
+        kept: the indices of the kept sentences, ascending; the placed text is these
+            sentences in this order, adjacent ones joined by their original spacing and
+            non-adjacent ones by ``ELISION`` (`` … ``).
+        removed: the text of every removed sentence, in order (so a claim about the source
+            can be checked against what was cut).
+
+    >>> Compression(3, (0, 2), ("Billing is monthly.",)).removed
+    ('Billing is monthly.',)
+    """
+
+    sentences: int
+    kept: tuple[int, ...]
+    removed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Source:
     """One labelled source in the assembled prompt.
 
@@ -170,6 +192,9 @@ class Source:
         tokens: the token count of its rendered source block.
         members: the ids of the candidates it stands for (its own id when not expanded).
         member_indices: the input indices of those candidates.
+        compression: ``None`` when the whole text was placed; with ``compress=`` on, how the
+            text was cut to its relevant sentences (``chunk.text`` is then the cut text; label,
+            title, url and updated are the source's own).
     """
 
     label: int
@@ -177,6 +202,7 @@ class Source:
     tokens: int
     members: tuple[str, ...]
     member_indices: tuple[int, ...] = ()
+    compression: Compression | None = None
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@
 is not pluggable::
 
     intake (the request's checks) -> repeated_ids -> supersede -> dedupe -> parents
-    -> neighbours -> dedupe again -> rerank -> cap -> mmr -> budget -> order -> label
+    -> neighbours -> dedupe again -> rerank -> cap -> mmr -> compress (``"all"``: every
+    source cut to its relevant sentences) -> budget (``compress`` on: an item that does not
+    fit whole is placed cut, if a cut fits) -> order -> label
     -> render -> evict (budget: while the rendered block is over, drop the lowest-ranked
     placed item and order, label, render again) -> account (the Assembly)
 
@@ -22,7 +24,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import budget, cap, dedupe, label, mmr, neighbours, order, parents, render, repeated_ids
+from . import (
+    budget,
+    cap,
+    compress,
+    dedupe,
+    label,
+    mmr,
+    neighbours,
+    order,
+    parents,
+    render,
+    repeated_ids,
+)
 from . import rerank as rerank_stage
 from . import supersede as supersede_stage
 from .context import Stage
@@ -52,6 +66,7 @@ def plan(options: Options) -> tuple[Stage, ...]:
         (o.rerank is not None, rerank_stage.run),
         (o.max_per_doc is not None, cap.run),
         (o.mmr is not None, mmr.run),
+        (o.compress == "all", compress.reduce),
         (True, budget.run),
         (True, order.run),
         (True, label.run),

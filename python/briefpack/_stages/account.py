@@ -22,7 +22,7 @@ def assembly(items: list[Item], ctx: Context) -> Assembly:
     per_source = ctx.count(ctx.rendered, ctx.namer(items)) if ctx.rendered else []
     sources = [
         Source(n, it.chunk, per_source[n - 1], tuple(str(chunks[m].id) for m in it.members),
-               tuple(it.members))
+               tuple(it.members), it.compression)
         for n, it in enumerate(items, 1)
     ]  # fmt: skip
     question_line = render_question(ctx.question, ctx.options.labels)

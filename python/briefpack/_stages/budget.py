@@ -8,7 +8,9 @@ plus a separator (a chunk's ``tokens`` stands in for its text). Items are counte
 that double in size, each only up to what is left (past that it cannot fit), so a large
 candidate set costs only what the budget can hold. ``evict`` runs after order, label and
 render: while the rendered block (counted as one string) is over, it drops the lowest-ranked
-placed item and renders again, so the budget holds whatever the tokenizer.
+placed item and renders again, so the budget holds whatever the tokenizer. With ``compress``
+on, an item that does not fit whole is offered to ``compress.fit`` first: its largest cut that
+fits is placed, and packing goes on in rank order with the next item.
 
 Rejected: trusting the sum of per-item costs (BPE merges across block boundaries, and a
 caller's ``tokens`` may lie), and cutting an item in half.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 from ..errors import BudgetError
 from ..prompt import SOURCE_SEPARATOR, render_history, render_source, render_system, render_user
+from . import compress
 from .context import Context, Item
 
 __all__ = ["MESSAGE_OVERHEAD", "evict", "run"]
@@ -78,15 +81,26 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         costs = _costs(batch, ctx, widest, left, n_sep)
         kept = set(ctx.kernels.pack(costs, left, overflow).kept)
         misfit: str | None = None
+        resume: int | None = None
         for j, it in enumerate(batch):
             if j in kept:
                 placed.append(it)
                 used += costs[j]
             elif misfit is None or overflow == "skip":
+                if ctx.options.compress is not None:  # compression: place a cut that fits
+                    cut = compress.fit(items, start + j, ctx, widest, budget - used, n_sep)
+                    if cut is not None:
+                        placed.append(cut[0])
+                        used += cut[1]
+                        resume = start + j + 1  # what follows is costed again
+                        break
                 ctx.drop(it, "over_budget", {"remaining": budget - used, "context_budget": budget})
                 misfit = misfit or str(it.chunk.id)
             else:
                 ctx.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
+        if resume is not None:
+            start = resume
+            continue
         if overflow == "stop" and misfit is not None:
             for it in items[start + len(batch) :]:
                 ctx.drop(it, "over_budget", {"after": misfit, "context_budget": budget})

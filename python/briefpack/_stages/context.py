@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from .._backend import KernelsProtocol
 from .._checks import count_with
 from ..candidates import describe
-from ..types import Chunk, DropDetail, Dropped, Reason
+from ..types import Chunk, Compression, DropDetail, Dropped, Reason
 
 if TYPE_CHECKING:
     from ..options import Options
@@ -41,6 +41,7 @@ class Item:
     vector: Any = None
     expanded: bool = False
     vector_checked: bool = False  # ``vector`` is already a checked list of floats (or row)
+    compression: Compression | None = None  # set when compression cut its text (``compress``)
 
 
 class Ledger:
@@ -89,6 +90,8 @@ class Context:
     context_budget: int = 0
     window_left: int | None = None
     placed: list[Item] = field(default_factory=list)  # rank order, for eviction
+    # set by the compress stage: each item's sentences and scores, by its best member's index
+    sentences: dict[int, Any] = field(default_factory=dict)
     # set by the label and render stages
     rendered: list[str] = field(default_factory=list)
     sources_block: str = ""

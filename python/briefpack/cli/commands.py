@@ -113,6 +113,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         order=args.order,
         labels=args.labels,
         tokenizer=tokenizer,
+        compress=args.compress,
         **DEMO_OPTIONS,
     )
     if args.format == "json":
@@ -130,6 +131,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"budget {budget} tokens, order {settings['order']}, labels {settings['labels']}, "
         f"dedupe {settings['dedupe']} {settings['threshold']}, supersede "
         f"{settings['supersede']}, tokenizer {tokenizer}, backend {settings['backend']}"
+        + (f", compress {args.compress}" if args.compress else "")
     )
     if note is not None:
         screen.line(note, "yellow")
@@ -145,6 +147,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"{len(chunks)} candidates -> {len(result.sources)} sources; {dropped_summary(result)}.",
         "bold",
     )
+    if args.compress:
+        whole = assemble(
+            question,
+            chunks,
+            budget=budget,
+            order=args.order,
+            labels=args.labels,
+            tokenizer=tokenizer,
+            **DEMO_OPTIONS,
+        )
+        cut = [s for s in result.sources if s.compression is not None]
+        screen.line(
+            f"compress={args.compress} cut {len(cut)} source(s) to the sentences relevant to the "
+            f"question ({', '.join(str(s.chunk.id) for s in cut) or 'none'}), so "
+            f"{len(result.sources)} distinct sources fit where {len(whole.sources)} fit whole; "
+            "the record lists every removed sentence."
+        )
     where = _where_is(result, caveat_index)
     screen.line(
         f'The caveat "{CAVEAT}" ({CAVEAT_ID}) was retrieved {_ordinal(caveat_index + 1)} of '

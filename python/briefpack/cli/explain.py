@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import BriefpackError
-from ..types import Assembly, Chunk
+from ..types import Assembly, Chunk, Compression
 from .common import UserError
 
 
@@ -106,12 +106,25 @@ def describe_fate(fate: dict[str, Any]) -> str:
     return f"{reason} ({extra})" if extra else reason
 
 
+def describe_compression(c: Compression) -> str:
+    """How a compressed source was cut, in words.
+
+    >>> describe_compression(Compression(6, (5,), ("a", "b", "c", "d", "e")))
+    'compressed: 1 of 6 sentences kept'
+    """
+    return f"compressed: {len(c.kept)} of {c.sentences} sentences kept"
+
+
 def fate_rows(result: Assembly, chunks: Sequence[Chunk]) -> tuple[list[list[str]], list[str]]:
     rows, styles = [], []
+    cut = {s.label: s.compression for s in result.sources if s.compression is not None}
     for f in result.fates:
         chunk = chunks[f["index"]]
         score = "" if chunk.score is None else num(chunk.score)
-        rows.append([str(f["index"] + 1), str(f["id"]), score, describe_fate(f)])
+        fate = describe_fate(f)
+        if f.get("label") in cut:
+            fate += f", {describe_compression(cut[f['label']])}"
+        rows.append([str(f["index"] + 1), str(f["id"]), score, fate])
         styles.append("green" if f["fate"] == "source" else "dim")
     return rows, styles
 

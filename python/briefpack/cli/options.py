@@ -308,6 +308,16 @@ OPTIONS: tuple[Option, ...] = (
         passes=True,
         settings={"choices": OVERFLOWS, "default": API_DEFAULTS["overflow"]},
     ),
+    Option(
+        ("--compress",),
+        _PROMPT,
+        "cut sources to their sentences relevant to the question: overflow (only a source "
+        "that does not fit whole, so more sources fit) or all (every source); the record "
+        "lists every removed sentence (default: off)",
+        api=("compress",),
+        passes=True,
+        settings={"choices": ("overflow", "all")},
+    ),
     # ---- counting and computing
     Option(
         ("--tokenizer",),

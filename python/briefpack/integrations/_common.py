@@ -422,9 +422,18 @@ def untouched(source: Source, text: str) -> bool:
 
 
 def annotation(source: Source) -> dict[str, Any]:
-    """What an adapter records about a placed source: its label, members and token count."""
-    return {
+    """What an adapter records about a placed source: its label, members and token count,
+    and for a source cut by ``compress``, how it was cut (as in the record)."""
+    out: dict[str, Any] = {
         "label": source.label,
         "members": list(source.members),
         "tokens": source.tokens,
     }
+    c = source.compression
+    if c is not None:
+        out["compressed"] = {
+            "sentences": c.sentences,
+            "kept": list(c.kept),
+            "removed": list(c.removed),
+        }
+    return out

@@ -271,8 +271,9 @@ class BriefpackPromptBuilder:
                 meta = dict(s.chunk.meta or {})
                 if extra is not None:
                     meta[_ANNOTATION_KEY] = extra
-                doc = Document(id=str(s.chunk.id), content=s.chunk.text, meta=meta)
-                doc.score = s.chunk.score
+                doc = Document(
+                    id=str(s.chunk.id), content=s.chunk.text, meta=meta, score=s.chunk.score
+                )
             out_docs.append(doc)
         return {
             "prompt": f"{a.system}\n\n{a.user}",
