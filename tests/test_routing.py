@@ -415,7 +415,7 @@ def test_a_routed_request_carries_its_route_into_the_record() -> None:
     assert plain.route is None
     assert "route" not in plain.record()  # an unrouted record keeps its bytes
     assert bp.Assembly.from_dict(routed.to_dict()).route == routed.route
-    with pytest.raises(bp.InputError, match="route must be a briefpack.Route"):
+    with pytest.raises(bp.InputError, match=r"route must be a briefpack\.Route"):
         asm("q", ["a"], route={"kind": "retrieve"})  # type: ignore[arg-type]
 
 
