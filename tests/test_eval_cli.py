@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from briefpack import eval_cli
-from briefpack.eval_cli import add_eval_parser, run_eval
+from briefpack.cli import eval as eval_cli
+from briefpack.cli.eval import add_eval_parser, run_eval
 
 
 def run(*argv: str) -> int:
@@ -46,7 +46,7 @@ def test_example_writes_table_rows_and_plot(
     captured = capsys.readouterr()
     assert "* order=edges budget=400" in captured.out
     assert "recommended budget for order=edges tokenizer=approx: 400" in captured.out
-    assert "pairs" in captured.err  # progress on stderr
+    assert captured.err == ""  # progress only when stderr is a terminal
     rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
     assert [(r["order"], r["budget"], r["recommended"]) for r in rows] == [
         ("edges", "100", "False"),
@@ -55,6 +55,12 @@ def test_example_writes_table_rows_and_plot(
         ("relevance", "400", "True"),
     ]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setattr(eval_cli, "_stderr_is_tty", lambda: True)
+    assert run("--example", "--budget", "100", "--tokenizer", "approx", "--color", "never") == 0
+    assert "pairs" in capsys.readouterr().err
 
 
 def test_a_toml_grid_with_none_and_flags_that_replace_its_axes(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from typing import NoReturn
 
 from .commands import cmd_assemble, cmd_cite, cmd_count, cmd_dedupe, cmd_demo, cmd_route
 from .common import EXIT_STATUSES, EXIT_USAGE, PROG
+from .eval import add_eval_parser
 from .options import add_options, utf8_text
 
 
@@ -138,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("question", nargs="?", type=utf8_text, help="the user's question")
     p.set_defaults(func=cmd_route)
+    add_eval_parser(sub)  # its own flags: an axis of values per option (see cli/eval.py)
     for name, command in sub.choices.items():
         add_options(command, name)
     return parser

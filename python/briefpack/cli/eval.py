@@ -16,8 +16,8 @@ means ``None`` (e.g. ``dedupe = ["jaccard", "none"]``)::
 The table goes to stdout (rich on a terminal), progress to stderr; ``--out`` writes one row per
 setting as JSONL or CSV (by extension), ``--plot`` the evidence recall against the budget, one
 line per setting, the recommended budget marked. Ctrl-C stops the sweep and keeps the rows
-finished so far (exit status 130). The command line wires this in with ``add_eval_parser`` and
-``run_eval``.
+finished so far (exit status 130). ``briefpack.cli.parser`` adds the command with
+``add_eval_parser``; ``run_eval`` runs it.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any, TextIO
 
-from .errors import BriefpackError, InputError
-from .evaluate import _OPTIONS as OPTIONS
-from .evaluate import (
+from ..errors import BriefpackError, InputError
+from ..evaluate import _OPTIONS as OPTIONS
+from ..evaluate import (
     DEFAULT_TOLERANCE,
     EvalRequest,
     SettingResult,
@@ -47,10 +47,11 @@ from .evaluate import (
     finish,
     read_requests,
 )
+from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from .progress import _stderr_is_tty
 
-__all__ = ["add_eval_parser", "main", "run_eval"]
+__all__ = ["add_eval_parser", "run_eval"]
 
-EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 DEFAULT_BUDGETS = (100, 200, 400, 800, 1600)
 EXAMPLE = "eval_example.jsonl"
 
@@ -184,7 +185,7 @@ def build_grid(args: argparse.Namespace) -> dict[str, Any]:
 def _tokenizer_problem(name: object) -> str | None:
     if not isinstance(name, str) or name == "approx":
         return None
-    from .kernels import count_tokens
+    from ..kernels import count_tokens
 
     try:
         count_tokens(["briefpack"], encoding=name)
@@ -388,7 +389,8 @@ def plot_recall(path: str, rows: Sequence[SettingResult], title: str = "") -> No
 
 
 class _Progress:
-    """``done/total pairs`` on stderr, at most every 0.2 s, erased at the end."""
+    """``done/total pairs`` on stderr, at most every 0.2 s (only when stderr is a terminal, as
+    every command's progress)."""
 
     def __init__(self, stream: TextIO, enabled: bool) -> None:
         self.stream = stream
@@ -444,7 +446,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 )
         if note:
             print(note, file=sys.stderr)
-        progress = _Progress(sys.stderr, not args.quiet)
+        progress = _Progress(sys.stderr, not args.quiet and _stderr_is_tty())
         done: list[SettingResult] = []
         interrupted = False
         try:
@@ -486,23 +488,3 @@ def run_eval(args: argparse.Namespace) -> int:
     except (_EvalError, BriefpackError, InputError) as exc:
         print(f"briefpack eval: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``briefpack eval`` alone (``python -m briefpack.eval_cli``), until it is wired in.
-
-    >>> main(["--budget", "x,y", "--example"])
-    2
-    """
-    parser = argparse.ArgumentParser(prog="briefpack")
-    sub = parser.add_subparsers(dest="command")
-    add_eval_parser(sub)
-    try:
-        args = parser.parse_args(["eval", *(sys.argv[1:] if argv is None else argv)])
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    return run_eval(args)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
