@@ -549,3 +549,11 @@ def test_compress_passes_through_and_returns_the_cut_text() -> None:
     assert out["hr/2"].page_content == "Parental leave is 14 weeks at full pay."
     assert out["hr/2"].metadata["briefpack"]["compressed"]["kept"] == [1]
     assert cut.assemble(docs, "How long is leave?").settings["compress"] == "overflow"
+
+
+def test_assemble_options_given_directly_join_options_and_typos_are_errors() -> None:
+    direct = BriefpackCompressor(budget=1000, tokenizer="approx", scope="document")
+    assert direct.options == {"scope": "document"}
+    assert direct.assemble(_docs(), "Leave?").settings["scope"] == "document"
+    with pytest.raises(bp.InputError, match="BriefpackCompressor has no option 'ordr'"):
+        BriefpackCompressor(ordr="relevance")

@@ -398,3 +398,10 @@ def test_compress_passes_through_and_returns_the_cut_text() -> None:
     assert "Parental leave is 14 weeks at full pay." in [n.node.get_content() for n in out]
     assert post.last_assembly is not None
     assert post.last_assembly.settings["compress"] == "overflow"
+
+
+def test_assemble_options_given_directly_join_options_and_typos_are_errors() -> None:
+    direct = BriefpackPostprocessor(budget=1000, tokenizer="approx", scope="document")
+    assert direct.options == {"scope": "document"}
+    with pytest.raises(bp.InputError, match="BriefpackPostprocessor has no option 'ordr'"):
+        BriefpackPostprocessor(ordr="relevance")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
-from collections.abc import Callable, Mapping, Sequence, Sized
+from collections.abc import Callable, Collection, Mapping, Sequence, Sized
 from typing import Any
 
 from .._checks import ENCODINGS, type_name
@@ -31,6 +31,7 @@ __all__ = [
     "build",
     "check_json_value",
     "check_options",
+    "fold_options",
     "log_request",
     "member_index",
     "merge_keys",
@@ -382,6 +383,30 @@ def pick_fields(meta: Mapping[str, Any], keys: Mapping[str, Sequence[str]]) -> d
                 out[name] = str(value) if name in ("id", "doc", "parent") else value
                 break
     return out
+
+
+def fold_options(fields: Collection[str], data: dict[str, Any], adapter: str) -> dict[str, Any]:
+    """Keyword arguments of a pydantic adapter with ``assemble`` options folded into ``options``.
+
+    A framework model ignores unknown keywords; here an ``assemble`` option given directly
+    (``BriefpackCompressor(compress="overflow")``) joins ``options``, and anything else is an
+    ``InputError`` instead of being dropped without a word.
+
+    >>> fold_options({"budget", "options"}, {"budget": 9, "order": "relevance"}, "X")
+    {'budget': 9, 'options': {'order': 'relevance'}}
+    """
+    extra = {k: v for k, v in data.items() if k not in fields}
+    if not extra:
+        return data
+    unknown = [k for k in extra if k not in ASSEMBLE_OPTIONS]
+    if unknown:
+        raise InputError(
+            f"{adapter} has no option {', '.join(shown(k) for k in unknown)}; it takes its own "
+            f"fields and assemble's options ({', '.join(ASSEMBLE_OPTIONS)})"
+        )
+    folded = {k: v for k, v in data.items() if k in fields}
+    folded["options"] = {**(data.get("options") or {}), **extra}
+    return folded
 
 
 def merge_keys(

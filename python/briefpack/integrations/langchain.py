@@ -52,6 +52,7 @@ from ._common import (
     budget_to_dict,
     build,
     check_json_value,
+    fold_options,
     member_index,
     merge_keys,
     note_vectors,
@@ -314,7 +315,7 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
     _built: dict[str, Any] | None = PrivateAttr(default=None)
 
     def __init__(self, **data: Any) -> None:
-        super().__init__(**data)
+        super().__init__(**fold_options(type(self).model_fields, data, "BriefpackCompressor"))
         self._options()  # check now: a bad option fails here, as InputError
 
     def __setattr__(self, name: str, value: Any) -> None:

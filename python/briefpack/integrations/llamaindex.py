@@ -54,6 +54,7 @@ from ._common import (
     budget_to_dict,
     build,
     check_json_value,
+    fold_options,
     member_index,
     merge_keys,
     note_vectors,
@@ -288,7 +289,7 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     _last: Assembly | None = PrivateAttr(default=None)
 
     def __init__(self, **data: Any) -> None:
-        super().__init__(**data)
+        super().__init__(**fold_options(type(self).model_fields, data, "BriefpackPostprocessor"))
         self._options()  # check now: a bad option fails here, as InputError
 
     def __setattr__(self, name: str, value: Any) -> None:
