@@ -32,7 +32,9 @@ from ._checks import (
     type_name,
 )
 from .errors import InputError
+from .pages import IMAGE_TOKEN_RULES, ImageTokenRule
 from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM, LABEL_STYLES, LabelStyle
+from .reference.pages import DEFAULT_MAX_DISTANCE
 from .types import Budget, Chunk
 
 __all__ = [
@@ -93,6 +95,8 @@ class Options:
     tokenizer: str | Callable[[str], int] = "o200k_base"
     backend: Literal["auto", "rust", "python"] = "auto"
     minhash: Mapping[str, int] | None = None
+    image_tokens: ImageTokenRule = "openai"
+    page_max_distance: int = DEFAULT_MAX_DISTANCE
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
@@ -120,7 +124,8 @@ class Options:
         ...
         briefpack.errors.InputError: unknown option(s) 'bugdet'; expected some of system, \
 instructions, budget, dedupe, threshold, scope, supersede, parents, neighbors, chunks_of, rerank, \
-max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash
+max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash, image_tokens, \
+page_max_distance
         """
         unknown = [k for k in options if k not in FIELDS]
         if unknown:
@@ -139,16 +144,25 @@ max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash
         """
         return dataclasses.replace(self, **changes)
 
-    def settings(self, method: str | None, threshold: float, backend: str) -> dict[str, Any]:
-        """The record's ``settings`` for a request that resolved ``dedupe`` to ``method``."""
+    def settings(
+        self, method: str | None, threshold: float, backend: str, *, pages: bool = False
+    ) -> dict[str, Any]:
+        """The record's ``settings`` for a request that resolved ``dedupe`` to ``method``.
+
+        ``pages``: the request carries page images, so the page settings are recorded too
+        (a text-only request's settings are as they were before pages existed).
+        """
         b = self.the_budget
-        return {
-            "budget": {
-                "context": b.context,
-                "window": b.window,
-                "max_output": b.max_output,
-                "margin": b.margin,
-            },
+        budget: dict[str, Any] = {
+            "context": b.context,
+            "window": b.window,
+            "max_output": b.max_output,
+            "margin": b.margin,
+        }
+        if b.images is not None or pages:
+            budget["images"] = b.images
+        out = {
+            "budget": budget,
             "dedupe": method,
             "threshold": threshold if method in DEFAULT_THRESHOLDS else None,
             "scope": self.scope,
@@ -166,6 +180,14 @@ max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash
             "backend": backend,
             "minhash": dict(self.minhash) if self.minhash else None,
         }
+        if pages:
+            rule = self.image_tokens
+            out["pages"] = {
+                "dedupe": "page_hash" if self.dedupe == "auto" and method != "cosine" else None,
+                "page_max_distance": self.page_max_distance,
+                "image_tokens": rule if isinstance(rule, str) else "callable",
+            }
+        return out
 
 
 # ---- the rules: (option, check) in the order they run; a check returns the value to keep ----
@@ -206,6 +228,8 @@ def _budget(value: Any, _: Mapping[str, Any]) -> Budget:
             check_count(f"budget.{name}", getattr(b, name))
     check_count("budget.max_output", b.max_output)
     check_count("budget.margin", b.margin)
+    if b.images is not None:
+        check_count("budget.images", b.images)
     return b
 
 
@@ -274,11 +298,20 @@ def _minhash(value: Any, _: Mapping[str, Any]) -> dict[str, int] | None:
     return mh or None
 
 
+def _image_tokens(value: Any, _: Mapping[str, Any]) -> Any:
+    if callable(value):
+        return value
+    return choice("image_tokens", value, IMAGE_TOKEN_RULES)
+
+
 def _threshold(value: Any, _: Mapping[str, Any]) -> float | None:
     return None if value is None else check_unit_interval("threshold", value)
 
 
-CHOICES: dict[str, tuple[object, ...]] = {"tokenizer": (*ENCODINGS, "callable")}
+CHOICES: dict[str, tuple[object, ...]] = {
+    "tokenizer": (*ENCODINGS, "callable"),
+    "image_tokens": (*IMAGE_TOKEN_RULES, "callable"),
+}
 """The legal values of each option that has a fixed set (``tokenizer`` also takes a callable)."""
 
 RULES: tuple[tuple[str, Rule], ...] = (
@@ -302,6 +335,8 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("minhash", _minhash),
     ("dedupe", _choice_rule("dedupe", DEDUPE_METHODS)),
     ("threshold", _threshold),
+    ("image_tokens", _image_tokens),
+    ("page_max_distance", lambda value, _: check_count("page_max_distance", value)),
 )
 """Every option's check, in the order they run (so the order in which errors are reported)."""
 
