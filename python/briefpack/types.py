@@ -269,7 +269,13 @@ class Assembly:
 
     @property
     def messages(self) -> list[Message]:
-        """The prompt as chat messages: ``[{"role": "system", ...}, {"role": "user", ...}]``."""
+        """The prompt as chat messages: ``[{"role": "system", ...}, {"role": "user", ...}]``.
+
+        Always text, also with page images (each marked by a ``<page-image/>`` line in
+        ``user``): every framework adapter passes these role/content strings on, and their type
+        stays ``str``. ``briefpack.integrations.to_openai`` and ``to_anthropic`` send the
+        images themselves, each in place.
+        """
         return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
 
     def record(self, *, include_prompt: bool = False) -> dict[str, Any]:
