@@ -65,6 +65,9 @@ MINHASH_KEYS = ("num_perm", "shingle", "seed")
 class Options:
     """Every setting of ``assemble`` except the request itself (question, candidates, history,
     query vector), checked on construction. ``budget`` is kept as a ``Budget``.
+    ``image_tokens`` (what a page image costs: ``"openai"``, ``"openai-low"``, ``"anthropic"``
+    or a callable ``(width, height) -> int``) and ``page_max_distance`` (page-hash dedupe, in
+    bits of 1024) apply to candidates with page images (``docs/pages.md``).
 
     >>> Options(budget=800, order="relevance").budget
     Budget(context=800, window=None, max_output=0, margin=0)
