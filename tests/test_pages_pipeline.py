@@ -13,6 +13,7 @@ import hashlib
 import importlib.util
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -747,3 +748,20 @@ def test_any_page_request_gives_the_same_record_on_both_backends(
     cap = options["budget"].images
     assert cap is None or placed <= cap
     assert records[0]["tokens"]["sources"] <= records[0]["tokens"]["context_budget"]
+
+
+def test_without_pillow_the_cli_names_the_extra(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from briefpack import cli
+
+    (tmp_path / "p.png").write_bytes(small(1))
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    assert cli.main(["demo", "--pages", "--tokenizer", "approx"]) != 0
+    assert "pip install 'briefpack[pages]'" in capsys.readouterr().err
+    hits = tmp_path / "hits.jsonl"
+    hits.write_text('{"id": "a", "image": "p.png"}\n', "utf-8")
+    assert cli.main(["assemble", str(hits), "-q", "q", "--tokenizer", "approx"]) != 0
+    err = capsys.readouterr().err
+    assert f"{hits}:1:1: page images need Pillow" in err
+    assert "Traceback" not in err

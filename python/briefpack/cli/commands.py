@@ -187,7 +187,10 @@ def _demo_pages(args: argparse.Namespace, tokenizer: str, note: str | None) -> i
     from ..demo_pages import PAGES_BUDGET, PAGES_OPTIONS, example
     from ..pipeline import assemble
 
-    question, chunks = example()
+    try:
+        question, chunks = example()
+    except ModuleNotFoundError as exc:  # Pillow draws the pages
+        raise UserError(str(exc)) from None
     budget = PAGES_BUDGET
     if args.budget is not None:
         budget = Budget(context=args.budget, images=PAGES_BUDGET.images)

@@ -555,6 +555,8 @@ def row_to_chunk(row: Row, index: int, name: str) -> Chunk:
         if _CANDIDATE.match(message):
             message = _locate_row(message, row, index, name, None)
         raise UserError(message) from None
+    except ModuleNotFoundError as exc:  # an image row without Pillow: say which extra
+        raise UserError(f"{name}:{row.line}:1: {exc}") from None
     except TypeError as exc:  # pragma: no cover - to_chunk checks every field it takes
         raise UserError(f"{name}:{row.line}:1: {exc}") from None
 
