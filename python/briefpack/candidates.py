@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
+from difflib import get_close_matches
 from typing import Any
 
 from ._checks import check_text, type_name
@@ -14,6 +15,10 @@ from .types import Chunk
 __all__ = ["CHUNK_FIELDS", "describe", "to_chunk", "to_chunks"]
 
 CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))
+_PAGE_FIELDS = ("image", "page")
+_TEXT_FIELDS = tuple(f for f in CHUNK_FIELDS if f not in _PAGE_FIELDS)
+"""Listed when an unknown key looks like no page field (so that message reads as it did
+before pages existed)."""
 _STR_FIELDS = ("title", "url", "updated")
 
 
@@ -25,11 +30,13 @@ def describe(index: int, cid: object) -> str:
 def _from_mapping(obj: Mapping[str, Any], where: str) -> Chunk:
     unknown = [k for k in obj if k not in CHUNK_FIELDS]
     if unknown:
+        close = any(get_close_matches(str(k).lower(), _PAGE_FIELDS, 1, 0.6) for k in unknown)
+        legal = CHUNK_FIELDS if close else _TEXT_FIELDS
         raise InputError(
             f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; a candidate mapping may "
-            f"have {', '.join(CHUNK_FIELDS)} (put anything else under 'meta')"
+            f"have {', '.join(legal)} (put anything else under 'meta')"
         )
-    if "text" not in obj:
+    if "text" not in obj and obj.get("image") is None:
         raise InputError(f"{where}: text is missing", field="text")
     return Chunk(**obj)
 
@@ -84,6 +91,8 @@ def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
         or type(title) is not str
         or type(url) is not str
         or type(updated) is not str
+        or c.image is not None
+        or c.page is not None
     ):
         return None
     if not text.isascii():  # O(1): CPython knows whether a str is ASCII
@@ -214,6 +223,16 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
         raise InputError(
             f"{where}: meta must be a mapping or None, got {type_name(chunk.meta)}", field="meta"
         )
+    page = _check_page(chunk.page, where)
+    image = chunk.image
+    if image is not None and not _decoded_span(image):
+        from .pages import decode_page
+
+        try:
+            image = decode_page(image, where=where)
+        except InputError as exc:
+            exc.field = "image"
+            raise
     if resolve:
         cid = str(index) if cid is None else cid
         doc = cid if doc is None else doc
@@ -230,4 +249,28 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
         tokens=chunk.tokens,
         vector=chunk.vector,
         meta=chunk.meta,
+        image=image,
+        page=page,
+    )
+
+
+def _decoded_span(image: object) -> bool:
+    """A merged span's images: a non-empty tuple of ``PageImage``s (already decoded)."""
+    from .pages import PageImage
+
+    return isinstance(image, tuple) and bool(image) and all(isinstance(p, PageImage) for p in image)
+
+
+def _check_page(page: object, where: str) -> int | str | None:
+    """A page number (an int >= 0) or a non-empty page label (a str), or None."""
+    if page is None:
+        return None
+    if isinstance(page, int) and not isinstance(page, bool) and page >= 0:
+        return page
+    if isinstance(page, str) and page.strip():
+        _check_field(f"{where}: page", page, "page")
+        return page
+    raise InputError(
+        f"{where}: page must be an int >= 0, a non-empty str (a page label) or None, got {page!r}",
+        field="page",
     )

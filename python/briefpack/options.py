@@ -32,7 +32,9 @@ from ._checks import (
     type_name,
 )
 from .errors import InputError
+from .pages import IMAGE_TOKEN_RULES, ImageTokenRule
 from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM, LABEL_STYLES, LabelStyle
+from .reference.pages import DEFAULT_MAX_DISTANCE
 from .types import Budget, Chunk
 
 __all__ = [
@@ -65,6 +67,9 @@ MINHASH_KEYS = ("num_perm", "shingle", "seed")
 class Options:
     """Every setting of ``assemble`` except the request itself (question, candidates, history,
     query vector), checked on construction. ``budget`` is kept as a ``Budget``.
+    ``image_tokens`` (what a page image costs: ``"openai"``, ``"openai-low"``, ``"anthropic"``
+    or a callable ``(width, height) -> int``) and ``page_max_distance`` (page-hash dedupe, in
+    bits of 1024) apply to candidates with page images (``docs/pages.md``).
 
     >>> Options(budget=800, order="relevance").budget
     Budget(context=800, window=None, max_output=0, margin=0)
@@ -97,6 +102,8 @@ class Options:
     minhash: Mapping[str, int] | None = None
     compress: Literal["overflow", "all"] | None = None
     sentence_scorer: Callable[[str, list[str]], Sequence[float]] | None = None
+    image_tokens: ImageTokenRule = "openai"
+    page_max_distance: int = DEFAULT_MAX_DISTANCE
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
@@ -125,7 +132,7 @@ class Options:
         briefpack.errors.InputError: unknown option(s) 'bugdet'; expected some of system, \
 instructions, budget, dedupe, threshold, scope, supersede, parents, neighbors, chunks_of, rerank, \
 max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash, compress, \
-sentence_scorer
+sentence_scorer, image_tokens, page_max_distance
         """
         unknown = [k for k in options if k not in FIELDS]
         if unknown:
@@ -144,20 +151,26 @@ sentence_scorer
         """
         return dataclasses.replace(self, **changes)
 
-    def settings(self, method: str | None, threshold: float, backend: str) -> dict[str, Any]:
+    def settings(
+        self, method: str | None, threshold: float, backend: str, *, pages: bool = False
+    ) -> dict[str, Any]:
         """The record's ``settings`` for a request that resolved ``dedupe`` to ``method``.
 
-        ``compress`` and ``sentence_scorer`` appear only when ``compress`` is on, so a record
-        made without compression is byte for byte what it was before compression existed.
+        ``pages``: the request carries page images, so the page settings are recorded too
+        (a text-only request's settings are as they were before pages existed); likewise
+        ``compress`` and ``sentence_scorer`` appear only when ``compress`` is on.
         """
         b = self.the_budget
-        settings = {
-            "budget": {
-                "context": b.context,
-                "window": b.window,
-                "max_output": b.max_output,
-                "margin": b.margin,
-            },
+        budget: dict[str, Any] = {
+            "context": b.context,
+            "window": b.window,
+            "max_output": b.max_output,
+            "margin": b.margin,
+        }
+        if b.images is not None or pages:
+            budget["images"] = b.images
+        out = {
+            "budget": budget,
             "dedupe": method,
             "threshold": threshold if method in DEFAULT_THRESHOLDS else None,
             "scope": self.scope,
@@ -176,9 +189,16 @@ sentence_scorer
             "minhash": dict(self.minhash) if self.minhash else None,
         }
         if self.compress is not None:
-            settings["compress"] = self.compress
-            settings["sentence_scorer"] = "builtin" if self.sentence_scorer is None else "callable"
-        return settings
+            out["compress"] = self.compress
+            out["sentence_scorer"] = "builtin" if self.sentence_scorer is None else "callable"
+        if pages:
+            rule = self.image_tokens
+            out["pages"] = {
+                "dedupe": "page_hash" if self.dedupe == "auto" and method != "cosine" else None,
+                "page_max_distance": self.page_max_distance,
+                "image_tokens": rule if isinstance(rule, str) else "callable",
+            }
+        return out
 
 
 # ---- the rules: (option, check) in the order they run; a check returns the value to keep ----
@@ -219,6 +239,8 @@ def _budget(value: Any, _: Mapping[str, Any]) -> Budget:
             check_count(f"budget.{name}", getattr(b, name))
     check_count("budget.max_output", b.max_output)
     check_count("budget.margin", b.margin)
+    if b.images is not None:
+        check_count("budget.images", b.images)
     return b
 
 
@@ -305,11 +327,20 @@ def _sentence_scorer(value: Any, values: Mapping[str, Any]) -> Any:
     return value
 
 
+def _image_tokens(value: Any, _: Mapping[str, Any]) -> Any:
+    if callable(value):
+        return value
+    return choice("image_tokens", value, IMAGE_TOKEN_RULES)
+
+
 def _threshold(value: Any, _: Mapping[str, Any]) -> float | None:
     return None if value is None else check_unit_interval("threshold", value)
 
 
-CHOICES: dict[str, tuple[object, ...]] = {"tokenizer": (*ENCODINGS, "callable")}
+CHOICES: dict[str, tuple[object, ...]] = {
+    "tokenizer": (*ENCODINGS, "callable"),
+    "image_tokens": (*IMAGE_TOKEN_RULES, "callable"),
+}
 """The legal values of each option that has a fixed set (``tokenizer`` also takes a callable)."""
 
 RULES: tuple[tuple[str, Rule], ...] = (
@@ -335,6 +366,8 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("threshold", _threshold),
     ("compress", _choice_rule("compress", COMPRESS_MODES)),
     ("sentence_scorer", _sentence_scorer),
+    ("image_tokens", _image_tokens),
+    ("page_max_distance", lambda value, _: check_count("page_max_distance", value)),
 )
 """Every option's check, in the order they run (so the order in which errors are reported)."""
 

@@ -29,6 +29,7 @@ from .types import Chunk
 __all__ = [
     "DEFAULT_INSTRUCTIONS",
     "DEFAULT_SYSTEM",
+    "IMAGE_PLACEHOLDER",
     "LABEL_STYLES",
     "SOURCE_SEPARATOR",
     "escape_attr",
@@ -63,6 +64,11 @@ DEFAULT_INSTRUCTIONS = (
 
 SOURCE_SEPARATOR = "\n\n"
 """What stands between two source blocks in the sources block."""
+
+IMAGE_PLACEHOLDER = "<page-image/>"
+"""Where a page image goes: a line of its own inside its source block, one per image, right
+after the label. No input can write it (``<`` is always escaped), so the chat formats put the
+k-th image at the k-th placeholder."""
 
 # A label look-alike: an opening bracket, then only digits, spaces, commas, dashes and invisible
 # format characters (at least one digit), then a closing bracket. Brackets: ASCII, full-width,
@@ -201,18 +207,41 @@ def render_source(label: int | str, chunk: Chunk, style: LabelStyle = "xml") -> 
     </source>
     >>> render_source(2, Chunk("See [1].", title="FAQ"), "brackets")
     '[2] (FAQ) See &#91;1].'
+
+    A page (a chunk with an ``image`` or a ``page``) adds ``page`` after ``title``; each image is
+    an ``IMAGE_PLACEHOLDER`` line before the text; the brackets style names title, page, date
+    and url, separated by ``; ``:
+
+    >>> from briefpack.pages import decode_page
+    >>> import numpy as np
+    >>> img = decode_page(np.zeros((2, 2), dtype=np.uint8))
+    >>> print(render_source(3, Chunk(image=img, page=14, title="Annual report", updated="2024")))
+    <source id="3" title="Annual report" page="14" updated="2024">
+    <page-image/>
+    </source>
+    >>> render_source(3, Chunk("Revenue", image=img, page=14, url="https://x/r"), "brackets")
+    '[3] (page 14; https://x/r) <page-image/>\\nRevenue'
     """
+    images = chunk.images
+    page = "" if chunk.page is None else str(chunk.page)
+    body = _escape_free_text(chunk.text)
+    if images:
+        body = "\n".join([IMAGE_PLACEHOLDER] * len(images) + ([body] if chunk.text else []))
     if style == "xml":
         attrs = [f'id="{escape_attr(str(label))}"']
-        for name in ("title", "updated", "url"):
-            value = getattr(chunk, name)
+        for name in ("title", "page", "updated", "url"):
+            value = page if name == "page" else getattr(chunk, name)
             if value:
                 attrs.append(f'{name}="{_escape_value(value, anywhere=name != "url")}"')
-        return f"<source {' '.join(attrs)}>\n{_escape_free_text(chunk.text)}\n</source>"
+        return f"<source {' '.join(attrs)}>\n{body}\n</source>"
     head = f"[{label}]"
-    if chunk.title:
+    if page or images:  # a page: title, page, date and url, the way the xml style has them
+        parts = [chunk.title, f"page {page}" if page else "", chunk.updated, chunk.url]
+        shown = "; ".join(_escape_brackets_title(p) for p in parts if p)
+        head += f" ({shown})" if shown else ""
+    elif chunk.title:
         head += f" ({_escape_brackets_title(chunk.title)})"
-    return f"{head} {_escape_free_text(chunk.text)}"
+    return f"{head} {body}"
 
 
 def render_system(system: str, instructions: str | None) -> str:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    from .pages import PageImage
     from .types import Assembly, Chunk, Compression, DropDetail
 
 __all__ = [
@@ -15,6 +17,7 @@ __all__ = [
     "assembly_from_dict",
     "assembly_to_dict",
     "build_record",
+    "image_info",
     "prompt_sha256",
 ]
 
@@ -44,10 +47,12 @@ def _jsonable(value: Any) -> Any:
 
 def _chunk_info(chunk: Chunk) -> dict[str, Any]:
     info: dict[str, Any] = {"id": chunk.id, "doc": chunk.doc}
-    for name in ("score", "position", "title", "url", "updated"):
+    for name in ("score", "position", "title", "url", "updated", "page"):
         value = getattr(chunk, name)
         if value not in (None, ""):
             info[name] = value
+    if chunk.images:
+        info["images"] = [image_info(p) for p in chunk.images]
     return info
 
 
@@ -58,6 +63,22 @@ def _compression(c: Compression | None) -> dict[str, Any]:
         return {}
     return {
         "compressed": {"sentences": c.sentences, "kept": list(c.kept), "removed": list(c.removed)}
+    }
+
+
+def image_info(page: PageImage) -> dict[str, Any]:
+    """How the record names a page image: its size, format and the sha256 of its bytes.
+
+    >>> import numpy as np
+    >>> from briefpack.pages import decode_page
+    >>> sorted(image_info(decode_page(np.zeros((2, 3), dtype=np.uint8))))
+    ['height', 'media_type', 'sha256', 'width']
+    """
+    return {
+        "width": page.width,
+        "height": page.height,
+        "media_type": page.media_type,
+        "sha256": hashlib.sha256(page.data).hexdigest(),
     }
 
 
@@ -102,13 +123,23 @@ def _chunk_to_dict(chunk: Chunk) -> dict[str, Any]:
         vector = vector.tolist()
     out["vector"] = _jsonable(vector)
     out["meta"] = None if chunk.meta is None else _jsonable(dict(chunk.meta))
+    if chunk.page is not None:
+        out["page"] = chunk.page
+    if chunk.images:  # the encoded bytes in base64, decoded again by from_dict
+        out["images"] = [p.base64() for p in chunk.images]
     return out
 
 
 def _chunk_from_dict(data: Mapping[str, Any]) -> Chunk:
     from .types import Chunk
 
-    return Chunk(**{k: data[k] for k in (*_CHUNK_FIELDS, "tokens", "vector", "meta") if k in data})
+    fields = {k: data[k] for k in (*_CHUNK_FIELDS, "tokens", "vector", "meta", "page") if k in data}
+    if data.get("images"):
+        from .pages import decode_page
+
+        images = tuple(decode_page(base64.b64decode(b)) for b in data["images"])
+        fields["image"] = images[0] if len(images) == 1 else images
+    return Chunk(**fields)
 
 
 def assembly_to_dict(assembly: Assembly) -> dict[str, Any]:

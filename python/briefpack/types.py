@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 if TYPE_CHECKING:
     from .citations import Citations
     from .integrations.chat import Message
+    from .pages import PageImage
 
 __all__ = [
     "Assembly",
@@ -74,12 +75,14 @@ class _OverBudgetWhy(_Via, total=False):
     after: str
     evicted: bool
     sources_tokens: int
+    images: int
 
 
 class OverBudgetDetail(_OverBudgetWhy):
-    """Why ``"over_budget"``: ``remaining`` (it did not fit in what was left), ``after`` (it
-    ranked below the first misfit under ``overflow="stop"``) or ``evicted`` (the rendered
-    block was over, with ``sources_tokens``), and always the ``context_budget``."""
+    """Why ``"over_budget"``: ``remaining`` (it did not fit in what was left), ``images`` (the
+    ``Budget.images`` cap its page images would pass), ``after`` (it ranked below the first
+    misfit under ``overflow="stop"``) or ``evicted`` (the rendered block was over, with
+    ``sources_tokens``), and always the ``context_budget``."""
 
     context_budget: int
 
@@ -107,12 +110,20 @@ class Chunk:
         tokens: a precomputed token count of ``text`` (trusted; the wrapper is still counted).
         vector: its embedding, for cosine dedupe and MMR.
         meta: anything else, carried through untouched.
+        image: a page image: PNG or JPEG bytes, a file path, a numpy ``uint8`` array or a
+            ``PageImage``; decoded once when the candidate is checked (``decode_page``), after
+            which it is a ``PageImage`` (a merged span of pages: a tuple of them, in order).
+            ``text`` is optional on such a candidate (OCR text, shown with the page).
+        page: its page number (an int ``>= 0``) or page label (a str such as ``"iv"``), shown
+            in its label; a merged span shows ``"first-last"``.
 
     >>> Chunk("Berlin caps relocation at 4000 EUR.", id="kb/1", score=0.94).doc is None
     True
+    >>> Chunk(image=b"...", page=14).text
+    ''
     """
 
-    text: str
+    text: str = ""
     id: str | None = None
     score: float | None = None
     doc: str | None = None
@@ -124,6 +135,30 @@ class Chunk:
     tokens: int | None = None
     vector: Any = field(default=None, compare=False, repr=False)
     meta: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    image: Any = field(default=None, compare=False, repr=False)
+    page: int | str | None = None
+
+    def __repr__(self) -> str:
+        fields = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if f.repr and (f.name != "page" or self.page is not None)
+        ]
+        if self.image is not None:
+            fields.append(f"image={self.image!r}")
+        return f"Chunk({', '.join(fields)})"
+
+    @property
+    def images(self) -> tuple[PageImage, ...]:
+        """The page images it carries, in page order (none, one, or a merged span's).
+
+        >>> Chunk("no image").images
+        ()
+        """
+        image = self.image
+        if image is None:
+            return ()
+        return tuple(image) if isinstance(image, tuple) else (image,)
 
     def replace(self, **changes: Any) -> Chunk:
         """Return a copy with some fields changed.
@@ -142,16 +177,27 @@ class Budget:
     which the answer (``max_output``), a safety ``margin``, the system prompt and the framing
     of the user message (history, question, tags, per-message overhead) are reserved first.
     The context budget is the smaller of the two when both are set. An int budget passed to
-    ``assemble`` means ``Budget(context=n)``.
+    ``assemble`` means ``Budget(context=n)``. ``images`` caps the number of page images
+    (``None``: no cap; each image also costs tokens, see ``docs/pages.md``).
 
     >>> Budget(window=8192, max_output=1024, margin=128).window_left
     7040
+    >>> Budget(context=4000, images=3)
+    Budget(context=4000, window=None, max_output=0, margin=0, images=3)
     """
 
     context: int | None = None
     window: int | None = None
     max_output: int = 0
     margin: int = 0
+    images: int | None = None
+
+    def __repr__(self) -> str:
+        text = (
+            f"Budget(context={self.context!r}, window={self.window!r}, "
+            f"max_output={self.max_output!r}, margin={self.margin!r}"
+        )
+        return text + (")" if self.images is None else f", images={self.images!r})")
 
     @property
     def window_left(self) -> int | None:
@@ -253,7 +299,13 @@ class Assembly:
 
     @property
     def messages(self) -> list[Message]:
-        """The prompt as chat messages: ``[{"role": "system", ...}, {"role": "user", ...}]``."""
+        """The prompt as chat messages: ``[{"role": "system", ...}, {"role": "user", ...}]``.
+
+        Always text, also with page images (each marked by a ``<page-image/>`` line in
+        ``user``): every framework adapter passes these role/content strings on, and their type
+        stays ``str``. ``briefpack.integrations.to_openai`` and ``to_anthropic`` send the
+        images themselves, each in place.
+        """
         return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
 
     def record(self, *, include_prompt: bool = False) -> dict[str, Any]:

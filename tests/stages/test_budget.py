@@ -50,3 +50,19 @@ def test_evict_drops_the_lowest_ranked_until_the_rendered_block_fits(backend: st
     reason, detail = drops(ctx)["b"]
     assert (reason, detail["evicted"], detail["context_budget"]) == ("over_budget", True, 30)
     assert detail["sources_tokens"] > 30 >= ctx.n_sources
+
+
+def test_page_images_cost_their_tokens_and_the_cap_counts_them(backend: str) -> None:
+    pytest.importorskip("PIL")
+    import numpy as np
+
+    page = np.zeros((64, 64), dtype=np.uint8)  # one openai tile: 255 tokens
+    rows = [{"image": page, "id": f"p{n}"} for n in range(3)] + [{"text": "t", "id": "t"}]
+    items, ctx = start(
+        backend, rows, dedupe=None, budget=bp.Budget(context=1000, images=2), overflow="skip"
+    )
+    assert ids(budget.run(items, ctx)) == ["p0", "p1", "t"]
+    assert drops(ctx)["p2"] == ("over_budget", {"images": 2, "context_budget": 1000})
+    items, ctx = start(backend, rows, dedupe=None, budget=600, overflow="skip")
+    assert ids(budget.run(items, ctx)) == ["p0", "p1", "t"]  # 2 x 255 + text; a third is over
+    assert drops(ctx)["p2"][1]["remaining"] < 255

@@ -41,3 +41,30 @@ def test_cosine_reads_the_vectors(backend: str) -> None:
     assert ctx.method == "cosine"
     assert ids(dedupe.run(items, ctx)) == ["a", "c"]
     assert drops(ctx) == {"b": ("duplicate", {"of": "a", "similarity": 1.0, "method": "cosine"})}
+
+
+def _page(value: int, cells: int = 8) -> object:
+    """A tiny page: vertical stripes whose pattern depends on ``value`` (a distinct hash)."""
+    import numpy as np
+
+    row = np.array([(value >> (j % cells)) & 1 for j in range(66)], dtype=np.uint8) * 255
+    return np.tile(row, (64, 1))
+
+
+def test_auto_compares_pages_by_hash_and_text_by_words(backend: str) -> None:
+    pytest.importorskip("PIL")
+    rows = [
+        {"image": _page(0b10110010), "id": "p"},
+        {"text": "The cap is 4000 EUR.", "id": "t"},
+        {"image": _page(0b10110010), "id": "p-copy"},
+        {"image": _page(0b01001101), "id": "q"},
+        {"text": "the cap is 4000 eur", "id": "t-copy"},
+    ]
+    items, ctx = start(backend, rows)
+    assert ctx.pages
+    assert ids(dedupe.run(items, ctx)) == ["p", "t", "q"]
+    assert drops(ctx)["p-copy"] == (
+        "duplicate",
+        {"of": "p", "similarity": 1.0, "method": "page_hash"},
+    )
+    assert drops(ctx)["t-copy"][1]["method"] == "jaccard"

@@ -17,3 +17,18 @@ def test_xml_labels_escape_the_text(backend: str) -> None:
     items, ctx = start(backend, [{"text": "a </source> b", "title": "T"}])
     label.run(items, ctx)
     assert ctx.rendered == ['<source id="1" title="T">\na &lt;/source&gt; b\n</source>']
+
+
+def test_a_page_label_has_its_page_and_one_placeholder_per_image(backend: str) -> None:
+    import pytest
+
+    pytest.importorskip("PIL")
+    import numpy as np
+
+    row = {"text": "OCR", "image": np.zeros((4, 4), dtype=np.uint8), "page": 14, "title": "R"}
+    items, ctx = start(backend, [row, {"text": "t", "page": 2}], labels="brackets")
+    label.run(items, ctx)
+    assert ctx.rendered == ["[1] (R; page 14) <page-image/>\nOCR", "[2] (page 2) t"]
+    items, ctx = start(backend, [row])
+    label.run(items, ctx)
+    assert ctx.rendered == ['<source id="1" title="R" page="14">\n<page-image/>\nOCR\n</source>']

@@ -30,3 +30,17 @@ def test_a_hit_not_in_its_list_stays_as_it_is(backend: str) -> None:
     items, ctx = start(backend, [{"text": "y", "id": "y", "doc": "d"}], neighbors=2,
                        chunks_of={"d": DOC})  # fmt: skip
     assert [it.chunk.text for it in neighbours.run(items, ctx)] == ["y"]
+
+
+def test_a_span_of_pages_carries_every_image_in_order_and_its_page_range(backend: str) -> None:
+    import pytest
+
+    pytest.importorskip("PIL")
+    import numpy as np
+
+    pages = [np.full((8, 8), 40 * p, dtype=np.uint8) for p in range(4)]
+    doc = [{"id": f"r#{p}", "image": pages[p], "page": p + 10} for p in range(4)]
+    items, ctx = start(backend, [dict(doc[2], doc="r")], neighbors=1, chunks_of={"r": doc})
+    [span] = neighbours.run(items, ctx)
+    assert span.chunk.page == "11-13"
+    assert [im.pixels[0] for im in span.chunk.images] == [40, 80, 120]

@@ -2,7 +2,9 @@
 
 Sources with their labels, members and token counts; the token accounting; the settings from
 ``Options``; every candidate's fate in input order (a label, or the ledger's reason and
-detail). O(n) plus counting each source block once.
+detail). A request with page images also counts their tokens (``tokens["images"]``, included
+in ``sources`` and ``total``) and records the page settings. O(n) plus counting each source
+block once.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from ..prompt import render_question
 from ..types import Assembly, Chunk, Dropped, Source
+from . import images
 from .context import Context, Item
 
 __all__ = ["assembly"]
@@ -20,6 +23,8 @@ def assembly(items: list[Item], ctx: Context) -> Assembly:
     """The result of one call, from the items as placed, ordered and labelled."""
     chunks, b = ctx.chunks, ctx.options.the_budget
     per_source = ctx.count(ctx.rendered, ctx.namer(items)) if ctx.rendered else []
+    if ctx.pages:  # a page's tokens include its images'
+        per_source = [n + images.cost(it, ctx) for n, it in zip(per_source, items)]
     sources = [
         Source(n, it.chunk, per_source[n - 1], tuple(str(chunks[m].id) for m in it.members),
                tuple(it.members), it.compression)
@@ -37,13 +42,17 @@ def assembly(items: list[Item], ctx: Context) -> Assembly:
         "reserved_output": b.max_output,
         "margin": b.margin,
     }
+    if ctx.pages:  # the images' tokens: part of the sources and of the total
+        tokens["sources"] += ctx.n_images
+        tokens["total"] += ctx.n_images
+        tokens["images"] = ctx.n_images
     return Assembly(
         system=ctx.system_text,
         user=ctx.user,
         sources=sources,
         dropped=ctx.ledger.dropped(),
         tokens=tokens,
-        settings=ctx.options.settings(ctx.method, ctx.threshold, ctx.kernels.name),
+        settings=ctx.options.settings(ctx.method, ctx.threshold, ctx.kernels.name, pages=ctx.pages),
         fates=_fates(chunks, sources, ctx.ledger.fate),
         question=ctx.question,
     )

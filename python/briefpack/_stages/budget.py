@@ -10,7 +10,9 @@ candidate set costs only what the budget can hold. ``evict`` runs after order, l
 render: while the rendered block (counted as one string) is over, it drops the lowest-ranked
 placed item and renders again, so the budget holds whatever the tokenizer. With ``compress``
 on, an item that does not fit whole is offered to ``compress.fit`` first: its largest cut that
-fits is placed, and packing goes on in rank order with the next item.
+fits is placed, and packing goes on in rank order with the next item. Page images add their
+tokens to their item's cost and to the rendered block's, and ``Budget(images=N)`` caps their
+number (``images``).
 
 Rejected: trusting the sum of per-item costs (BPE merges across block boundaries, and a
 caller's ``tokens`` may lie), and cutting an item in half.
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from ..errors import BudgetError
 from ..prompt import SOURCE_SEPARATOR, render_history, render_source, render_system, render_user
-from . import compress
+from . import compress, images
 from .context import Context, Item
 
 __all__ = ["MESSAGE_OVERHEAD", "evict", "run"]
@@ -75,17 +77,30 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     n_sep = ctx.count([SOURCE_SEPARATOR], ["source separator"])[0] if items else 0
     placed: list[Item] = []
     used, start, size = 0, 0, 16
+    cap = ctx.options.the_budget.images
     while start < len(items):
         batch = items[start : start + size]
         left = budget - used
         costs = _costs(batch, ctx, widest, left, n_sep)
-        kept = set(ctx.kernels.pack(costs, left, overflow).kept)
+        by_images: set[int] = set()
+        if ctx.pages:  # page images: their tokens, and the image cap as a second budget
+            costs = [c + images.cost(it, ctx) for c, it in zip(costs, batch)]
+            n_images = [len(it.chunk.images) for it in batch]
+            cap_left = None if cap is None else cap - sum(len(p.chunk.images) for p in placed)
+            fit, by_images = images.pack(costs, n_images, left, cap_left, overflow)
+            kept = set(fit)
+        else:
+            kept = set(ctx.kernels.pack(costs, left, overflow).kept)
         misfit: str | None = None
         resume: int | None = None
         for j, it in enumerate(batch):
             if j in kept:
                 placed.append(it)
                 used += costs[j]
+            elif j in by_images and (misfit is None or overflow == "skip"):
+                assert cap is not None
+                ctx.drop(it, "over_budget", {"images": cap, "context_budget": budget})
+                misfit = misfit or str(it.chunk.id)
             elif misfit is None or overflow == "skip":
                 if ctx.options.compress is not None:  # compression: place a cut that fits
                     cut = compress.fit(items, start + j, ctx, widest, budget - used, n_sep)
@@ -123,9 +138,10 @@ def evict(items: list[Item], ctx: Context) -> list[Item]:
             )
         else:
             ctx.n_sources, ctx.n_user = 0, ctx.n_framing
-        fits = ctx.n_sources <= ctx.context_budget
+        ctx.n_images = sum(images.cost(it, ctx) for it in ctx.placed) if ctx.pages else 0
+        fits = ctx.n_sources + ctx.n_images <= ctx.context_budget
         if ctx.window_left is not None:
-            fits = fits and ctx.n_system + ctx.n_user + overhead <= ctx.window_left
+            fits = fits and ctx.n_system + ctx.n_user + ctx.n_images + overhead <= ctx.window_left
         if fits or not ctx.placed:
             return items
         ctx.drop(
@@ -133,7 +149,7 @@ def evict(items: list[Item], ctx: Context) -> list[Item]:
             "over_budget",
             {
                 "evicted": True,
-                "sources_tokens": ctx.n_sources,
+                "sources_tokens": ctx.n_sources + ctx.n_images,
                 "context_budget": ctx.context_budget,
             },
         )

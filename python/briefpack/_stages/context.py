@@ -82,6 +82,8 @@ class Context:
     method: str | None  # dedupe resolved for this request ("auto" -> "cosine" or "jaccard")
     threshold: float
     ledger: Ledger
+    pages: bool = False  # some candidate carries a page image (see ``images``)
+    page_hashes: dict[int, bytes] = field(default_factory=dict)  # id(PageImage) -> hash
     # set by the budget stage
     system_text: str = ""
     history_block: str = ""
@@ -98,6 +100,7 @@ class Context:
     user: str = ""
     n_sources: int = 0
     n_user: int = 0
+    n_images: int = 0  # tokens of the placed page images (set with ``n_sources``)
 
     def count(self, texts: list[str], names: Names) -> list[int]:
         """Count ``texts`` with the request's tokenizer; a caller's tokenizer that fails is

@@ -2,15 +2,18 @@
 
 One kernel call per scope (the whole list, or each document with ``scope="document"``); the
 kernel compares each item only with those kept before it, so a duplicate never evicts what
-outranked it. Drops record the kept item's id, the similarity and the method. The cost is the
-kernel's (see ``briefpack.reference.dedupe``); the Python around it is O(n).
+outranked it. Drops record the kept item's id, the similarity and the method. Page images
+are compared by their hash (``images.dedupe_groups`` says which items go to which kernel).
+The cost is the kernel's (see ``briefpack.reference.dedupe``); the Python around it is O(n).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..types import DuplicateDetail
+from . import images
 from .context import Context, Item
 from .vectors import check_vectors_of
 
@@ -32,6 +35,21 @@ def _kernel(ctx: Context, sub: list[Item]) -> Any:
     return k.dedupe("dedupe_minhash", texts, threshold=ctx.threshold, **minhash)
 
 
+def _results(ctx: Context, sub: list[Item]) -> list[tuple[Sequence[int], Any, str]]:
+    """Each kernel's result with the positions in ``sub`` it covers and its method's name:
+    one text kernel call, or (when pages are present) a page-hash call and a text call."""
+    everything = range(len(sub))
+    if not ctx.pages:
+        return [(everything, _kernel(ctx, sub), str(ctx.method))]
+    out: list[tuple[Sequence[int], Any, str]] = []
+    pages, text = images.dedupe_groups(sub, ctx)
+    if len(pages) > 1:
+        out.append((pages, images.page_dupes([sub[j] for j in pages], ctx), "page_hash"))
+    if len(text) > 1:
+        out.append((text, _kernel(ctx, [sub[j] for j in text]), str(ctx.method)))
+    return out
+
+
 def run(items: list[Item], ctx: Context) -> list[Item]:
     """Drop near duplicates of better-ranked items (by ``ctx.method``)."""
     if len(items) < 2 or ctx.method is None:
@@ -44,21 +62,22 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         parts = groups.values()
     else:
         parts = [range(len(items))]
-    dup_of: dict[int, tuple[int, float]] = {}
+    dup_of: dict[int, tuple[int, float, str]] = {}
     for members in parts:
         sub = [items[i] for i in members] if ctx.options.scope == "document" else items
-        res = _kernel(ctx, sub)
-        for j, (of, sim) in enumerate(zip(res.duplicate_of, res.similarity)):
-            if of is not None:
-                dup_of[members[j]] = (members[of], float(sim if sim is not None else 1.0))
+        for where, res, method in _results(ctx, sub):
+            for j, (of, sim) in enumerate(zip(res.duplicate_of, res.similarity)):
+                if of is not None:
+                    s = float(sim if sim is not None else 1.0)
+                    dup_of[members[where[j]]] = (members[where[of]], s, method)
     kept = []
     for i, item in enumerate(items):
         if i in dup_of:
-            of, sim = dup_of[i]
+            of, sim, method = dup_of[i]
             detail: DuplicateDetail = {
                 "of": items[of].chunk.id,
                 "similarity": sim,
-                "method": str(ctx.method),
+                "method": method,
             }
             ctx.drop(item, "duplicate", detail)
         else:

@@ -85,6 +85,7 @@ def start(
         given = options.threshold
         threshold = DEFAULT_THRESHOLDS[method] if given is None else given
     ctx = Context(options, kernels, q, hist, qv, chunks, method, threshold, Ledger(chunks))
+    ctx.pages = any(c.image is not None for c in chunks)
     items = [Item(c, [i], c.vector) for i, c in enumerate(chunks)]
     uses = "dedupe='cosine'" if method == "cosine" else "mmr" if options.mmr is not None else None
     if uses is not None:

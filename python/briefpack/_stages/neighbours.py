@@ -3,7 +3,8 @@
 A hit is found in its document's chunk list (``chunks_of``, by id); its window
 ``[pos - n, pos + n]`` is clipped to the list, and windows that touch or overlap merge into one
 span that stands for all their hits, at the position of the best one. Consecutive chunks are
-joined writing a shared suffix/prefix of at least ``MIN_OVERLAP`` characters once. Items
+joined writing a shared suffix/prefix of at least ``MIN_OVERLAP`` characters once; a span of
+pages carries every image of its chunks in (list) order and shows its first and last page. Items
 already expanded to a parent, and hits not in their list, stay as they are. O(n + total span
 text) per document, plus a linear search for each hit's position.
 """
@@ -44,6 +45,23 @@ def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
         raise InputError(f"chunks_of({doc!r}) must be a list of chunks, got {type_name(got)}")
     return [to_chunk(c, i, f"chunks_of({doc!r})[{i}]") for i, c in enumerate(got)]
+
+
+def _span_pages(span: list[Chunk]) -> dict[str, Any]:
+    """A merged span's images (every image of its chunks, in order) and its page (the first
+    page, or ``"first-last"``); nothing when no chunk of the span is a page.
+
+    >>> _span_pages([Chunk("a", page=3), Chunk("b", page=4)])
+    {'image': None, 'page': '3-4'}
+    """
+    pages = [c.page for c in span if c.page is not None]
+    images = tuple(p for c in span for p in c.images)
+    if not pages and not images:
+        return {}
+    page: int | str | None = None
+    if pages:
+        page = pages[0] if pages[0] == pages[-1] else f"{pages[0]}-{pages[-1]}"
+    return {"image": images or None, "page": page}
 
 
 Window = tuple[int, int, list[int]]  # (lo, hi, indices of the items it grew from)
@@ -97,7 +115,11 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
             if text == best.chunk.text and len(idxs) == 1:
                 continue
             members = [m for i in idxs for m in items[i].members]
-            chunk = best.chunk.replace(text=text, tokens=None, position=lists[doc][lo].position)
+            chunk = best.chunk.replace(
+                text=text, tokens=None, position=lists[doc][lo].position,
+                **_span_pages(lists[doc][lo : hi + 1]),
+            )  # fmt: skip
+            ctx.pages = ctx.pages or bool(chunk.images)
             leader[idxs[0]] = Item(
                 chunk, members, best.vector, expanded=True, vector_checked=best.vector_checked
             )

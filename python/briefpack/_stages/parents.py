@@ -71,6 +71,7 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         if pid in by_parent:
             by_parent[pid].members.extend(item.members)
             continue
+        ctx.pages = ctx.pages or bool(parent.images)
         merged = Item(
             parent.replace(score=item.chunk.score),
             list(item.members),

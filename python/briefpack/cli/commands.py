@@ -53,19 +53,34 @@ from .stream import count_pieces
 
 def _budget(args: argparse.Namespace, default: int | None) -> int | Budget | None:
     """``--budget`` alone is the context budget; ``--window`` reserves answer and margin first."""
+    images = getattr(args, "max_images", None)
     if args.window is None:
         if args.max_output is not None or args.margin is not None:
             raise UserError(
                 "--max-output and --margin reserve room in the model's window; pass --window "
                 "too (--budget alone caps the sources block directly)"
             )
-        return default if args.budget is None else int(args.budget)
+        context = default if args.budget is None else int(args.budget)
+        if images is None:
+            return context
+        return Budget(context=12_000 if context is None else context, images=images)
     return Budget(
         context=args.budget,
         window=args.window,
         max_output=args.max_output or 0,
         margin=args.margin or 0,
+        images=images,
     )
+
+
+def _messages(result: Assembly) -> Any:
+    """``--format messages``: the chat messages; with page images, ``to_openai``'s content
+    parts (each image a data URL in its place), since text alone would lose the pages."""
+    if any(s.chunk.images for s in result.sources):
+        from ..integrations.chat import to_openai
+
+        return to_openai(result)
+    return result.messages
 
 
 def _ordinal(n: int) -> str:
@@ -104,6 +119,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if args.format != "text" or args.output not in (None, STDIN):
             print(note, file=sys.stderr)  # the text on stdout carries it otherwise
         tokenizer = "approx"
+    if args.pages:
+        return _demo_pages(args, tokenizer, note)
     question, chunks = example()
     budget = DEMO_BUDGET if args.budget is None else args.budget
     result = assemble(
@@ -120,7 +137,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         emit(json_pieces(result.record(include_prompt=True)), args.output)
         return EXIT_OK
     if args.format == "messages":
-        emit(dumps(result.messages), args.output)
+        emit(dumps(_messages(result)), args.output)
         return EXIT_OK
 
     buffer = io.StringIO() if args.output not in (None, STDIN) else None
@@ -178,6 +195,84 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
     elif "in the middle" in where:
         screen.line("Try --order edges to move it to an edge.")
+    if buffer is not None:
+        write_atomic(args.output, buffer.getvalue())
+    screen.flush()
+    return EXIT_OK
+
+
+def _demo_pages(args: argparse.Namespace, tokenizer: str, note: str | None) -> int:
+    """``demo --pages``: page images drawn at run time, through the same pipeline."""
+    from ..demo_pages import PAGES_BUDGET, PAGES_OPTIONS, example
+    from ..pipeline import assemble
+
+    try:
+        question, chunks = example()
+    except ModuleNotFoundError as exc:  # Pillow draws the pages
+        raise UserError(str(exc)) from None
+    budget = PAGES_BUDGET
+    if args.budget is not None:
+        budget = Budget(context=args.budget, images=PAGES_BUDGET.images)
+    result = assemble(
+        question,
+        chunks,
+        budget=budget,
+        order=args.order,
+        labels=args.labels,
+        tokenizer=tokenizer,
+        **PAGES_OPTIONS,
+    )
+    if args.format == "json":
+        emit(json_pieces(result.record(include_prompt=True)), args.output)
+        return EXIT_OK
+    if args.format == "messages":
+        emit(dumps(_messages(result)), args.output)
+        return EXIT_OK
+    buffer = io.StringIO() if args.output not in (None, STDIN) else None
+    screen = Screen("never" if buffer is not None else args.color, buffer)
+    settings = result.settings
+    pages = settings["pages"]
+    screen.line(
+        f"briefpack demo --pages: {len(chunks)} candidates ({sum(1 for c in chunks if c.image)} "
+        f'page images, drawn now) for "{question}"',
+        "bold",
+    )
+    screen.line(
+        f"budget {budget.context} tokens and at most {budget.images} page images, image tokens "
+        f"{pages['image_tokens']}, dedupe {pages['dedupe']} (max distance "
+        f"{pages['page_max_distance']} bits) and {settings['dedupe']} for text, order "
+        f"{settings['order']}, labels {settings['labels']}, tokenizer {tokenizer}, backend "
+        f"{settings['backend']}"
+    )
+    if note is not None:
+        screen.line(note, "yellow")
+    screen.line()
+    screen.section("user (a chat request carries each image at its <page-image/>)", result.user)
+    rows, styles = fate_rows(result, chunks)
+    screen.table("every candidate's fate", FATE_COLUMNS, rows, styles)
+    screen.table(f"token accounting ({tokenizer})", TOKEN_COLUMNS, token_rows(result))
+    screen.line(
+        f"{len(chunks)} candidates -> {len(result.sources)} sources; {dropped_summary(result)}.",
+        "bold",
+    )
+    for d in result.dropped:
+        detail: Any = d.detail
+        if d.reason == "duplicate" and detail["method"] == "page_hash":
+            bits = round((1 - detail["similarity"]) * 1024)
+            screen.line(
+                f"{d.chunk.id} (page {d.chunk.page}) is a near-copy of "
+                f"{detail['of']}: their page hashes differ in {bits} of 1024 bits."
+            )
+        elif d.reason == "over_budget" and "images" in detail:
+            screen.line(
+                f"{d.chunk.id} (page {d.chunk.page}) was left out: the budget allows "
+                f"{detail['images']} page images."
+            )
+    screen.line(
+        f"Each page image costs tokens by the {pages['image_tokens']} rule "
+        f"({result.tokens['images']} for the pages placed); to_openai and to_anthropic send "
+        "each image right after its label."
+    )
     if buffer is not None:
         write_atomic(args.output, buffer.getvalue())
     screen.flush()
@@ -256,7 +351,7 @@ def cmd_assemble(args: argparse.Namespace) -> int:
     if args.format == "json":
         emit(json_pieces(result.record(include_prompt=True)), args.output)
     elif args.format == "messages":
-        emit(dumps(result.messages), args.output)
+        emit(dumps(_messages(result)), args.output)
     elif args.output not in (None, STDIN):
         write_atomic(
             args.output, f"--- system ---\n{result.system}\n\n--- user ---\n{result.user}\n"

@@ -150,7 +150,11 @@ def token_rows(result: Assembly) -> list[list[str]]:
         ["total", str(t["total"]), "system + user message"],
         ["reserved_output", str(t["reserved_output"]), "kept free for the answer"],
         ["margin", str(t["margin"]), ""],
-    ]
+    ] + (
+        [["images", str(t["images"]), "of sources and total: the page images"]]
+        if "images" in t
+        else []
+    )
 
 
 TOKEN_COLUMNS = (("tokens", "left"), ("count", "right"), ("", "left"))

@@ -528,7 +528,10 @@ def _check_float_range(known: dict[str, Any], row: Row, name: str) -> None:
 
 
 def row_to_chunk(row: Row, index: int, name: str) -> Chunk:
-    """Check one row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``."""
+    """Check one row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``.
+
+    ``image`` is a path to a PNG or JPEG file, relative to the folder of the file ``name``.
+    """
     known = {k: v for k, v in row.obj.items() if k in CHUNK_FIELDS}
     extra = {k: v for k, v in row.obj.items() if k not in CHUNK_FIELDS}
     if extra:
@@ -541,6 +544,10 @@ def row_to_chunk(row: Row, index: int, name: str) -> Chunk:
             )
         known["meta"] = {**extra, **(given or {})}
     _check_float_range(known, row, name)
+    image = known.get("image")
+    if isinstance(image, str) and image and name != display(STDIN):
+        # a page image's path is relative to the JSONL file's folder (stdin: the current one)
+        known["image"] = os.path.join(os.path.dirname(name), image)
     try:
         return to_chunk(known, index)
     except BriefpackError as exc:
@@ -548,6 +555,8 @@ def row_to_chunk(row: Row, index: int, name: str) -> Chunk:
         if _CANDIDATE.match(message):
             message = _locate_row(message, row, index, name, None)
         raise UserError(message) from None
+    except ModuleNotFoundError as exc:  # an image row without Pillow: say which extra
+        raise UserError(f"{name}:{row.line}:1: {exc}") from None
     except TypeError as exc:  # pragma: no cover - to_chunk checks every field it takes
         raise UserError(f"{name}:{row.line}:1: {exc}") from None
 

@@ -178,6 +178,38 @@ OPTIONS: tuple[Option, ...] = (
         api=("budget.margin",),
         settings={"type": int, "metavar": "N"},
     ),
+    Option(
+        ("--max-images",),
+        _ASSEMBLE,
+        "the most page images in the prompt (default: no cap); each also costs tokens by "
+        "--image-tokens",
+        api=("budget.images",),
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--image-tokens",),
+        _ASSEMBLE,
+        "what a page image costs: the openai tiles rule, openai-low (85 a page) or the "
+        "anthropic pixel-area rule (default: openai)",
+        api=("image_tokens",),
+        passes=True,
+        settings={"choices": ("openai", "openai-low", "anthropic")},
+    ),
+    Option(
+        ("--page-max-distance",),
+        _ASSEMBLE,
+        "page images whose hashes differ in at most N of 1024 bits are duplicates (default: 81)",
+        api=("page_max_distance",),
+        passes=True,
+        settings={"type": int, "metavar": "N"},
+    ),
+    Option(
+        ("--pages",),
+        ("demo",),
+        "the page-image example instead: report pages drawn now, a JPEG near-copy that is "
+        "deduplicated, an image cap",
+        settings={"action": "store_true"},
+    ),
     # ---- the prompt's shape
     Option(
         ("--order",),

@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
         "assemble",
         "assemble the prompt from candidates in a JSONL file",
         "Read candidates, best first, one JSON object per line with Chunk's keys (text, id, "
-        "score, doc, position, parent, title, url, updated, tokens, vector, meta; other keys go "
+        "score, doc, position, parent, title, url, updated, tokens, vector, meta; a page also "
+        "image, a PNG or JPEG path relative to the file's folder, and page; other keys go "
         "into meta), and write the prompt (text), the record of every decision (json) or the "
         "chat messages (messages). A one-line summary goes to stderr. The options are those "
         "of briefpack.assemble, spelled with dashes.\n\n"

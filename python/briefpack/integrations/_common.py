@@ -284,11 +284,19 @@ def note_vectors(adapter: str, dedupe: object, vectors: Sequence[object], hint: 
 
 def budget_to_dict(budget: object) -> object:
     """A ``Budget`` as a plain dict (for a framework's serialiser); anything else unchanged.
+    ``images`` is written only when set (so a budget without it serialises as it always did).
 
     >>> budget_to_dict(Budget(window=8192, max_output=512))
     {'context': None, 'window': 8192, 'max_output': 512, 'margin': 0}
+    >>> budget_to_dict(Budget(context=4000, images=3))["images"]
+    3
     """
-    return dataclasses.asdict(budget) if isinstance(budget, Budget) else budget
+    if not isinstance(budget, Budget):
+        return budget
+    out = dataclasses.asdict(budget)
+    if out["images"] is None:
+        del out["images"]
+    return out
 
 
 def budget_from(value: object) -> object:

@@ -19,11 +19,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast
 from .._checks import check_count
 from ..errors import InputError
 from ..kernels import count_tokens
+from ..prompt import IMAGE_PLACEHOLDER
 from ..types import Assembly
 from ._common import resolve_tokenizer, shown
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam
+
+    from ..pages import PageImage
 
 __all__ = [
     "CACHE_MINIMUM",
@@ -76,6 +79,11 @@ def to_openai(
     ``client.chat.completions.create(model=..., messages=to_openai(a))`` type-checks (where
     the SDK is not installed, type checkers see no constraint).
 
+    With page images the user message's ``content`` is a list of content parts instead: the
+    text, with an ``image_url`` part (a ``data:`` URL) at each page's placeholder, right after
+    its label; ``detail`` is ``"high"`` under ``image_tokens="openai"`` and ``"low"`` under
+    ``"openai-low"`` (what the budget counted), left out under other rules.
+
     >>> import briefpack as bp
     >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
     >>> [m["role"] for m in to_openai(a)], to_openai(a, system_role="developer")[0]["role"]
@@ -88,8 +96,48 @@ def to_openai(
         if system_role == "developer"
         else {"role": "system", "content": assembly.system}
     )
-    messages: list[Message] = [system, {"role": "user", "content": assembly.user}]
-    return cast("list[ChatCompletionMessageParam]", messages)
+    pieces = _user_pieces(assembly)
+    if pieces is None:
+        messages: list[Message] = [system, {"role": "user", "content": assembly.user}]
+        return cast("list[ChatCompletionMessageParam]", messages)
+    detail = _OPENAI_DETAIL.get(str(assembly.settings.get("pages", {}).get("image_tokens")))
+    parts: list[dict[str, Any]] = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            parts.append({"type": "text", "text": piece})
+        else:
+            image_url = {"url": piece.data_url()}
+            if detail is not None:
+                image_url["detail"] = detail
+            parts.append({"type": "image_url", "image_url": image_url})
+    return cast("list[ChatCompletionMessageParam]", [system, {"role": "user", "content": parts}])
+
+
+_OPENAI_DETAIL = {"openai": "high", "openai-low": "low"}
+"""The ``detail`` an image part asks for, by the ``image_tokens`` rule the budget used (so the
+provider charges what the budget counted); another rule leaves ``detail`` out ("auto")."""
+
+
+def _user_pieces(assembly: Assembly) -> list[str | PageImage] | None:
+    """The user message split at its image placeholders: text pieces and each page image in
+    its place (whitespace-only pieces between two images left out); None when there are no
+    images."""
+    images = [p for s in assembly.sources for p in s.chunk.images]
+    if not images:
+        return None
+    texts = assembly.user.split(IMAGE_PLACEHOLDER)
+    if len(texts) != len(images) + 1:
+        raise InputError(
+            f"the user message has {len(texts) - 1} image placeholders but the sources carry "
+            f"{len(images)} images; pass an Assembly as assemble returned it"
+        )
+    pieces: list[str | PageImage] = []
+    for text, image in zip(texts, [*images, None]):
+        if text.strip():
+            pieces.append(text)
+        if image is not None:
+            pieces.append(image)
+    return pieces
 
 
 CacheTTL = Literal["5m", "1h"]
@@ -107,6 +155,10 @@ def to_anthropic(
     ``system`` altogether (the API rejects empty text blocks), and with it the breakpoint.
     Pass the result as keyword arguments:
     ``client.messages.create(model=..., max_tokens=..., **to_anthropic(a))``.
+
+    With page images the user message's ``content`` is a list of blocks: text blocks and an
+    ``image`` block (a base64 source) at each page's placeholder, right after its label; the
+    system block and its breakpoint are unchanged.
 
     >>> import briefpack as bp
     >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
@@ -133,7 +185,20 @@ def to_anthropic(
                 control["ttl"] = ttl
             block["cache_control"] = control
         request["system"] = [block]
-    request["messages"] = [{"role": "user", "content": assembly.user}]
+    pieces = _user_pieces(assembly)
+    if pieces is None:
+        request["messages"] = [{"role": "user", "content": assembly.user}]
+        return request
+    blocks: list[dict[str, Any]] = [
+        {"type": "text", "text": piece}
+        if isinstance(piece, str)
+        else {
+            "type": "image",
+            "source": {"type": "base64", "media_type": piece.media_type, "data": piece.base64()},
+        }
+        for piece in pieces
+    ]
+    request["messages"] = [{"role": "user", "content": blocks}]
     return request
 
 
