@@ -73,6 +73,8 @@ class Report:
     def __init__(self) -> None:
         self.rows: list[tuple[str, str, str, str, str]] = []
         self.notes: list[str] = []
+        # (candidates, inputs, cold, floor, warm, floor warm) of each floor row
+        self.floors: list[tuple[int, str, float, float, float, float]] = []
 
     def add(self, work: str, ours: float, ref: float | None, peer: str, note: str = "") -> None:
         ref_s = f"{fmt(ref)} ({ref / ours:.0f}x)" if ref is not None else "–"
@@ -336,6 +338,84 @@ def _cold() -> None:
         core.set_token_cache_capacity(0)
         core.set_token_cache_capacity(65_536)
 
+FLOOR_QUESTION = "How do I configure the network interface?"
+
+
+def _floor_configs(n: int) -> list[tuple[str, bp.Assembler, list[Any]]]:
+    """The requests the floor rows time: ``n`` candidates as ``Chunk``s, and as plain dicts
+    (what the CLI and JSON callers pass) with ``max_per_doc``; o200k, 12k budget, jaccard."""
+    rows = workload.candidates(n)
+    base = {"budget": 12_000, "tokenizer": "o200k_base", "dedupe": "jaccard"}
+    return [
+        ("Chunks", bp.Assembler(**base), [bp.Chunk(**c) for c in rows]),  # type: ignore[arg-type]
+        ("dicts + max_per_doc=3", bp.Assembler(**base, max_per_doc=3), [dict(c) for c in rows]),
+    ]
+
+
+def bench_floor(r: Report, sizes: list[int], repeat: int = 9) -> None:
+    """``assemble`` next to its kernel floor, alternating, one median each.
+
+    The floor of a request is what no pipeline can avoid: the same dedupe kernel over all its
+    candidates, plus a cold exact count of the sources block it ends up placing. Cold rows
+    empty the count cache before each call (floor included); warm rows call again with the
+    cache full and compare with the dedupe kernel alone (the count of a recurring block is a
+    hash). Every timing of a size runs in turn, ``repeat`` times, so all see the same load.
+    """
+    from briefpack.prompt import SOURCE_SEPARATOR, render_source
+
+    for n in sizes:
+        configs = _floor_configs(n)
+        jobs: dict[str, Callable[[], Any]] = {}
+        for name, asm, cands in configs:
+            a = asm(FLOOR_QUESTION, cands)
+            block = SOURCE_SEPARATOR.join(
+                render_source(s.label, s.chunk, asm.options.labels) for s in a.sources
+            )
+            assert f"<sources>\n{block}\n</sources>" in a.user, "floor: not the placed block"
+            texts = [str(c.text if isinstance(c, bp.Chunk) else c["text"]) for c in cands]
+
+            def cold(asm: bp.Assembler = asm, cands: list[Any] = cands) -> Any:
+                _cold()
+                return asm(FLOOR_QUESTION, cands)
+
+            def floor(texts: list[str] = texts, block: str = block) -> Any:
+                _cold()
+                bp._core.dedupe_jaccard(texts, 0.7)
+                return bp._core.count_tokens([block], "o200k_base")
+
+            def warm(asm: bp.Assembler = asm, cands: list[Any] = cands) -> Any:
+                return asm(FLOOR_QUESTION, cands)
+
+            def floor_warm(texts: list[str] = texts) -> Any:
+                return bp._core.dedupe_jaccard(texts, 0.7)
+
+            jobs.update({f"{name} cold": cold, f"{name} floor": floor})
+            jobs.update({f"{name} warm": warm, f"{name} floor warm": floor_warm})
+        times: dict[str, list[float]] = {k: [] for k in jobs}
+        for k, fn in jobs.items():  # warm-up
+            fn()
+        for _ in range(repeat if n <= 1_000 else max(3, repeat // 3)):
+            for k, fn in jobs.items():
+                gc.collect()
+                t0 = time.perf_counter()
+                fn()
+                times[k].append(time.perf_counter() - t0)
+        med = {k: statistics.median(v) for k, v in times.items()}
+        for name, _, _ in configs:
+            goal_cold = 1.3 if name == "Chunks" else 1.6
+            c, f = med[f"{name} cold"], med[f"{name} floor"]
+            w, fw = med[f"{name} warm"], med[f"{name} floor warm"]
+            r.add(
+                f"assemble vs floor, {n:,} candidates as {name}, o200k, 12k, jaccard",
+                c,
+                None,
+                f"floor {fmt(f)} (dedupe + cold count of the placed block): ratio "
+                f"{c / f:.2f}x (goal {goal_cold}x); warm {fmt(w)} vs dedupe alone {fmt(fw)}: "
+                f"ratio {w / fw:.2f}x (goal 1.2x)",
+                "cold cache; alternating, medians",
+            )
+            r.floors.append((n, name, c, f, w, fw))
+
 
 def bench_assemble(r: Report, sizes: list[int], ref_limit: int) -> None:
     q = "How do I configure the network interface?"
@@ -487,14 +567,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
+    parser.add_argument(
+        "--floor-only", action="store_true", help="only the assemble-vs-floor rows, printed"
+    )
     args = parser.parse_args()
     r = Report()
+    if args.floor_only:
+        bench_floor(r, [200] if args.quick else [200, 1_000, 10_000])
+        return
     if args.quick:
         bench_tokens(r, 500)
         bench_jaccard(r, [200], 200)
         bench_minhash(r, [200], 200)
         bench_cosine(r, 500, 256, 100)
         bench_assemble(r, [50, 200], 200)
+        bench_floor(r, [200], repeat=3)
         bench_assemble_vectors(r, 500, 256)
         bench_batch(r, 8, 200)
     else:
@@ -504,6 +591,7 @@ def main() -> None:
         bench_minhash(r, [1_000, 10_000], 1_000)
         bench_cosine(r, 10_000, 1024, 300)
         bench_assemble(r, [50, 200, 1_000, 10_000, 100_000], 1_000)
+        bench_floor(r, [200, 1_000, 10_000])
         bench_assemble_vectors(r, 10_000, 1024)
         bench_batch(r, 64, 200)
         bench_memory(r, 100_000)

@@ -156,8 +156,8 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
     >>> neutralise_labels("sys.argv[1], m[1][2], `a [9]`")
     'sys.argv[1], m[1][2], `a [9]`'
     """
-    regions = code_regions(s) if code else []
-    out: list[str] = []
+    regions: list[tuple[int, int]] | None = None  # found at the first look-alike: most texts
+    out: list[str] = []  # have none, and finding code regions costs a pass over every line
     last = 0
     chained = -1  # where the last neutralised look-alike ended
     r = 0
@@ -165,6 +165,8 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
         a = m.start()
         if not _DIGIT.search(m.group()):
             continue
+        if regions is None:
+            regions = code_regions(s) if code else []
         while r < len(regions) and regions[r][1] <= a:
             r += 1
         if r < len(regions) and regions[r][0] <= a:
