@@ -117,8 +117,8 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
             start = resume
             continue
         if overflow == "stop" and misfit is not None:
-            for it in items[start + len(batch) :]:
-                ctx.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
+            rest = items[start + len(batch) :]
+            ctx.drop_all(rest, "over_budget", {"after": misfit, "context_budget": budget})
             break
         start += len(batch)
         size *= 2
