@@ -42,6 +42,8 @@ class Item:
     expanded: bool = False
     vector_checked: bool = False  # ``vector`` is already a checked list of floats (or row)
     compression: Compression | None = None  # set when compression cut its text (``compress``)
+    # its block as the budget priced it (under the widest label), and the chunk it rendered
+    priced: tuple[Chunk, str, str] | None = None  # (chunk, widest label, block)
 
 
 class Ledger:
