@@ -73,7 +73,7 @@ class Report:
     def __init__(self) -> None:
         self.rows: list[tuple[str, str, str, str, str]] = []
         self.notes: list[str] = []
-        # (candidates, inputs, cold, floor, warm, floor warm) of each floor row
+        # (candidates, inputs, cold ratio wall / CPU, warm ratio wall / CPU) of each floor row
         self.floors: list[tuple[int, str, float, float, float, float]] = []
 
     def add(self, work: str, ours: float, ref: float | None, peer: str, note: str = "") -> None:
@@ -338,6 +338,7 @@ def _cold() -> None:
         core.set_token_cache_capacity(0)
         core.set_token_cache_capacity(65_536)
 
+
 FLOOR_QUESTION = "How do I configure the network interface?"
 
 
@@ -357,15 +358,18 @@ def bench_floor(r: Report, sizes: list[int], repeat: int = 9) -> None:
 
     The floor of a request is what no pipeline can avoid: the same dedupe kernel over all its
     candidates, plus a cold exact count of the sources block it ends up placing. Cold rows
-    empty the count cache before each call (floor included); warm rows call again with the
-    cache full and compare with the dedupe kernel alone (the count of a recurring block is a
-    hash). Every timing of a size runs in turn, ``repeat`` times, so all see the same load.
+    empty the count cache before each call (floor included, outside the timing); warm rows
+    make the same call twice, time the second (the cache full) and compare with the dedupe
+    kernel alone (the count of a recurring block is a hash). Every timing of a size runs in
+    turn, ``repeat`` times, so all see the same load; each is taken as wall time and as the
+    calling thread's CPU time (every kernel here runs on the calling thread, so CPU time is
+    the same work without the waits that other processes on a shared machine cause).
     """
     from briefpack.prompt import SOURCE_SEPARATOR, render_source
 
     for n in sizes:
         configs = _floor_configs(n)
-        jobs: dict[str, Callable[[], Any]] = {}
+        jobs: dict[str, tuple[Callable[[], Any] | None, Callable[[], Any]]] = {}
         for name, asm, cands in configs:
             a = asm(FLOOR_QUESTION, cands)
             block = SOURCE_SEPARATOR.join(
@@ -374,47 +378,50 @@ def bench_floor(r: Report, sizes: list[int], repeat: int = 9) -> None:
             assert f"<sources>\n{block}\n</sources>" in a.user, "floor: not the placed block"
             texts = [str(c.text if isinstance(c, bp.Chunk) else c["text"]) for c in cands]
 
-            def cold(asm: bp.Assembler = asm, cands: list[Any] = cands) -> Any:
-                _cold()
+            def call(asm: bp.Assembler = asm, cands: list[Any] = cands) -> Any:
                 return asm(FLOOR_QUESTION, cands)
 
             def floor(texts: list[str] = texts, block: str = block) -> Any:
-                _cold()
                 bp._core.dedupe_jaccard(texts, 0.7)
                 return bp._core.count_tokens([block], "o200k_base")
-
-            def warm(asm: bp.Assembler = asm, cands: list[Any] = cands) -> Any:
-                return asm(FLOOR_QUESTION, cands)
 
             def floor_warm(texts: list[str] = texts) -> Any:
                 return bp._core.dedupe_jaccard(texts, 0.7)
 
-            jobs.update({f"{name} cold": cold, f"{name} floor": floor})
-            jobs.update({f"{name} warm": warm, f"{name} floor warm": floor_warm})
-        times: dict[str, list[float]] = {k: [] for k in jobs}
-        for k, fn in jobs.items():  # warm-up
+            jobs.update({f"{name} cold": (_cold, call), f"{name} floor": (_cold, floor)})
+            # warm: the same call just before (untimed), so every count is in the cache
+            jobs.update({f"{name} warm": (call, call), f"{name} floor warm": (None, floor_warm)})
+        wall: dict[str, list[float]] = {k: [] for k in jobs}
+        cpu: dict[str, list[float]] = {k: [] for k in jobs}
+        for _setup, fn in jobs.values():  # warm-up
             fn()
         for _ in range(repeat if n <= 1_000 else max(3, repeat // 3)):
-            for k, fn in jobs.items():
+            for k, (setup, fn) in jobs.items():
                 gc.collect()
-                t0 = time.perf_counter()
+                if setup is not None:
+                    setup()
+                c0, t0 = time.thread_time(), time.perf_counter()
                 fn()
-                times[k].append(time.perf_counter() - t0)
-        med = {k: statistics.median(v) for k, v in times.items()}
+                wall[k].append(time.perf_counter() - t0)
+                cpu[k].append(time.thread_time() - c0)
+        med = {k: statistics.median(v) for k, v in wall.items()}
+        mcpu = {k: statistics.median(v) for k, v in cpu.items()}
         for name, _, _ in configs:
             goal_cold = 1.3 if name == "Chunks" else 1.6
-            c, f = med[f"{name} cold"], med[f"{name} floor"]
-            w, fw = med[f"{name} warm"], med[f"{name} floor warm"]
+            keys = (f"{name} cold", f"{name} floor", f"{name} warm", f"{name} floor warm")
+            c, f, w, fw = (med[k] for k in keys)
+            cc, cf, cw, cfw = (mcpu[k] for k in keys)
             r.add(
                 f"assemble vs floor, {n:,} candidates as {name}, o200k, 12k, jaccard",
                 c,
                 None,
-                f"floor {fmt(f)} (dedupe + cold count of the placed block): ratio "
-                f"{c / f:.2f}x (goal {goal_cold}x); warm {fmt(w)} vs dedupe alone {fmt(fw)}: "
-                f"ratio {w / fw:.2f}x (goal 1.2x)",
-                "cold cache; alternating, medians",
+                f"cold: floor {fmt(f)} (dedupe + cold count of the placed block), ratio "
+                f"{c / f:.2f}x wall / {cc / cf:.2f}x CPU (goal {goal_cold}x); warm {fmt(w)} vs "
+                f"dedupe alone {fmt(fw)}, ratio {w / fw:.2f}x wall / {cw / cfw:.2f}x CPU "
+                "(goal 1.2x)",
+                "alternating, medians",
             )
-            r.floors.append((n, name, c, f, w, fw))
+            r.floors.append((n, name, c / f, cc / cf, w / fw, cw / cfw))
 
 
 def bench_assemble(r: Report, sizes: list[int], ref_limit: int) -> None:
