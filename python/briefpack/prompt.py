@@ -17,6 +17,7 @@ except for control characters). The threat model is docs/security.md.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -186,7 +187,20 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
 
 
 def _escape_free_text(s: str) -> str:
+    if len(s) > _RECENT_LONGEST:
+        return neutralise_labels(escape_text(s))
+    return _escape_recent(s)
+
+
+@functools.lru_cache(maxsize=1024)
+def _escape_recent(s: str) -> str:
+    """The escaped free text of a recent chunk: a chunk that recurs across requests (or is
+    priced and placed in one) is escaped once. A str caches its hash, so a hit costs one
+    lookup; at most 1,024 texts of up to ``_RECENT_LONGEST`` characters are kept."""
     return neutralise_labels(escape_text(s))
+
+
+_RECENT_LONGEST = 4096
 
 
 def _escape_value(s: str, *, anywhere: bool = False) -> str:
