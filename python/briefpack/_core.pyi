@@ -32,8 +32,11 @@ def dedupe_cosine(
 
     Greedy in rank (input) order: each item is compared only with the items already kept, and
     the earliest kept item that meets the threshold is the one it duplicates (the first copy
-    wins). Same decisions as ``briefpack.reference.dedupe_cosine`` unless a similarity lies
-    within 1e-6 of the threshold.
+    wins). The similarity is the cosine clamped to [-1, 1] and rounded half up to 6 decimals
+    (``floor(c * 1e6 + 0.5) / 1e6``), and it is what is compared with the threshold, so
+    identical vectors are duplicates at ``threshold=1.0``. Same decisions as
+    ``briefpack.reference.dedupe_cosine`` unless a cosine lies within 1e-6 of the threshold,
+    and the same similarities unless a cosine lies within ~1e-12 of a rounding step.
 
     Arguments:
         vectors: a 2-D numpy array (float32 and float64 are read in place when C-contiguous;
@@ -43,7 +46,7 @@ def dedupe_cosine(
 
     Returns:
         ``(kept, duplicate_of, similarity)``: the kept indices in rank order; per item, the
-        index of the kept item it duplicates or None; per item, that cosine or None.
+        index of the kept item it duplicates or None; per item, that similarity or None.
 
     Raises:
         InputError: vectors that are not 2-D, empty, ragged, non-numeric, non-finite or of
