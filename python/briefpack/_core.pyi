@@ -195,7 +195,8 @@ def token_cache_info() -> dict[str, int]:
     """
 
 def words(texts: Sequence[str]) -> list[list[str]]:
-    """Each text's lowercased words by the shared character table, in order, repeats kept.
+    """Each text's lowercased words (of its NFKC form) by the shared character table, in
+    order, repeats kept.
 
     Arguments:
         texts: the texts (any sequence of str; not a str itself).
@@ -208,13 +209,40 @@ def words(texts: Sequence[str]) -> list[list[str]]:
     """
 
 def exact_keys(texts: Sequence[str]) -> list[str]:
-    """Each text with every whitespace run collapsed to one space and both ends stripped.
+    """Each text in NFC with every whitespace run collapsed to one space and both ends
+    stripped.
 
     Arguments:
         texts: the texts (any sequence of str; not a str itself).
 
     Returns:
         One key per text, as ``briefpack.reference.text.exact_key`` gives.
+
+    Raises:
+        InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.
+    """
+
+def nfc(texts: Sequence[str]) -> list[str]:
+    """Each text in Normalisation Form C by the shared table (Unicode 14).
+
+    Arguments:
+        texts: the texts (any sequence of str; not a str itself).
+
+    Returns:
+        One str per text, as ``briefpack.reference.text.nfc`` gives.
+
+    Raises:
+        InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.
+    """
+
+def nfkc(texts: Sequence[str]) -> list[str]:
+    """Each text in Normalisation Form KC by the shared table (Unicode 14).
+
+    Arguments:
+        texts: the texts (any sequence of str; not a str itself).
+
+    Returns:
+        One str per text, as ``briefpack.reference.text.nfkc`` gives.
 
     Raises:
         InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.

@@ -1,0 +1,371 @@
+//! Unicode normalisation (NFC and NFKC) from the committed character table (Unicode 14).
+//!
+//! Mirrors `briefpack.reference.text.nfc` / `nfkc`. The data are the table's `C` (canonical
+//! combining class), `D` (full canonical decomposition), `K` (full compatibility
+//! decomposition) and `P` (primary composite) lines, which `scripts/gen_chartable.py` writes
+//! from Python 3.11's `unicodedata`; Hangul syllables are decomposed and composed
+//! algorithmically. Nothing here reads the Unicode tables of the Rust standard library.
+//!
+//! Algorithm (UAX #15): decompose every character fully (the table holds the recursive
+//! decompositions), sort each run of non-starters by combining class (stable), then compose:
+//! each character combines with the last starter when no character between them blocks it (a
+//! blocker has class 0 or a class not lower than the character's) and the pair is a primary
+//! composite. O(len) time apart from the sort of non-starter runs, which are a few characters.
+//!
+//! Fast paths, so that normalised text costs one scan and no allocation: ASCII text is returned
+//! as it is (`str::is_ascii`); other text first gets the quick check of UAX #15 §9 with
+//! `NFC_QC` / `NFKC_QC` derived from the same lines (No: a decomposition that is not a primary
+//! composite, and for NFKC any compatibility decomposition; Maybe: the second character of a
+//! primary composite, Hangul vowels and trailing consonants included). Only text whose answer
+//! is not Yes (a No, a Maybe, or non-starters out of order) takes the full algorithm; Maybe is
+//! treated like No, which costs time but never changes a result.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::{decode, parse_hex, two_level, BLOCK, BLOCK_BITS, MAX_CP, TABLE_TEXT};
+
+/// Flag bits above the combining class in [`Norm::info`].
+const NFC_NO: u16 = 1 << 8;
+const NFKC_NO: u16 = 1 << 9;
+const MAYBE: u16 = 1 << 10;
+
+// Hangul syllables (The Unicode Standard, 3.12).
+const S_BASE: u32 = 0xAC00;
+const L_BASE: u32 = 0x1100;
+const V_BASE: u32 = 0x1161;
+const T_BASE: u32 = 0x11A7;
+const L_COUNT: u32 = 19;
+const V_COUNT: u32 = 21;
+const T_COUNT: u32 = 28;
+const N_COUNT: u32 = V_COUNT * T_COUNT;
+const S_COUNT: u32 = L_COUNT * N_COUNT;
+
+/// The normalisation data, parsed once.
+struct Norm {
+    /// Per code point: the canonical combining class (low byte) and the flags.
+    info_index: Vec<u16>,
+    info_blocks: Vec<u16>,
+    /// Code point -> (start, len) in `data`: full canonical decompositions.
+    canonical: HashMap<u32, (u32, u32)>,
+    /// Code point -> (start, len) in `data`: full compatibility decompositions, where they
+    /// differ from the canonical ones.
+    compat: HashMap<u32, (u32, u32)>,
+    data: Vec<u32>,
+    /// `(first << 32) | second` -> primary composite.
+    compose: HashMap<u64, u32>,
+}
+
+fn parse(text: &str) -> Norm {
+    let n = (MAX_CP + 1) as usize;
+    let mut info = vec![0u16; n];
+    let mut canonical = HashMap::new();
+    let mut compat = HashMap::new();
+    let mut data = Vec::new();
+    let mut compose = HashMap::new();
+    let mut composites = Vec::new();
+    for line in text.lines() {
+        let mut parts = line.split_ascii_whitespace();
+        match parts.next() {
+            Some("C") => {
+                let (Some(lo), Some(hi)) = (parse_hex(parts.next()), parse_hex(parts.next()))
+                else {
+                    continue;
+                };
+                let Some(ccc) = parts.next().and_then(|c| c.parse::<u8>().ok()) else {
+                    continue;
+                };
+                if lo <= hi {
+                    for v in &mut info[lo as usize..=hi as usize] {
+                        *v = (*v & !0xFF) | u16::from(ccc);
+                    }
+                }
+            }
+            Some(kind @ ("D" | "K")) => {
+                let Some(cp) = parse_hex(parts.next()) else {
+                    continue;
+                };
+                let start = data.len() as u32;
+                // Only scalar values (never a surrogate) may appear in a decomposition.
+                data.extend(
+                    parts.filter_map(|p| {
+                        parse_hex(Some(p)).filter(|&v| char::from_u32(v).is_some())
+                    }),
+                );
+                let entry = (start, data.len() as u32 - start);
+                if kind == "D" {
+                    canonical.insert(cp, entry);
+                } else {
+                    compat.insert(cp, entry);
+                }
+            }
+            Some("P") => {
+                let (Some(a), Some(b), Some(c)) = (
+                    parse_hex(parts.next()),
+                    parse_hex(parts.next()),
+                    parse_hex(parts.next()),
+                ) else {
+                    continue;
+                };
+                if char::from_u32(c).is_some() {
+                    compose.insert((u64::from(a) << 32) | u64::from(b), c);
+                    info[b as usize] |= MAYBE;
+                    composites.push(c);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Quick-check answers: a canonical decomposition that does not compose back is NFC_QC=No
+    // (singletons, non-starter decompositions, exclusions); any compatibility decomposition
+    // is NFKC_QC=No as well.
+    let primary: std::collections::HashSet<u32> = composites.into_iter().collect();
+    for &cp in canonical.keys() {
+        if !primary.contains(&cp) {
+            info[cp as usize] |= NFC_NO | NFKC_NO;
+        }
+    }
+    for &cp in compat.keys() {
+        info[cp as usize] |= NFKC_NO;
+    }
+    for cp in (V_BASE..V_BASE + V_COUNT).chain(T_BASE + 1..T_BASE + T_COUNT) {
+        info[cp as usize] |= MAYBE;
+    }
+    let (info_index, info_blocks) = two_level(&info);
+    Norm {
+        info_index,
+        info_blocks,
+        canonical,
+        compat,
+        data,
+        compose,
+    }
+}
+
+fn norm() -> &'static Norm {
+    static NORM: OnceLock<Norm> = OnceLock::new();
+    NORM.get_or_init(|| parse(TABLE_TEXT))
+}
+
+impl Norm {
+    #[inline]
+    fn info(&self, cp: u32) -> u16 {
+        let block = self.info_index[(cp >> BLOCK_BITS) as usize] as usize;
+        self.info_blocks[(block << BLOCK_BITS) | (cp as usize & (BLOCK - 1))]
+    }
+
+    #[inline]
+    fn ccc(&self, cp: u32) -> u8 {
+        (self.info(cp) & 0xFF) as u8
+    }
+
+    /// Whether `s` is certainly normalised (quick check Yes); `no` is `NFC_NO` or `NFKC_NO`.
+    fn quick_check(&self, s: &[u8], no: u16) -> bool {
+        let mut last = 0u8;
+        let mut i = 0;
+        while i < s.len() {
+            if s[i] < 0x80 {
+                last = 0;
+                i += 1;
+                continue;
+            }
+            let (cp, len) = decode(s, i);
+            i += len;
+            let info = self.info(cp);
+            let ccc = (info & 0xFF) as u8;
+            if info & (no | MAYBE) != 0 || (ccc != 0 && last > ccc) {
+                return false;
+            }
+            last = ccc;
+        }
+        true
+    }
+
+    /// Push the full decomposition of `cp` onto `out`.
+    fn decompose(&self, cp: u32, compat: bool, out: &mut Vec<u32>) {
+        let s = cp.wrapping_sub(S_BASE);
+        if s < S_COUNT {
+            out.push(L_BASE + s / N_COUNT);
+            out.push(V_BASE + (s % N_COUNT) / T_COUNT);
+            if s % T_COUNT != 0 {
+                out.push(T_BASE + s % T_COUNT);
+            }
+            return;
+        }
+        let found = if compat {
+            self.compat.get(&cp).or_else(|| self.canonical.get(&cp))
+        } else {
+            self.canonical.get(&cp)
+        };
+        match found {
+            Some(&(start, len)) => {
+                out.extend_from_slice(&self.data[start as usize..(start + len) as usize]);
+            }
+            None => out.push(cp),
+        }
+    }
+
+    /// Sort each run of non-starters by combining class, stably.
+    fn canonical_order(&self, cps: &mut [u32]) {
+        let mut i = 0;
+        while i < cps.len() {
+            if self.ccc(cps[i]) == 0 {
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < cps.len() && self.ccc(cps[j]) != 0 {
+                j += 1;
+            }
+            cps[i..j].sort_by_key(|&c| self.ccc(c));
+            i = j;
+        }
+    }
+
+    /// The primary composite of `a` and `b` (Hangul included), if any.
+    fn compose_pair(&self, a: u32, b: u32) -> Option<u32> {
+        let (l, v) = (a.wrapping_sub(L_BASE), b.wrapping_sub(V_BASE));
+        if l < L_COUNT && v < V_COUNT {
+            return Some(S_BASE + (l * V_COUNT + v) * T_COUNT);
+        }
+        let (s, t) = (a.wrapping_sub(S_BASE), b.wrapping_sub(T_BASE));
+        if s < S_COUNT && s % T_COUNT == 0 && t > 0 && t < T_COUNT {
+            return Some(a + t);
+        }
+        self.compose
+            .get(&((u64::from(a) << 32) | u64::from(b)))
+            .copied()
+    }
+
+    /// Canonical composition of decomposed, ordered code points, in place.
+    fn compose(&self, cps: &mut Vec<u32>) {
+        let mut out = 0; // cps[..out] is the composed prefix
+        let mut starter: Option<usize> = None;
+        let mut last = 0u8; // class of cps[out - 1] when it is not the starter
+        for i in 0..cps.len() {
+            let cp = cps[i];
+            let ccc = self.ccc(cp);
+            if let Some(st) = starter {
+                if st + 1 == out || (last != 0 && last < ccc) {
+                    if let Some(c) = self.compose_pair(cps[st], cp) {
+                        cps[st] = c;
+                        continue;
+                    }
+                }
+            }
+            if ccc == 0 {
+                starter = Some(out);
+            }
+            last = ccc;
+            cps[out] = cp;
+            out += 1;
+        }
+        cps.truncate(out);
+    }
+
+    fn normalize<'t>(&self, text: &'t str, compat: bool) -> Cow<'t, str> {
+        if text.is_ascii()
+            || self.quick_check(text.as_bytes(), if compat { NFKC_NO } else { NFC_NO })
+        {
+            return Cow::Borrowed(text);
+        }
+        let mut cps = Vec::with_capacity(text.len());
+        for c in text.chars() {
+            self.decompose(c as u32, compat, &mut cps);
+        }
+        self.canonical_order(&mut cps);
+        self.compose(&mut cps);
+        // Every code point comes from the input, the table's checked scalars or Hangul
+        // arithmetic inside the syllable and jamo blocks: `from_u32` never fails here.
+        Cow::Owned(cps.into_iter().filter_map(char::from_u32).collect())
+    }
+}
+
+/// Normalisation Form C by the table (`reference.text.nfc`). Borrows `text` when it is
+/// already in NFC by the quick check (always for ASCII).
+#[must_use]
+pub fn nfc(text: &str) -> Cow<'_, str> {
+    norm().normalize(text, false)
+}
+
+/// Normalisation Form KC by the table (`reference.text.nfkc`). Borrows `text` when it is
+/// already in NFKC by the quick check (always for ASCII).
+#[must_use]
+pub fn nfkc(text: &str) -> Cow<'_, str> {
+    norm().normalize(text, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Normalisation without the quick check: the definition the fast path must match.
+    fn slow(text: &str, compat: bool) -> String {
+        let n = norm();
+        let mut cps = Vec::new();
+        for c in text.chars() {
+            n.decompose(c as u32, compat, &mut cps);
+        }
+        n.canonical_order(&mut cps);
+        n.compose(&mut cps);
+        cps.into_iter().filter_map(char::from_u32).collect()
+    }
+
+    #[test]
+    fn golden() {
+        assert_eq!(nfc("cafe\u{301}"), "caf\u{e9}");
+        assert_eq!(nfc("caf\u{e9}"), "caf\u{e9}");
+        assert!(matches!(nfc("caf\u{e9}"), Cow::Borrowed(_)));
+        assert!(matches!(nfkc("plain ascii"), Cow::Borrowed(_)));
+        assert_eq!(nfc("x\u{b2}"), "x\u{b2}");
+        assert_eq!(nfkc("x\u{b2}"), "x2");
+        assert_eq!(nfkc("\u{fb01}n"), "fin");
+        assert_eq!(nfkc("\u{ff21}\u{ff42}"), "Ab");
+        assert_eq!(nfc("\u{212b}"), "\u{c5}"); // ANGSTROM SIGN: a singleton
+        assert_eq!(nfc("\u{1100}\u{1161}\u{11a8}"), "\u{ac01}"); // Hangul L V T
+        assert_eq!(nfc("\u{ac00}\u{11a8}"), "\u{ac01}"); // Hangul LV + T
+        assert_eq!(nfc("\u{ac01}"), "\u{ac01}");
+        // Reordering: dot below (220) before acute (230), then composition with both.
+        assert_eq!(nfc("e\u{301}\u{323}"), "\u{1eb9}\u{301}");
+        assert_eq!(nfc("\u{1e0b}\u{323}"), "\u{1e0d}\u{307}");
+        // Blocked: a starter between, or a mark of the same class between.
+        assert_eq!(nfc("a\u{308}\u{308}"), "\u{e4}\u{308}");
+        // Composition exclusion: U+0958 decomposes and stays decomposed.
+        assert_eq!(nfc("\u{958}"), "\u{915}\u{93c}");
+        // Assigned after Unicode 14 (in 16.0 U+105D2 U+0307 composes to U+105C9): the table
+        // knows nothing of it, so it stays as given whatever a newer library would do.
+        assert_eq!(nfc("\u{105d2}\u{307}"), "\u{105d2}\u{307}");
+    }
+
+    fn texts() -> impl Strategy<Value = String> {
+        let special = prop::sample::select(vec![
+            'a', 'e', 'A', 'E', 'o', ' ', '\u{e9}', '\u{c5}', '\u{300}', '\u{301}', '\u{308}',
+            '\u{323}', '\u{327}', '\u{345}', '\u{5b0}', '\u{93c}', '\u{958}', '\u{f73}',
+            '\u{1100}', '\u{1161}', '\u{11a8}', '\u{ac00}', '\u{ac01}', '\u{fb01}', '\u{ff21}',
+            '\u{b2}', '\u{212b}', '\u{1e0b}', '\u{a0}', '\u{fdfa}', '\u{2000}',
+        ]);
+        prop::collection::vec(prop_oneof![any::<char>(), special.clone(), special], 0..24)
+            .prop_map(|cs| cs.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn quick_check_never_changes_a_result(text in texts()) {
+            prop_assert_eq!(nfc(&text), slow(&text, false));
+            prop_assert_eq!(nfkc(&text), slow(&text, true));
+        }
+
+        #[test]
+        fn normal_forms_are_stable(text in texts()) {
+            let c = nfc(&text).into_owned();
+            prop_assert_eq!(nfc(&c), c.as_str());
+            let k = nfkc(&text).into_owned();
+            prop_assert_eq!(nfkc(&k), k.as_str());
+            prop_assert_eq!(nfkc(&c), k.as_str());
+        }
+    }
+}
