@@ -100,9 +100,10 @@ def write_normalisation(out: TextIO) -> None:
     for cp in range(0x110000):
         raw = unicodedata.decomposition(chr(cp))
         parts = raw.split()
-        if len(parts) == 2 and not raw.startswith("<"):
-            if unicodedata.normalize("NFC", chr(cp)) == chr(cp):
-                out.write(f"P {parts[0]} {parts[1]} {cp:04X}\n")
+        # A two-code-point canonical decomposition that NFC keeps composed: not excluded.
+        composes = unicodedata.normalize("NFC", chr(cp)) == chr(cp)
+        if len(parts) == 2 and not raw.startswith("<") and composes:
+            out.write(f"P {parts[0]} {parts[1]} {cp:04X}\n")
 
 
 def main() -> None:

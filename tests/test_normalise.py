@@ -208,3 +208,22 @@ def test_words_and_exact_key_golden() -> None:
     assert ref.words("\ufb01ne \uff26\uff29\uff2e\uff25 \u2460") == ["fine", "fine", "1"]
     assert ref.exact_key(f" {FRENCH_NFD} ") == FRENCH_NFC
     assert reference.dedupe_jaccard([FRENCH_NFC, FRENCH_NFD], threshold=1.0).kept == [0]
+
+
+@UNICODE_14
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the generator runs on Python 3.11")
+def test_committed_table_is_what_the_generator_writes() -> None:
+    root = Path(__file__).resolve().parents[1]
+    generated = subprocess.run(
+        [sys.executable, str(root / "scripts" / "gen_chartable.py")],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    committed = (root / "python" / "briefpack" / "data" / "chartable.txt").read_text("ascii")
+
+    # The header names the interpreter's patch release; the data lines must be identical.
+    def data(table: str) -> list[str]:
+        return [line for line in table.splitlines() if not line.startswith("#")]
+
+    assert data(generated) == data(committed)

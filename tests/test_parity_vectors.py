@@ -40,6 +40,7 @@ rust = pytest.mark.skipif(
 pytestmark = rust
 
 NEAR_THRESHOLD = 1e-6
+APPROX: dict[str, Any] = {"tokenizer": "approx"}
 NEAR_STEP = 1e-11  # how close to a rounding step of the reported similarity counts as "at" it
 NEAR_TIE = 1e-9
 
@@ -294,6 +295,30 @@ def test_reported_similarities_are_identical_and_within_bounds(x: np.ndarray, fo
     assert_same_dedupe(got, tuple(want[1]))
     for s in got[2]:
         assert s is None or (0.0 <= s <= 1.0 and s == round(s, 6))
+
+
+@given(seed=st.integers(0, 2**32 - 1), threshold=st.sampled_from([0.8, 0.95, 1.0]))
+def test_records_with_cosine_similarities_are_equal(seed: int, threshold: float) -> None:
+    """The whole record of both backends (cosine similarities included) is byte-equal, apart
+    from the name of the backend in the settings."""
+    import briefpack as bp
+
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((12, 64)).astype(np.float32)
+    for i in range(1, 12, 2):  # copies, scaled copies and near copies of earlier rows
+        src = x[rng.integers(0, i)]
+        x[i] = rng.choice([1.0, 2.5]) * src + rng.choice([0.0, 0.05, 0.3]) * x[i]
+    assume(not near(unit_rows(x) @ unit_rows(x).T, threshold))
+    cands = [bp.Chunk(f"passage {i}", id=f"c{i}", vector=x[i].tolist()) for i in range(12)]
+    records = [
+        bp.assemble("q", cands, dedupe="cosine", threshold=threshold, backend=b, **APPROX).record()
+        for b in ("python", "rust")
+    ]
+    for r in records:
+        assert r["settings"].pop("backend") in ("python", "rust")  # the one field that differs
+    assert json.dumps(records[0]) == json.dumps(records[1])
+    dropped = [c for c in records[0]["candidates"] if "dropped" in json.dumps(c)]
+    assert dropped or threshold == 1.0
 
 
 def test_dedupe_cosine_accepts_int_half_and_big_endian_arrays() -> None:

@@ -30,6 +30,8 @@ use super::{decode, parse_hex, two_level, BLOCK, BLOCK_BITS, MAX_CP, TABLE_TEXT}
 const NFC_NO: u16 = 1 << 8;
 const NFKC_NO: u16 = 1 << 9;
 const MAYBE: u16 = 1 << 10;
+const HAS_CANONICAL: u16 = 1 << 11;
+const HAS_COMPAT: u16 = 1 << 12;
 
 // Hangul syllables (The Unicode Standard, 3.12).
 const S_BASE: u32 = 0xAC00;
@@ -122,12 +124,13 @@ fn parse(text: &str) -> Norm {
     // is NFKC_QC=No as well.
     let primary: std::collections::HashSet<u32> = composites.into_iter().collect();
     for &cp in canonical.keys() {
+        info[cp as usize] |= HAS_CANONICAL;
         if !primary.contains(&cp) {
             info[cp as usize] |= NFC_NO | NFKC_NO;
         }
     }
     for &cp in compat.keys() {
-        info[cp as usize] |= NFKC_NO;
+        info[cp as usize] |= NFKC_NO | HAS_COMPAT;
     }
     for cp in (V_BASE..V_BASE + V_COUNT).chain(T_BASE + 1..T_BASE + T_COUNT) {
         info[cp as usize] |= MAYBE;
@@ -184,6 +187,16 @@ impl Norm {
 
     /// Push the full decomposition of `cp` onto `out`.
     fn decompose(&self, cp: u32, compat: bool, out: &mut Vec<u32>) {
+        // Most characters have no decomposition: one table look-up, no hashing.
+        let has = if compat {
+            HAS_CANONICAL | HAS_COMPAT
+        } else {
+            HAS_CANONICAL
+        };
+        if cp < 0x80 || (self.info(cp) & has == 0 && !(S_BASE..S_BASE + S_COUNT).contains(&cp)) {
+            out.push(cp);
+            return;
+        }
         let s = cp.wrapping_sub(S_BASE);
         if s < S_COUNT {
             out.push(L_BASE + s / N_COUNT);
@@ -225,6 +238,10 @@ impl Norm {
 
     /// The primary composite of `a` and `b` (Hangul included), if any.
     fn compose_pair(&self, a: u32, b: u32) -> Option<u32> {
+        // Only a character flagged Maybe is the second of any pair (Hangul V and T included).
+        if b < 0x80 || self.info(b) & MAYBE == 0 {
+            return None;
+        }
         let (l, v) = (a.wrapping_sub(L_BASE), b.wrapping_sub(V_BASE));
         if l < L_COUNT && v < V_COUNT {
             return Some(S_BASE + (l * V_COUNT + v) * T_COUNT);
