@@ -17,8 +17,10 @@
 //! `NFC_QC` / `NFKC_QC` derived from the same lines (No: a decomposition that is not a primary
 //! composite, and for NFKC any compatibility decomposition; Maybe: the second character of a
 //! primary composite, Hangul vowels and trailing consonants included). Only text whose answer
-//! is not Yes (a No, a Maybe, or non-starters out of order) takes the full algorithm; Maybe is
-//! treated like No, which costs time but never changes a result.
+//! is not Yes (a No, a Maybe, or non-starters out of order) takes the full algorithm, and only
+//! on its runs of non-ASCII characters that fail the quick check (each ASCII character is a
+//! normalisation boundary), so a long passage with one ligature pays for a few characters;
+//! Maybe is treated like No, which costs time but never changes a result.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -169,8 +171,19 @@ impl Norm {
         let mut i = 0;
         while i < s.len() {
             if s[i] < 0x80 {
+                // A run of ASCII (class 0, quick check Yes): skip it eight bytes at a time.
                 last = 0;
                 i += 1;
+                while i + 8 <= s.len() {
+                    let word: [u8; 8] = s[i..i + 8].try_into().unwrap_or([0x80; 8]);
+                    if u64::from_ne_bytes(word) & 0x8080_8080_8080_8080 != 0 {
+                        break;
+                    }
+                    i += 8;
+                }
+                while i < s.len() && s[i] < 0x80 {
+                    i += 1;
+                }
                 continue;
             }
             let (cp, len) = decode(s, i);
@@ -282,20 +295,51 @@ impl Norm {
     }
 
     fn normalize<'t>(&self, text: &'t str, compat: bool) -> Cow<'t, str> {
-        if text.is_ascii()
-            || self.quick_check(text.as_bytes(), if compat { NFKC_NO } else { NFC_NO })
-        {
+        let no = if compat { NFKC_NO } else { NFC_NO };
+        if text.is_ascii() || self.quick_check(text.as_bytes(), no) {
             return Cow::Borrowed(text);
         }
-        let mut cps = Vec::with_capacity(text.len());
-        for c in text.chars() {
-            self.decompose(c as u32, compat, &mut cps);
+        // Every ASCII character is a boundary: a starter that is quick-check Yes and never
+        // composes with what precedes it, so no decomposition, reordering or composition
+        // crosses the point before it. Each run of non-ASCII characters, with the ASCII
+        // character before it (which may compose with the run, as "e" with U+0301), is
+        // normalised on its own, and ASCII in between is copied.
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len() + text.len() / 8);
+        let mut cps = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let mut k = i;
+            while k < bytes.len() && bytes[k] < 0x80 {
+                k += 1;
+            }
+            if k == bytes.len() {
+                out.push_str(&text[i..]);
+                break;
+            }
+            let start = if k > i { k - 1 } else { k };
+            let mut end = k;
+            while end < bytes.len() && bytes[end] >= 0x80 {
+                end += 1;
+            }
+            out.push_str(&text[i..start]);
+            let segment = &text[start..end];
+            if self.quick_check(segment.as_bytes(), no) {
+                out.push_str(segment);
+            } else {
+                cps.clear();
+                for c in segment.chars() {
+                    self.decompose(c as u32, compat, &mut cps);
+                }
+                self.canonical_order(&mut cps);
+                self.compose(&mut cps);
+                // Every code point comes from the input, the table's checked scalars or Hangul
+                // arithmetic inside the syllable and jamo blocks: `from_u32` never fails here.
+                out.extend(cps.iter().filter_map(|&c| char::from_u32(c)));
+            }
+            i = end;
         }
-        self.canonical_order(&mut cps);
-        self.compose(&mut cps);
-        // Every code point comes from the input, the table's checked scalars or Hangul
-        // arithmetic inside the syllable and jamo blocks: `from_u32` never fails here.
-        Cow::Owned(cps.into_iter().filter_map(char::from_u32).collect())
+        Cow::Owned(out)
     }
 }
 
