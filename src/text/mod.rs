@@ -329,23 +329,44 @@ pub fn words(text: &str) -> Vec<String> {
 /// (`reference.text.exact_key`). Borrows `text` when it is already in that form.
 #[must_use]
 pub fn exact_key(text: &str) -> Cow<'_, str> {
+    // The collapsing scan reads every byte anyway, so it also tells whether the text is ASCII
+    // (then NFC has nothing to do and is not called).
+    let (key, ascii) = collapse_whitespace(text);
+    if ascii {
+        return key;
+    }
     match nfc(text) {
-        Cow::Borrowed(t) => collapse_whitespace(t),
-        Cow::Owned(t) => Cow::Owned(collapse_whitespace(&t).into_owned()),
+        Cow::Borrowed(_) => key,
+        Cow::Owned(t) => Cow::Owned(collapse_whitespace(&t).0.into_owned()),
     }
 }
 
-/// `text` with every whitespace run collapsed to one space and both ends stripped.
-fn collapse_whitespace(text: &str) -> Cow<'_, str> {
+/// `text` with every whitespace run collapsed to one space and both ends stripped, and whether
+/// `text` is all ASCII.
+fn collapse_whitespace(text: &str) -> (Cow<'_, str>, bool) {
     let t = table();
     let s = text.as_bytes();
     let mut out = String::new();
     let mut owned = false;
     let mut copied = 0; // text[..copied] is already in `out` (when owned)
+    let mut high = 0u8; // the OR of the bytes outside whitespace, and 0x80 for wide whitespace
     let mut i = 0;
     while i < s.len() {
+        // Eight bytes at a time while none is whitespace or non-ASCII: every ASCII whitespace
+        // byte is <= 0x20, and `(w - 0x21..) & !w & 0x80..` flags the bytes below 0x21.
+        while i + 8 <= s.len() {
+            let w = u64::from_ne_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
+            if (w.wrapping_sub(0x2121_2121_2121_2121) & !w | w) & 0x8080_8080_8080_8080 != 0 {
+                break;
+            }
+            i += 8;
+        }
+        if i == s.len() {
+            break;
+        }
         let len = t.whitespace_at(s, i);
         if len == 0 {
+            high |= s[i];
             i += 1;
             continue;
         }
@@ -356,6 +377,9 @@ fn collapse_whitespace(text: &str) -> Cow<'_, str> {
                 break;
             }
             j += len;
+        }
+        if j - i > 1 && s[i..j].iter().any(|&b| b >= 0x80) {
+            high |= 0x80;
         }
         let edge = i == 0 || j == s.len();
         if !edge && j == i + 1 && s[i] == b' ' {
@@ -373,11 +397,12 @@ fn collapse_whitespace(text: &str) -> Cow<'_, str> {
         copied = j;
         i = j;
     }
+    let ascii = high < 0x80;
     if owned {
         out.push_str(&text[copied..]);
-        Cow::Owned(out)
+        (Cow::Owned(out), ascii)
     } else {
-        Cow::Borrowed(text)
+        (Cow::Borrowed(text), ascii)
     }
 }
 
