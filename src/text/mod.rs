@@ -352,18 +352,6 @@ fn collapse_whitespace(text: &str) -> (Cow<'_, str>, bool) {
     let mut high = 0u8; // the OR of the bytes outside whitespace, and 0x80 for wide whitespace
     let mut i = 0;
     while i < s.len() {
-        // Eight bytes at a time while none is whitespace or non-ASCII: every ASCII whitespace
-        // byte is <= 0x20, and `(w - 0x21..) & !w & 0x80..` flags the bytes below 0x21.
-        while i + 8 <= s.len() {
-            let w = u64::from_ne_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
-            if (w.wrapping_sub(0x2121_2121_2121_2121) & !w | w) & 0x8080_8080_8080_8080 != 0 {
-                break;
-            }
-            i += 8;
-        }
-        if i == s.len() {
-            break;
-        }
         let len = t.whitespace_at(s, i);
         if len == 0 {
             high |= s[i];

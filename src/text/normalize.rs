@@ -214,7 +214,7 @@ impl Norm {
         if s < S_COUNT {
             out.push(L_BASE + s / N_COUNT);
             out.push(V_BASE + (s % N_COUNT) / T_COUNT);
-            if s % T_COUNT != 0 {
+            if !s.is_multiple_of(T_COUNT) {
                 out.push(T_BASE + s % T_COUNT);
             }
             return;
@@ -249,22 +249,23 @@ impl Norm {
         }
     }
 
-    /// The primary composite of `a` and `b` (Hangul included), if any.
-    fn compose_pair(&self, a: u32, b: u32) -> Option<u32> {
+    /// The primary composite of `first` and `second` (Hangul included), if any.
+    fn compose_pair(&self, first: u32, second: u32) -> Option<u32> {
         // Only a character flagged Maybe is the second of any pair (Hangul V and T included).
-        if b < 0x80 || self.info(b) & MAYBE == 0 {
+        if second < 0x80 || self.info(second) & MAYBE == 0 {
             return None;
         }
-        let (l, v) = (a.wrapping_sub(L_BASE), b.wrapping_sub(V_BASE));
-        if l < L_COUNT && v < V_COUNT {
-            return Some(S_BASE + (l * V_COUNT + v) * T_COUNT);
+        let (l_index, v_index) = (first.wrapping_sub(L_BASE), second.wrapping_sub(V_BASE));
+        if l_index < L_COUNT && v_index < V_COUNT {
+            return Some(S_BASE + (l_index * V_COUNT + v_index) * T_COUNT);
         }
-        let (s, t) = (a.wrapping_sub(S_BASE), b.wrapping_sub(T_BASE));
-        if s < S_COUNT && s % T_COUNT == 0 && t > 0 && t < T_COUNT {
-            return Some(a + t);
+        let (s_index, t_index) = (first.wrapping_sub(S_BASE), second.wrapping_sub(T_BASE));
+        if s_index < S_COUNT && s_index.is_multiple_of(T_COUNT) && t_index > 0 && t_index < T_COUNT
+        {
+            return Some(first + t_index);
         }
         self.compose
-            .get(&((u64::from(a) << 32) | u64::from(b)))
+            .get(&((u64::from(first) << 32) | u64::from(second)))
             .copied()
     }
 

@@ -716,15 +716,21 @@ mod tests {
 
     #[test]
     fn report_clamps_and_rounds_half_up_to_six_decimals() {
-        assert_eq!(report(1.000_000_000_000_2), 1.0);
-        assert_eq!(report(-1.5), -1.0);
-        assert_eq!(report(0.999_999_7), 1.0);
-        assert_eq!(report(0.999_999_4), 0.999_999);
-        assert_eq!(report(0.970_000_5), 0.970_001);
-        assert_eq!(report(0.969_999_6), 0.97);
-        assert_eq!(report(0.0), 0.0);
-        assert_eq!(report(-3e-7).to_bits(), 0.0f64.to_bits());
-        assert_eq!(report(-8e-7), -1e-6);
+        // Bit-for-bit: the reference must produce the very same floats.
+        let cases = [
+            (1.000_000_000_000_2, 1.0),
+            (-1.5, -1.0),
+            (0.999_999_7, 1.0),
+            (0.999_999_4, 0.999_999),
+            (0.970_000_5, 0.970_001),
+            (0.969_999_6, 0.97),
+            (0.0, 0.0),
+            (-3e-7, 0.0),
+            (-8e-7, -1e-6),
+        ];
+        for (c, want) in cases {
+            assert_eq!(report(c).to_bits(), f64::to_bits(want), "report({c})");
+        }
     }
 
     #[test]
