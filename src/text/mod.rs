@@ -544,7 +544,8 @@ mod tests {
         assert_eq!(words("HeLLo"), ["hello"]);
         assert_eq!(words("aBc\u{0}DEF"), ["abc", "def"]);
         assert_eq!(words("Straße İstanbul"), ["straße", "istanbul"]);
-        assert_eq!(words("e\u{301}t\u{301}e"), ["\u{e9}t\u{e9}"]);
+        // NFKC composes "e" + U+0301; "t" + U+0301 has no precomposed form.
+        assert_eq!(words("e\u{301}t\u{301}e"), ["\u{e9}t\u{301}e"]);
         assert_eq!(words("caf\u{e9} CAFE\u{301}"), ["caf\u{e9}", "caf\u{e9}"]);
         assert_eq!(
             words("\u{fb01}ne \u{ff26}\u{ff29}\u{ff2e}\u{ff25}"),
