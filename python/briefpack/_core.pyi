@@ -17,6 +17,8 @@ __all__ = [
     "dedupe_minhash",
     "exact_keys",
     "mmr",
+    "nfc",
+    "nfkc",
     "pack",
     "set_token_cache_capacity",
     "token_cache_info",
