@@ -329,32 +329,27 @@ pub fn words(text: &str) -> Vec<String> {
 /// (`reference.text.exact_key`). Borrows `text` when it is already in that form.
 #[must_use]
 pub fn exact_key(text: &str) -> Cow<'_, str> {
-    // The collapsing scan reads every byte anyway, so it also tells whether the text is ASCII
-    // (then NFC has nothing to do and is not called).
-    let (key, ascii) = collapse_whitespace(text);
-    if ascii {
-        return key;
+    if text.is_ascii() {
+        return collapse_whitespace(text); // NFC leaves ASCII as it is
     }
     match nfc(text) {
-        Cow::Borrowed(_) => key,
-        Cow::Owned(t) => Cow::Owned(collapse_whitespace(&t).0.into_owned()),
+        Cow::Borrowed(t) => collapse_whitespace(t),
+        Cow::Owned(t) => Cow::Owned(collapse_whitespace(&t).into_owned()),
     }
 }
 
-/// `text` with every whitespace run collapsed to one space and both ends stripped, and whether
-/// `text` is all ASCII.
-fn collapse_whitespace(text: &str) -> (Cow<'_, str>, bool) {
+/// `text` with every whitespace run collapsed to one space and both ends stripped.
+#[inline]
+fn collapse_whitespace(text: &str) -> Cow<'_, str> {
     let t = table();
     let s = text.as_bytes();
     let mut out = String::new();
     let mut owned = false;
     let mut copied = 0; // text[..copied] is already in `out` (when owned)
-    let mut high = 0u8; // the OR of the bytes outside whitespace, and 0x80 for wide whitespace
     let mut i = 0;
     while i < s.len() {
         let len = t.whitespace_at(s, i);
         if len == 0 {
-            high |= s[i];
             i += 1;
             continue;
         }
@@ -365,9 +360,6 @@ fn collapse_whitespace(text: &str) -> (Cow<'_, str>, bool) {
                 break;
             }
             j += len;
-        }
-        if j - i > 1 && s[i..j].iter().any(|&b| b >= 0x80) {
-            high |= 0x80;
         }
         let edge = i == 0 || j == s.len();
         if !edge && j == i + 1 && s[i] == b' ' {
@@ -385,12 +377,11 @@ fn collapse_whitespace(text: &str) -> (Cow<'_, str>, bool) {
         copied = j;
         i = j;
     }
-    let ascii = high < 0x80;
     if owned {
         out.push_str(&text[copied..]);
-        (Cow::Owned(out), ascii)
+        Cow::Owned(out)
     } else {
-        (Cow::Borrowed(text), ascii)
+        Cow::Borrowed(text)
     }
 }
 
