@@ -208,8 +208,8 @@ def _demo_explain(
 
 def _demo_pages(args: argparse.Namespace, tokenizer: str, note: str | None) -> int:
     """``demo --pages``: page images drawn at run time, through the same pipeline."""
+    from ..assembler import Assembler
     from ..demo_pages import PAGES_BUDGET, PAGES_OPTIONS, example
-    from ..pipeline import assemble
 
     try:
         question, chunks = example()
@@ -218,15 +218,10 @@ def _demo_pages(args: argparse.Namespace, tokenizer: str, note: str | None) -> i
     budget = PAGES_BUDGET
     if args.budget is not None:
         budget = Budget(context=args.budget, images=PAGES_BUDGET.images)
-    result = assemble(
-        question,
-        chunks,
-        budget=budget,
-        order=args.order,
-        labels=args.labels,
-        tokenizer=tokenizer,
-        **PAGES_OPTIONS,
+    asm = Assembler(
+        budget=budget, order=args.order, labels=args.labels, tokenizer=tokenizer, **PAGES_OPTIONS
     )
+    result = asm(question, chunks)
     if args.format == "json":
         emit(json_pieces(result.record(include_prompt=True)), args.output)
         return EXIT_OK
@@ -338,10 +333,15 @@ def _assemble_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_assemble(args: argparse.Namespace) -> int:
     """Assemble the prompt from candidates in a JSONL file."""
-    from ..pipeline import assemble
+    from ..assembler import Assembler
 
     name = display(args.file)
     options = _assemble_options(args)
+    request = {k: options.pop(k) for k in ("history", "query_vector") if k in options}
+    try:
+        asm = Assembler(**options)  # the options are checked before any row is read
+    except BriefpackError as exc:
+        raise UserError(name_the_flag(exc)) from None
     with Rows(args.file) as rows:
         with progress(
             f"reading {os.path.basename(name)}", file_size(args.file), args.color
@@ -350,7 +350,7 @@ def cmd_assemble(args: argparse.Namespace) -> int:
         require_tokenizer(args.tokenizer, args.backend, "--tokenizer")
         try:
             with progress(f"assembling {len(chunks)} candidates", None, args.color):
-                result = assemble(args.question, chunks, **options)
+                result = asm(args.question, chunks, **request)
         except BriefpackError as exc:
             raise UserError(locate(name_the_flag(exc), rows, name, chunks)) from None
     if args.format == "json":
