@@ -17,8 +17,11 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
-# ../shared/ sits beside the repository in development and CI, never on a user's machine.
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+# ../shared/ sits beside the repository in development and CI, never on a user's machine;
+# BRIEFPACK_SHARED points elsewhere (a checkout that does not sit beside it, e.g. a worktree).
+SHARED = Path(
+    os.environ.get("BRIEFPACK_SHARED") or Path(__file__).resolve().parents[1].parent / "shared"
+)
 TIKTOKEN_DIR = SHARED / "tiktoken"
 CORPUS = SHARED / "corpus" / "passages.jsonl.gz"
 

@@ -24,11 +24,13 @@ __all__ = [
     "ASCII_WHITESPACE",
     "COMBINING",
     "NEWER_THAN_UNICODE_14",
+    "NORMALISATION",
     "SPECIAL_CHARS",
     "UNICODE_WHITESPACE",
     "apply_edit",
     "edit",
     "near_duplicate_texts",
+    "normalisation_text",
     "random_edit",
     "thresholds",
     "unicode_text",
@@ -60,6 +62,19 @@ SPECIAL_CHARS = (
     "\U00010400\U0001e900\u4e2d\u6587\u3005\u3007\u3042\u30a2\u30fc\uff71\uf900\U00020000"
     "\u0660\u0966\uff10\u00b2\u2460\U0001f600\U0001f1e9\U0001f1ea\u00ad\u2019\u00e9\u0416"
 )
+# What normalisation touches: marks of several combining classes (220 below, 230 above, 202
+# attached, 240 iota subscript, 9 virama, 7 nukta, Hebrew points), precomposed letters and
+# their bases, singletons (ANGSTROM, OHM, EN QUAD), composition exclusions (U+0958, U+0F73),
+# Hangul jamo and syllables (LV and LVT), compatibility characters (ligatures, full-width,
+# superscripts, NBSP, the 18-character U+FDFA, circled and squared letters), and U+105D2 U+0307
+# (composed only by Unicode 16).
+NORMALISATION = (
+    "aeiouAEOcCdDsSn\u00e9\u00e8\u00ea\u00c5\u00e7\u0300\u0301\u0302\u0307\u0308"
+    "\u0323\u0327\u0328\u0345\u0313\u03b1\u03c9\u1f00\u0915\u093c\u094d\u0958"
+    "\u05d1\u05bc\u05b7\u0f71\u0f72\u0f73\u0f40\u0fb5\u212b\u2126\u2000\u1e0b\u1e63"
+    "\u1100\u1161\u1175\u11a8\u11c2\uac00\uac01\ud7a3\u3131\ufb01\ufb00\uff21\uff41"
+    "\uff10\u00b2\u2075\u00a0\u00bd\ufdfa\u2460\u3392\u1e9b\u0344\u0340\U000105d2"
+)
 _INTERESTING = (
     ASCII_WHITESPACE
     + UNICODE_WHITESPACE
@@ -67,6 +82,7 @@ _INTERESTING = (
     + COMBINING
     + NEWER_THAN_UNICODE_14
     + SPECIAL_CHARS
+    + NORMALISATION
 )
 
 _any_char = st.characters(codec="utf-8")  # every code point except the surrogates
@@ -79,6 +95,14 @@ def unicode_text(*, min_size: int = 0, max_size: int = 60) -> st.SearchStrategy[
     return st.text(
         st.one_of(_any_char, _interesting_char, _ascii_char),
         min_size=min_size,
+        max_size=max_size,
+    )
+
+
+def normalisation_text(*, max_size: int = 30) -> st.SearchStrategy[str]:
+    """Text made mostly of what normalisation reorders, composes and decomposes."""
+    return st.text(
+        st.one_of(st.sampled_from(NORMALISATION), st.sampled_from(COMBINING), _any_char),
         max_size=max_size,
     )
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from briefpack import cli, pipeline
+from briefpack import cli
+from briefpack.assembler import Assembler
 from briefpack.cli import files
 
 
@@ -31,14 +32,14 @@ def test_assemble_keeps_no_parsed_row_while_the_pipeline_runs(tmp_path, monkeypa
                 for i in range(300)),
         encoding="utf-8",
     )  # fmt: skip
-    real = pipeline.assemble
+    real = Assembler.__call__
     seen = {}
 
-    def spy(question, chunks, **options):
+    def spy(self, question, chunks, **request):
         seen["rows"], seen["chunks"] = _live_rows(), len(chunks)
-        return real(question, chunks, **options)
+        return real(self, question, chunks, **request)
 
-    monkeypatch.setattr(pipeline, "assemble", spy)
+    monkeypatch.setattr(Assembler, "__call__", spy)
     code = cli.main(["assemble", str(path), "-q", "q", "--tokenizer", "approx"])
     assert code == 0, capsys.readouterr().err
     assert seen == {"rows": 0, "chunks": 300}

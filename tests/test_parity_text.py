@@ -113,10 +113,12 @@ def test_accepts_any_sequence_of_str(texts: object) -> None:
     texts_list = list(texts)  # type: ignore[call-overload]
     assert _core.words(texts) == [ref.words(t) for t in texts_list]
     assert _core.exact_keys(texts) == [ref.exact_key(t) for t in texts_list]
+    assert _core.nfc(texts) == [ref.nfc(t) for t in texts_list]
+    assert _core.nfkc(texts) == [ref.nfkc(t) for t in texts_list]
 
 
 @pytest.mark.parametrize("texts", BAD_INPUTS, ids=repr)
-@pytest.mark.parametrize("func", ["words", "exact_keys"])
+@pytest.mark.parametrize("func", ["words", "exact_keys", "nfc", "nfkc"])
 def test_bad_texts_same_error_as_reference(func: str, texts: object) -> None:
     with pytest.raises(InputError) as want:
         check_texts(texts)

@@ -18,6 +18,8 @@ __all__ = [
     "dedupe_pages",
     "exact_keys",
     "mmr",
+    "nfc",
+    "nfkc",
     "pack",
     "page_hashes",
     "score_sentences",
@@ -38,8 +40,11 @@ def dedupe_cosine(
 
     Greedy in rank (input) order: each item is compared only with the items already kept, and
     the earliest kept item that meets the threshold is the one it duplicates (the first copy
-    wins). Same decisions as ``briefpack.reference.dedupe_cosine`` unless a similarity lies
-    within 1e-6 of the threshold.
+    wins). The similarity is the cosine clamped to [-1, 1] and rounded half up to 6 decimals
+    (``floor(c * 1e6 + 0.5) / 1e6``), and it is what is compared with the threshold, so
+    identical vectors are duplicates at ``threshold=1.0``. Same decisions as
+    ``briefpack.reference.dedupe_cosine`` unless a cosine lies within 1e-6 of the threshold,
+    and the same similarities unless a cosine lies within ~1e-12 of a rounding step.
 
     Arguments:
         vectors: a 2-D numpy array (float32 and float64 are read in place when C-contiguous;
@@ -49,7 +54,7 @@ def dedupe_cosine(
 
     Returns:
         ``(kept, duplicate_of, similarity)``: the kept indices in rank order; per item, the
-        index of the kept item it duplicates or None; per item, that cosine or None.
+        index of the kept item it duplicates or None; per item, that similarity or None.
 
     Raises:
         InputError: vectors that are not 2-D, empty, ragged, non-numeric, non-finite or of
@@ -198,7 +203,8 @@ def token_cache_info() -> dict[str, int]:
     """
 
 def words(texts: Sequence[str]) -> list[list[str]]:
-    """Each text's lowercased words by the shared character table, in order, repeats kept.
+    """Each text's lowercased words (of its NFKC form) by the shared character table, in
+    order, repeats kept.
 
     Arguments:
         texts: the texts (any sequence of str; not a str itself).
@@ -211,13 +217,40 @@ def words(texts: Sequence[str]) -> list[list[str]]:
     """
 
 def exact_keys(texts: Sequence[str]) -> list[str]:
-    """Each text with every whitespace run collapsed to one space and both ends stripped.
+    """Each text in NFC with every whitespace run collapsed to one space and both ends
+    stripped.
 
     Arguments:
         texts: the texts (any sequence of str; not a str itself).
 
     Returns:
         One key per text, as ``briefpack.reference.text.exact_key`` gives.
+
+    Raises:
+        InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.
+    """
+
+def nfc(texts: Sequence[str]) -> list[str]:
+    """Each text in Normalisation Form C by the shared table (Unicode 14).
+
+    Arguments:
+        texts: the texts (any sequence of str; not a str itself).
+
+    Returns:
+        One str per text, as ``briefpack.reference.text.nfc`` gives.
+
+    Raises:
+        InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.
+    """
+
+def nfkc(texts: Sequence[str]) -> list[str]:
+    """Each text in Normalisation Form KC by the shared table (Unicode 14).
+
+    Arguments:
+        texts: the texts (any sequence of str; not a str itself).
+
+    Returns:
+        One str per text, as ``briefpack.reference.text.nfkc`` gives.
 
     Raises:
         InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.

@@ -608,44 +608,9 @@ def evaluate(
     """
     checked = _check_requests(requests)
     settings = expand_grid(grid)
-    if workers is None:
-        workers = os.cpu_count() or 1
-    else:
-        check_count("workers", workers, minimum=1)
-    if (
-        isinstance(tolerance, bool)
-        or not isinstance(tolerance, (int, float))
-        or not (0 <= tolerance <= 1)
-    ):
-        raise InputError(f"tolerance must be a number in [0, 1], got {tolerance!r}")
-    if generate is not None and not callable(generate):
-        raise InputError(f"generate must be callable, got {type_name(generate)}")
-    if not (executor is None or executor in ("threads", "ray") or isinstance(executor, Executor)):
-        raise InputError(
-            f"executor must be None, 'threads', 'ray' or a concurrent.futures.Executor, got "
-            f"{executor!r}"
-        )
-    assemblers = []
-    for i, setting in enumerate(settings):  # bad option values fail here, before the sweep
-        try:
-            run = make_assembler(setting)  # every option is checked here, once
-            run(checked[0].question, checked[0].candidates)  # and the data against them
-        except BriefpackError as exc:
-            raise type(exc)(f"setting {i} ({_name(setting)}): {exc}") from None
-        assemblers.append(run)
-
-    if executor == "ray":
-        from .integrations.ray import _RaySweep
-
-        sweep: _Sweep = _RaySweep(ray_address, workers)
-    elif isinstance(executor, Executor):
-        sweep = _PoolSweep(executor, workers, owned=False)
-    else:
-        sweep = _PoolSweep(
-            ThreadPoolExecutor(max_workers=workers, thread_name_prefix="briefpack-eval"),
-            workers,
-            owned=True,
-        )
+    workers = _check_arguments(workers, tolerance, generate, executor)
+    assemblers = _assemblers(settings, checked[0])
+    sweep = _open_sweep(executor, workers, ray_address)
     rows: list[SettingResult] = []
     outcomes: list[list[Outcome]] = []
     total = len(settings) * len(checked)
@@ -668,6 +633,61 @@ def evaluate(
     finally:
         sweep.close()
     return finish(rows, outcomes, float(tolerance))
+
+
+def _check_arguments(
+    workers: int | None, tolerance: object, generate: object, executor: object
+) -> int:
+    """Check ``evaluate``'s own arguments; return the number of workers."""
+    if workers is None:
+        workers = os.cpu_count() or 1
+    else:
+        check_count("workers", workers, minimum=1)
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, (int, float))
+        or not (0 <= tolerance <= 1)
+    ):
+        raise InputError(f"tolerance must be a number in [0, 1], got {tolerance!r}")
+    if generate is not None and not callable(generate):
+        raise InputError(f"generate must be callable, got {type_name(generate)}")
+    if not (executor is None or executor in ("threads", "ray") or isinstance(executor, Executor)):
+        raise InputError(
+            f"executor must be None, 'threads', 'ray' or a concurrent.futures.Executor, got "
+            f"{executor!r}"
+        )
+    return workers
+
+
+def _assemblers(
+    settings: Sequence[Mapping[str, Any]], first: EvalRequest
+) -> list[Callable[[str, Sequence[Any]], Assembly]]:
+    """One Assembler per setting; bad option values (and data that a setting rejects) fail
+    here, on the first request, before the sweep, named by the setting."""
+    assemblers = []
+    for i, setting in enumerate(settings):
+        try:
+            run = make_assembler(setting)  # every option is checked here, once
+            run(first.question, first.candidates)  # and the data against them
+        except BriefpackError as exc:
+            raise type(exc)(f"setting {i} ({_name(setting)}): {exc}") from None
+        assemblers.append(run)
+    return assemblers
+
+
+def _open_sweep(executor: ExecutorSpec, workers: int, ray_address: str | None) -> _Sweep:
+    """Where the pairs run: Ray, the caller's executor (left open), or our own threads."""
+    if executor == "ray":
+        from .integrations.ray import _RaySweep
+
+        return _RaySweep(ray_address, workers)
+    if isinstance(executor, Executor):
+        return _PoolSweep(executor, workers, owned=False)
+    return _PoolSweep(
+        ThreadPoolExecutor(max_workers=workers, thread_name_prefix="briefpack-eval"),
+        workers,
+        owned=True,
+    )
 
 
 def _name(setting: Mapping[str, Any]) -> str:

@@ -5,12 +5,17 @@
 //! so results never depend on the Unicode version of the Rust standard library: this module
 //! never calls `char::to_lowercase`, `char::is_whitespace` or `char::is_alphanumeric`.
 //!
-//! * A text's **words** are the maximal runs of *word* characters, each character lowercased by
-//!   the table's simple mapping, plus every *ideograph* as a word of its own. Everything else
-//!   (separators and whitespace) ends a word. Repeats are kept, in order.
-//! * The **exact key** of a text is the text with every run of *whitespace* (the table's `w`
-//!   class, which follows Python's `str.isspace`) collapsed to one space and stripped at both
-//!   ends. Case and punctuation are kept.
+//! * A text's **words** are the maximal runs of *word* characters of its NFKC form
+//!   ([`nfkc`]), each character lowercased by the table's simple mapping, plus every
+//!   *ideograph* as a word of its own. Everything else (separators and whitespace) ends a word.
+//!   Repeats are kept, in order. (Lowercasing never changes a character's class, so this is
+//!   the same as classing the lowercased NFKC text.)
+//! * The **exact key** of a text is its NFC form ([`nfc`]) with every run of *whitespace* (the
+//!   table's `w` class, which follows Python's `str.isspace`) collapsed to one space and
+//!   stripped at both ends. Case and punctuation are kept.
+//!
+//! Normalisation (`normalize.rs`) reads the same table; ASCII and text the quick check finds
+//! already normalised are borrowed, so they cost one scan and no allocation.
 //!
 //! Mirrors `briefpack.reference.text` (the oracle); `tests/test_parity_text.py` checks every
 //! code point and hypothesis-generated text against it.
@@ -38,7 +43,10 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+pub mod normalize;
 pub mod py;
+
+pub use normalize::{nfc, nfkc};
 
 /// Punctuation, symbols, emoji, controls, unassigned code points: separates words.
 pub const SEPARATOR: u8 = 0;
@@ -247,6 +255,8 @@ pub fn char_lower(c: char) -> char {
 /// The `&str` borrows `text` when lowercasing changes nothing, else a scratch buffer; it is
 /// valid only for the duration of the call.
 pub fn for_each_word<F: FnMut(&str)>(text: &str, mut emit: F) {
+    let folded = nfkc(text);
+    let text: &str = &folded;
     let table = table();
     let kinds = &table.byte_kind;
     let bytes = text.as_bytes();
@@ -339,10 +349,22 @@ pub fn words(text: &str) -> Vec<String> {
     out
 }
 
-/// `text` with every whitespace run collapsed to one space and both ends stripped
+/// `nfc(text)` with every whitespace run collapsed to one space and both ends stripped
 /// (`reference.text.exact_key`). Borrows `text` when it is already in that form.
 #[must_use]
 pub fn exact_key(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() {
+        return collapse_whitespace(text); // NFC leaves ASCII as it is
+    }
+    match nfc(text) {
+        Cow::Borrowed(t) => collapse_whitespace(t),
+        Cow::Owned(t) => Cow::Owned(collapse_whitespace(&t).into_owned()),
+    }
+}
+
+/// `text` with every whitespace run collapsed to one space and both ends stripped.
+#[inline]
+fn collapse_whitespace(text: &str) -> Cow<'_, str> {
     let t = table();
     let s = text.as_bytes();
     let mut out = String::new();
@@ -451,6 +473,23 @@ mod tests {
                     assert_eq!(char_lower(char::from_u32(cp).expect("scalar")) as u32, low);
                     lowers += 1;
                 }
+                "C" => {
+                    assert_eq!(parts.len(), 4, "{line}");
+                    let ccc: u8 = parts[3].parse().expect("decimal class");
+                    assert!(ccc > 0, "{line}");
+                }
+                "D" | "K" => {
+                    assert!(parts.len() >= 3, "{line}");
+                    for p in &parts[1..] {
+                        assert!(char::from_u32(parse_hex(Some(p)).expect("hex")).is_some());
+                    }
+                }
+                "P" => {
+                    assert_eq!(parts.len(), 4, "{line}");
+                    for p in &parts[1..] {
+                        assert!(char::from_u32(parse_hex(Some(p)).expect("hex")).is_some());
+                    }
+                }
                 other => panic!("unknown line kind {other}"),
             }
         }
@@ -504,7 +543,14 @@ mod tests {
         assert_eq!(words("HeLLo"), ["hello"]);
         assert_eq!(words("aBc\u{0}DEF"), ["abc", "def"]);
         assert_eq!(words("Straße İstanbul"), ["straße", "istanbul"]);
-        assert_eq!(words("e\u{301}t\u{301}e"), ["e\u{301}t\u{301}e"]);
+        // NFKC composes "e" + U+0301; "t" + U+0301 has no precomposed form.
+        assert_eq!(words("e\u{301}t\u{301}e"), ["\u{e9}t\u{301}e"]);
+        assert_eq!(words("caf\u{e9} CAFE\u{301}"), ["caf\u{e9}", "caf\u{e9}"]);
+        assert_eq!(
+            words("\u{fb01}ne \u{ff26}\u{ff29}\u{ff2e}\u{ff25}"),
+            ["fine", "fine"]
+        );
+        assert_eq!(words("x\u{b2}"), ["x2"]);
         assert_eq!(
             words("日本語のテキストabc"),
             ["日", "本", "語", "の", "テ", "キ", "ス", "ト", "abc"]
@@ -525,6 +571,9 @@ mod tests {
         assert_eq!(exact_key("a\u{200b}b"), "a\u{200b}b");
         assert!(matches!(exact_key("a b c"), Cow::Borrowed(_)));
         assert_eq!(exact_key("x\u{3000}\u{85}y"), "x y");
+        assert_eq!(exact_key(" cafe\u{301}  "), "caf\u{e9}");
+        assert_eq!(exact_key("x\u{b2}"), "x\u{b2}");
+        assert!(matches!(exact_key("caf\u{e9} b"), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -539,7 +588,7 @@ mod tests {
     fn words_slow(text: &str) -> Vec<String> {
         let mut out = Vec::new();
         let mut cur: Option<String> = None;
-        for c in text.chars() {
+        for c in nfkc(text).chars() {
             match char_class(c) {
                 WORD => cur.get_or_insert_with(String::new).push(char_lower(c)),
                 cls => {
@@ -557,7 +606,7 @@ mod tests {
     fn exact_key_slow(text: &str) -> String {
         let mut parts: Vec<String> = Vec::new();
         let mut cur: Option<String> = None;
-        for c in text.chars() {
+        for c in nfc(text).chars() {
             if char_class(c) == WHITESPACE {
                 parts.extend(cur.take());
             } else {
@@ -595,6 +644,12 @@ mod tests {
             '\u{1E921}',
             '-',
             '.',
+            '\u{e9}',
+            '\u{fb01}',
+            '\u{ff21}',
+            '\u{2000}',
+            '\u{1100}',
+            '\u{1161}',
         ]);
         prop::collection::vec(prop_oneof![any::<char>(), special], 0..40)
             .prop_map(|cs| cs.into_iter().collect())
@@ -616,8 +671,8 @@ mod tests {
         #[test]
         fn never_panics_on_arbitrary_strings(text in ".*") {
             let n = words(&text).len();
-            prop_assert!(n <= text.chars().count());
-            prop_assert!(exact_key(&text).len() <= text.len());
+            prop_assert!(n <= nfkc(&text).chars().count());
+            prop_assert!(exact_key(&text).len() <= nfc(&text).len());
         }
     }
 }

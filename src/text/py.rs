@@ -97,6 +97,22 @@ fn exact_keys(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>>
     }))
 }
 
+/// Each text in Normalisation Form C by the table (`reference.text.nfc` per text).
+#[pyfunction]
+#[pyo3(signature = (texts))]
+fn nfc(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let texts = extract_texts(texts)?;
+    Ok(py.detach(|| texts.iter().map(|t| super::nfc(t).into_owned()).collect()))
+}
+
+/// Each text in Normalisation Form KC by the table (`reference.text.nfkc` per text).
+#[pyfunction]
+#[pyo3(signature = (texts))]
+fn nfkc(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let texts = extract_texts(texts)?;
+    Ok(py.detach(|| texts.iter().map(|t| super::nfkc(t).into_owned()).collect()))
+}
+
 /// Whether every item is a str of valid Unicode (no lone surrogates).
 ///
 /// Reading a str as UTF-8 this way keeps the UTF-8 inside the str object (`CPython` caches it),
@@ -125,5 +141,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(valid_texts, m)?)?;
     m.add_function(wrap_pyfunction!(words, m)?)?;
     m.add_function(wrap_pyfunction!(exact_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(nfc, m)?)?;
+    m.add_function(wrap_pyfunction!(nfkc, m)?)?;
     Ok(())
 }

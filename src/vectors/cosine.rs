@@ -20,6 +20,28 @@ const FILTER_MARGIN: f32 = 1e-5;
 /// (the f64 partial sums are accurate to about `dim * 2^-53`).
 const EXACT_MARGIN: f64 = 1e-9;
 
+/// How far below the threshold a cosine can lie and still be reported as meeting it: half a step
+/// of [`report`]'s grid (5e-7), plus the formula's own rounding (below 1e-15), with room to
+/// spare. The filter and the exact stage's early exit prune against `threshold - REPORT_SLACK`.
+const REPORT_SLACK: f64 = 6e-7;
+
+/// The similarity reported for a cosine `c`, and the value compared with the threshold:
+/// `c` clamped to [-1, 1], then rounded half up to 6 decimals as
+/// `floor(c * 1e6 + 0.5) / 1e6`, in IEEE-754 double precision.
+///
+/// The reference computes the same three correctly rounded operations in the same order
+/// (`math.floor(c * 1e6 + 0.5) / 1e6`; Rust does not contract them into a fused multiply-add),
+/// so the same `c` gives the same bits in both backends. The backends' cosines themselves
+/// differ by about `dim * 2^-53` (1e-13 at dim 1024); the rounding is a step function, so the
+/// reported values can differ only when a cosine lies that close to a step
+/// (`(m + 0.5) * 1e-6`), and then by one step, 1e-6: the contract's tolerance. Away from the
+/// steps they are identical, which is what makes the two backends' records equal.
+#[must_use]
+#[inline]
+pub fn report(c: f64) -> f64 {
+    (c.clamp(-1.0, 1.0) * 1e6 + 0.5).floor() / 1e6
+}
+
 /// Below this dimension the exact dot product is as cheap as the filter: no filter.
 const MIN_FILTER_DIM: usize = 16;
 
@@ -50,12 +72,12 @@ pub struct Dedupe {
     pub kept: Vec<usize>,
     /// For each item, the earliest kept item it duplicates, or `None` when kept.
     pub duplicate_of: Vec<Option<usize>>,
-    /// For each item, the cosine to `duplicate_of`, or `None` when kept.
+    /// For each item, the [`report`]ed cosine to `duplicate_of`, or `None` when kept.
     pub similarity: Vec<Option<f64>>,
 }
 
-/// Drop each item whose cosine to an earlier kept item is `>= threshold`; the earliest such
-/// kept item is the one it duplicates. Large inputs use the current rayon pool (inside a
+/// Drop each item whose cosine to an earlier kept item, as [`report`]ed, is `>= threshold`;
+/// the earliest such kept item is the one it duplicates. Large inputs use the current rayon pool (inside a
 /// one-thread pool everything runs on the calling thread); the result never depends on it.
 pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
     let n = m.len();
@@ -110,7 +132,10 @@ pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
 /// Per-item data for the filter and the exact stage.
 struct Index<'m, 'a, T: Element> {
     m: &'m Matrix<'a, T>,
+    /// The threshold, compared with the reported similarity.
     t: f64,
+    /// `t - REPORT_SLACK`: no cosine below it can be reported as meeting `t` (prune below it).
+    lo: f64,
     /// Number of filter dimensions (0: no filter).
     s0: usize,
     /// Number of them in the first stage (`s0 / 2` from `s0 = 32`, else `s0`).
@@ -272,6 +297,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         Self {
             m,
             t,
+            lo: t - REPORT_SLACK,
             s0,
             sa,
             coords,
@@ -332,9 +358,9 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         }
     }
 
-    /// `t - FILTER_MARGIN` in f32 (`t as f32` may round up by 6e-8: the margin covers it).
+    /// `lo - FILTER_MARGIN` in f32 (`lo as f32` may round up by 6e-8: the margin covers it).
     fn cut(&self) -> f32 {
-        self.t as f32 - FILTER_MARGIN
+        self.lo as f32 - FILTER_MARGIN
     }
 
     /// Whether the kept item at `pos` passes the second stage of the filter for `item`, given
@@ -436,7 +462,7 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
         None
     }
 
-    /// The cosine of items `i` and `j` if it is `>= t`, summed in f64 segment by segment and
+    /// The reported cosine of items `i` and `j` if it is `>= t`, summed in f64 segment by segment and
     /// abandoned as soon as the Cauchy–Schwarz bound on the remaining segments rules it out.
     fn exact(&self, i: usize, j: usize) -> Option<f64> {
         let (a, b) = (self.m.row(i), self.m.row(j));
@@ -448,13 +474,13 @@ impl<'m, 'a, T: Element> Index<'m, 'a, T> {
             acc += T::dot(&a[start..end], &b[start..end]);
             start = end;
             let bound = acc * scale + self.tails[i * nc + c] * self.tails[j * nc + c];
-            if bound < self.t - EXACT_MARGIN {
+            if bound < self.lo - EXACT_MARGIN {
                 return None;
             }
         }
         acc += T::dot(&a[start..], &b[start..]);
-        let cos = acc * scale;
-        (cos >= self.t).then_some(cos)
+        let sim = report(acc * scale);
+        (sim >= self.t).then_some(sim)
     }
 }
 
@@ -478,7 +504,7 @@ mod tests {
         for i in 0..n {
             for &k in &kept {
                 let c: f64 = unit[i].iter().zip(&unit[k]).map(|(x, y)| x * y).sum();
-                if c >= t {
+                if report(c) >= t {
                     dup[i] = Some(k);
                     break;
                 }
@@ -689,13 +715,53 @@ mod tests {
     }
 
     #[test]
+    fn report_clamps_and_rounds_half_up_to_six_decimals() {
+        // Bit-for-bit: the reference must produce the very same floats.
+        let cases = [
+            (1.000_000_000_000_2, 1.0),
+            (-1.5, -1.0),
+            (0.999_999_7, 1.0),
+            (0.999_999_4, 0.999_999),
+            (0.970_000_5, 0.970_001),
+            (0.969_999_6, 0.97),
+            (0.0, 0.0),
+            (-3e-7, 0.0),
+            (-8e-7, -1e-6),
+        ];
+        for (c, want) in cases {
+            assert_eq!(report(c).to_bits(), f64::to_bits(want), "report({c})");
+        }
+    }
+
+    #[test]
+    fn identical_and_scaled_vectors_are_duplicates_at_threshold_one() {
+        let mut rng = Rng(11);
+        for dim in [1, 3, 16, 100, 384, 1024, 3000] {
+            for _ in 0..30 {
+                let v: Vec<f64> = (0..dim).map(|_| rng.normal() * 10.0).collect();
+                let scaled: Vec<f64> = v.iter().map(|x| x * 3.0).collect();
+                let mut data = v.clone();
+                data.extend(&v);
+                data.extend(&scaled);
+                let m = Matrix::new(&data, 3, dim).unwrap();
+                let got = dedupe_cosine(&m, 1.0);
+                assert_eq!(got.duplicate_of, vec![None, Some(0), Some(0)], "dim={dim}");
+                assert_eq!(got.similarity, vec![None, Some(1.0), Some(1.0)]);
+                let data32: Vec<f32> = data.iter().map(|&x| x as f32).collect();
+                let m32 = Matrix::new(&data32, 3, dim).unwrap();
+                assert_eq!(dedupe_cosine(&m32, 1.0).duplicate_of[1], Some(0));
+            }
+        }
+    }
+
+    #[test]
     fn first_copy_wins_and_similarity_is_reported() {
         let data = [1.0f64, 0.0, 0.99, 0.01, 0.0, 1.0, 2.0, 0.0];
         let m = Matrix::new(&data, 4, 2).unwrap();
         let got = dedupe_cosine(&m, 0.97);
         assert_eq!(got.kept, vec![0, 2]);
         assert_eq!(got.duplicate_of, vec![None, Some(0), None, Some(0)]);
-        assert!((got.similarity[3].unwrap() - 1.0).abs() < 1e-15);
+        assert_eq!(got.similarity[3], Some(1.0));
         assert!(dedupe_cosine(&Matrix::<f32>::new(&[], 0, 4).unwrap(), 0.5)
             .kept
             .is_empty());

@@ -153,10 +153,10 @@ impl<T: Element> Matrix<'_, T> {
         self.inv_norm[i]
     }
 
-    /// Cosine similarity of rows `i` and `j`.
+    /// Cosine similarity of rows `i` and `j`, clamped to [-1, 1].
     #[inline]
     pub fn cosine(&self, i: usize, j: usize) -> f64 {
-        T::dot(self.row(i), self.row(j)) * self.inv_norm[i] * self.inv_norm[j]
+        (T::dot(self.row(i), self.row(j)) * self.inv_norm[i] * self.inv_norm[j]).clamp(-1.0, 1.0)
     }
 
     /// True when the rows are read in place (no copy was needed).

@@ -15,12 +15,12 @@ use super::matrix::Matrix;
 /// Work (`n * dim`) below which a step's update stays on the calling thread.
 const PARALLEL_MIN_WORK: usize = 1 << 20;
 
-/// Cosine of each row to the single row of `query`.
+/// Cosine of each row to the single row of `query`, clamped to [-1, 1].
 pub fn relevance<T: Element>(m: &Matrix<'_, T>, query: &Matrix<'_, f64>) -> Vec<f64> {
     let q = query.row(0);
     let inv_q = query.inv_norm(0);
     (0..m.len())
-        .map(|i| mixed_dot(q, m.row(i)) * inv_q * m.inv_norm(i))
+        .map(|i| (mixed_dot(q, m.row(i)) * inv_q * m.inv_norm(i)).clamp(-1.0, 1.0))
         .collect()
 }
 

@@ -4,14 +4,18 @@
 //! # Cosine dedupe: algorithm
 //!
 //! Walk the items in rank order; compare each only with the items already kept; it is a
-//! duplicate of the earliest kept item whose cosine is `>= threshold`, else it is kept. So the
-//! first copy wins and a duplicate never evicts what outranked it.
+//! duplicate of the earliest kept item whose similarity is `>= threshold`, else it is kept. So
+//! the first copy wins and a duplicate never evicts what outranked it.
 //!
 //! Cosines are `dot(x, y) / (|x| |y|)` on the rows as given (float32 rows are widened, so the
 //! products are exact), summed in f64; norms are computed in f64 once per row. The values
-//! differ from the reference's (which normalises and uses `math.fsum`) by about `dim * 2^-53`,
-//! far inside the contract (identical decisions unless a cosine is within 1e-6 of the
-//! threshold; similarities within 1e-6).
+//! differ from the reference's (which normalises and uses `math.fsum`) by about `dim * 2^-53`.
+//! The similarity is the cosine clamped to [-1, 1] and rounded half up to 6 decimals
+//! ([`cosine::report`]); it is both what is compared with the threshold (the rounding is the
+//! comparison's one tolerance: identical vectors, whose cosines come out a few ulps from 1,
+//! are duplicates at `threshold = 1.0`) and what is reported, so the backends report the
+//! same bits except where a cosine lies within ~1e-13 of a rounding step, and decide alike
+//! except where it lies within 1e-6 of the threshold. MMR clamps its cosines to [-1, 1] too.
 //!
 //! Most pairs never get that full f64 dot product. For `dim >= 16`, the filter picks the
 //! `s = dim / 8` dimensions (a multiple of 8, from 8 to 256) that hold the most energy over all

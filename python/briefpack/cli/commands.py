@@ -103,43 +103,24 @@ def _where_is(result: Assembly, candidate: int) -> str:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the whole pipeline on the built-in help-center example and explain every decision."""
-    from ..demo import CAVEAT, CAVEAT_ID, DEMO_BUDGET, DEMO_OPTIONS, example
-    from ..pipeline import assemble
+    from ..assembler import Assembler
+    from ..demo import DEMO_BUDGET, DEMO_OPTIONS, example
 
-    tokenizer = args.tokenizer
-    note = None
-    problem = tokenizer_problem(tokenizer, "auto")
-    if problem is not None:
-        note = (
-            f"note: the {tokenizer} vocabulary could not be loaded ({problem}); counting with "
-            "'approx' (characters / 4) instead, so the token numbers are estimates. For exact "
-            "counts set TIKTOKEN_CACHE_DIR to a folder that holds the tiktoken files or install "
-            "briefpack with its compiled core."
-        )
-        if args.format != "text" or args.output not in (None, STDIN):
-            print(note, file=sys.stderr)  # the text on stdout carries it otherwise
-        tokenizer = "approx"
+    tokenizer, note = _demo_tokenizer(args)
     if args.pages:
         return _demo_pages(args, tokenizer, note)
     question, chunks = example()
     budget = DEMO_BUDGET if args.budget is None else args.budget
-    result = assemble(
-        question,
-        chunks,
-        budget=budget,
-        order=args.order,
-        labels=args.labels,
-        tokenizer=tokenizer,
-        compress=args.compress,
-        **DEMO_OPTIONS,
+    asm = Assembler(
+        budget=budget, order=args.order, labels=args.labels, tokenizer=tokenizer, **DEMO_OPTIONS
     )
+    result = asm.replace(compress=args.compress)(question, chunks)
     if args.format == "json":
         emit(json_pieces(result.record(include_prompt=True)), args.output)
         return EXIT_OK
     if args.format == "messages":
         emit(dumps(_messages(result)), args.output)
         return EXIT_OK
-
     buffer = io.StringIO() if args.output not in (None, STDIN) else None
     screen = Screen("never" if buffer is not None else args.color, buffer)
     settings = result.settings
@@ -153,6 +134,43 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if note is not None:
         screen.line(note, "yellow")
     screen.line()
+    whole = asm(question, chunks) if args.compress else result  # what fits without cutting
+    _demo_explain(screen, args, result, chunks, tokenizer, whole)
+    if buffer is not None:
+        write_atomic(args.output, buffer.getvalue())
+    screen.flush()
+    return EXIT_OK
+
+
+def _demo_tokenizer(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The demo's tokenizer, or ``approx`` with a note when its vocabulary cannot be loaded."""
+    tokenizer = args.tokenizer
+    problem = tokenizer_problem(tokenizer, "auto")
+    if problem is None:
+        return tokenizer, None
+    note = (
+        f"note: the {tokenizer} vocabulary could not be loaded ({problem}); counting with "
+        "'approx' (characters / 4) instead, so the token numbers are estimates. For exact "
+        "counts set TIKTOKEN_CACHE_DIR to a folder that holds the tiktoken files or install "
+        "briefpack with its compiled core."
+    )
+    if args.format != "text" or args.output not in (None, STDIN):
+        print(note, file=sys.stderr)  # the text on stdout carries it otherwise
+    return "approx", note
+
+
+def _demo_explain(
+    screen: Screen,
+    args: argparse.Namespace,
+    result: Assembly,
+    chunks: list[Chunk],
+    tokenizer: str,
+    whole: Assembly,
+) -> None:
+    """The demo's prompt, fates, accounting and what they show (``whole``: without compress)."""
+    from ..demo import CAVEAT, CAVEAT_ID
+
+    settings = result.settings
     screen.section("system", result.system)
     screen.section("user", result.user, highlight=CAVEAT)
     rows, styles = fate_rows(result, chunks)
@@ -165,15 +183,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
         "bold",
     )
     if args.compress:
-        whole = assemble(
-            question,
-            chunks,
-            budget=budget,
-            order=args.order,
-            labels=args.labels,
-            tokenizer=tokenizer,
-            **DEMO_OPTIONS,
-        )
         cut = [s for s in result.sources if s.compression is not None]
         screen.line(
             f"compress={args.compress} cut {len(cut)} source(s) to the sentences relevant to the "
@@ -195,16 +204,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
     elif "in the middle" in where:
         screen.line("Try --order edges to move it to an edge.")
-    if buffer is not None:
-        write_atomic(args.output, buffer.getvalue())
-    screen.flush()
-    return EXIT_OK
 
 
 def _demo_pages(args: argparse.Namespace, tokenizer: str, note: str | None) -> int:
     """``demo --pages``: page images drawn at run time, through the same pipeline."""
+    from ..assembler import Assembler
     from ..demo_pages import PAGES_BUDGET, PAGES_OPTIONS, example
-    from ..pipeline import assemble
 
     try:
         question, chunks = example()
@@ -213,15 +218,10 @@ def _demo_pages(args: argparse.Namespace, tokenizer: str, note: str | None) -> i
     budget = PAGES_BUDGET
     if args.budget is not None:
         budget = Budget(context=args.budget, images=PAGES_BUDGET.images)
-    result = assemble(
-        question,
-        chunks,
-        budget=budget,
-        order=args.order,
-        labels=args.labels,
-        tokenizer=tokenizer,
-        **PAGES_OPTIONS,
+    asm = Assembler(
+        budget=budget, order=args.order, labels=args.labels, tokenizer=tokenizer, **PAGES_OPTIONS
     )
+    result = asm(question, chunks)
     if args.format == "json":
         emit(json_pieces(result.record(include_prompt=True)), args.output)
         return EXIT_OK
@@ -333,10 +333,15 @@ def _assemble_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_assemble(args: argparse.Namespace) -> int:
     """Assemble the prompt from candidates in a JSONL file."""
-    from ..pipeline import assemble
+    from ..assembler import Assembler
 
     name = display(args.file)
     options = _assemble_options(args)
+    request = {k: options.pop(k) for k in ("history", "query_vector") if k in options}
+    try:
+        asm = Assembler(**options)  # the options are checked before any row is read
+    except BriefpackError as exc:
+        raise UserError(name_the_flag(exc)) from None
     with Rows(args.file) as rows:
         with progress(
             f"reading {os.path.basename(name)}", file_size(args.file), args.color
@@ -345,7 +350,7 @@ def cmd_assemble(args: argparse.Namespace) -> int:
         require_tokenizer(args.tokenizer, args.backend, "--tokenizer")
         try:
             with progress(f"assembling {len(chunks)} candidates", None, args.color):
-                result = assemble(args.question, chunks, **options)
+                result = asm(args.question, chunks, **request)
         except BriefpackError as exc:
             raise UserError(locate(name_the_flag(exc), rows, name, chunks)) from None
     if args.format == "json":

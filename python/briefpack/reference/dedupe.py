@@ -16,6 +16,7 @@ from .text import exact_key, word_set, words
 
 __all__ = [
     "MERSENNE_61",
+    "cosine_similarity",
     "dedupe_cosine",
     "dedupe_exact",
     "dedupe_jaccard",
@@ -225,12 +226,39 @@ def _unit(v: list[float]) -> list[float]:
     return [x / norm for x in v]
 
 
+SIMILARITY_STEPS = 1_000_000
+"""Cosine similarities are rounded to multiples of ``1 / SIMILARITY_STEPS`` (6 decimals)."""
+
+
+def cosine_similarity(c: float) -> float:
+    """The similarity reported for cosine ``c``, and the value compared with the threshold.
+
+    ``c`` clamped to [-1, 1], then rounded half up to 6 decimals as ``floor(c * 1e6 + 0.5) /
+    1e6``: three correctly rounded IEEE-754 double operations that the Rust core performs in
+    the same order, so the same ``c`` gives the same float in both backends. The backends'
+    cosines differ by about ``dim * 2**-53``; since the rounding is a step function, the
+    reported values can differ only where a cosine lies that close to a step (``(m + 0.5) /
+    1e6``), and then by one step (1e-6, the contract's tolerance). The rounding is also the
+    comparison's one tolerance: identical vectors, whose computed cosine may be a few ulps
+    below 1, are duplicates at ``threshold=1.0``.
+
+    >>> cosine_similarity(0.99999999999999978), cosine_similarity(1.0000000000000002)
+    (1.0, 1.0)
+    >>> cosine_similarity(0.9700004), cosine_similarity(0.9700005), cosine_similarity(-2.0)
+    (0.97, 0.970001, -1.0)
+    """
+    c = min(1.0, max(-1.0, c))
+    return math.floor(c * 1e6 + 0.5) / 1e6
+
+
 def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> DedupeResult:
     """Drop items whose embedding's cosine similarity to a kept item's is ``>= threshold``.
 
     Vectors are normalised to unit length (float64 here); zero, NaN, infinite or mismatched
-    vectors are an InputError. Backends may differ only where a similarity lies within 1e-6 of
-    the threshold.
+    vectors are an InputError. The similarity compared and reported is
+    :func:`cosine_similarity` (clamped, rounded to 6 decimals). Backends may differ only where
+    a cosine lies within 1e-6 of the threshold (decisions) or within 1e-12 of a rounding step
+    (reported similarity, by 1e-6).
 
     >>> dedupe_cosine([[1, 0], [0.99, 0.01], [0, 1]], threshold=0.97).duplicate_of
     [None, 0, None]
@@ -242,7 +270,7 @@ def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> DedupeResult:
     sim: list[float | None] = [None] * len(rows)
     for i, u in enumerate(rows):
         for k in kept:
-            c = math.fsum(x * y for x, y in zip(u, rows[k]))
+            c = cosine_similarity(math.fsum(x * y for x, y in zip(u, rows[k])))
             if c >= t:
                 dup[i], sim[i] = k, c
                 break

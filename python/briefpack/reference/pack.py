@@ -56,7 +56,8 @@ def pack(
 
 
 def _cos(u: list[float], v: list[float]) -> float:
-    return math.fsum(x * y for x, y in zip(u, v))
+    """Cosine of two unit vectors, clamped to [-1, 1] (as the Rust core's)."""
+    return min(1.0, max(-1.0, math.fsum(x * y for x, y in zip(u, v))))
 
 
 def _unit(v: list[float]) -> list[float]:

@@ -9,6 +9,20 @@ depend on the interpreter's or the Rust standard library's Unicode version.
   word of its own. Everything else separates words.
 * The **exact key** of a text is the text with every run of *whitespace* (as ``str.isspace``)
   collapsed to one space and stripped at both ends. Case and punctuation are kept.
+* Before either, text is normalised by the table's Unicode 14 data: ``words`` reads the
+  compatibility-composed form (:func:`nfkc`), so "café" in NFC and NFD, "ﬁ" and "fi", and
+  full-width and ASCII letters give the same words; ``exact_key`` reads the canonical one
+  (:func:`nfc`), so "café" in NFC and NFD is one text but "x²" and "x2" are two. Lowercasing
+  after NFKC never changes a character's class (a test checks every code point), so classing
+  before or after it gives the same words.
+
+Normalisation follows UAX #15: full (recursive) decomposition, precomputed by the generator;
+canonical ordering by combining class (a stable sort of each run of non-starters); canonical
+composition of each character with the last starter unless a character between them blocks it
+(its class is 0 or not lower than the character's), using the primary composites (composition
+exclusions left out); Hangul syllables algorithmically. Text that is all ASCII is returned as it
+is. The Rust core adds a quick check (NFC_QC / NFKC_QC derived from the same table) before the
+full algorithm; the result is the same.
 """
 
 from __future__ import annotations
@@ -19,23 +33,120 @@ SEPARATOR, WHITESPACE, WORD, IDEOGRAPH = 0, 1, 2, 3
 _CODES = {"s": SEPARATOR, "w": WHITESPACE, "a": WORD, "i": IDEOGRAPH}
 
 
-def _load() -> tuple[bytes, dict[int, int]]:
-    classes = bytearray(0x110000)
-    lower: dict[int, int] = {}
-    table = resources.files("briefpack").joinpath("data/chartable.txt").read_text("ascii")
-    for line in table.splitlines():
-        if line.startswith("R "):
-            _, start, end, cls = line.split()
-            lo, hi = int(start, 16), int(end, 16)
-            classes[lo : hi + 1] = bytes([_CODES[cls]]) * (hi - lo + 1)
-        elif line.startswith("L "):
-            _, cp, low = line.split()
-            lower[int(cp, 16)] = int(low, 16)
-    return bytes(classes), lower
+class _Table:
+    """The parsed ``chartable.txt``: classes, lowercase and the normalisation data."""
+
+    def __init__(self, text: str) -> None:
+        classes = bytearray(0x110000)
+        self.lower: dict[int, int] = {}
+        self.ccc: dict[int, int] = {}
+        self.canonical: dict[int, str] = {}
+        self.compat: dict[int, str] = {}
+        self.compose: dict[tuple[int, int], int] = {}
+        for line in text.splitlines():
+            kind, *fields = line.split()
+            if kind == "R":
+                lo, hi = int(fields[0], 16), int(fields[1], 16)
+                classes[lo : hi + 1] = bytes([_CODES[fields[2]]]) * (hi - lo + 1)
+            elif kind == "L":
+                self.lower[int(fields[0], 16)] = int(fields[1], 16)
+            elif kind == "C":
+                for cp in range(int(fields[0], 16), int(fields[1], 16) + 1):
+                    self.ccc[cp] = int(fields[2])
+            elif kind in ("D", "K"):
+                target = self.canonical if kind == "D" else self.compat
+                target[int(fields[0], 16)] = "".join(chr(int(f, 16)) for f in fields[1:])
+            elif kind == "P":
+                first, second, composite = (int(f, 16) for f in fields)
+                self.compose[first, second] = composite
+        self.classes = bytes(classes)
 
 
-CLASSES, LOWER = _load()
+_TABLE = _Table(resources.files("briefpack").joinpath("data/chartable.txt").read_text("ascii"))
+CLASSES, LOWER = _TABLE.classes, _TABLE.lower
 _LOWER_TRANS = {cp: chr(low) for cp, low in LOWER.items()}
+
+# Hangul syllables (Unicode's algorithm, chapter 3.12): S = SBASE + (L * VCOUNT + V) * TCOUNT + T.
+SBASE, LBASE, VBASE, TBASE = 0xAC00, 0x1100, 0x1161, 0x11A7
+LCOUNT, VCOUNT, TCOUNT = 19, 21, 28
+SCOUNT = LCOUNT * VCOUNT * TCOUNT
+
+
+def _decompose(text: str, compat: bool) -> list[int]:
+    """Full decomposition of every character, then canonical ordering."""
+    out: list[int] = []
+    for ch in text:
+        cp = ord(ch)
+        s = cp - SBASE
+        if 0 <= s < SCOUNT:
+            out += [LBASE + s // (VCOUNT * TCOUNT), VBASE + s % (VCOUNT * TCOUNT) // TCOUNT]
+            if s % TCOUNT:
+                out.append(TBASE + s % TCOUNT)
+            continue
+        mapped = (_TABLE.compat.get(cp) if compat else None) or _TABLE.canonical.get(cp)
+        out += map(ord, mapped) if mapped is not None else [cp]
+    # Canonical ordering: sort each run of non-starters by combining class, stably.
+    ccc = _TABLE.ccc
+    i = 0
+    while i < len(out):
+        if ccc.get(out[i], 0) == 0:
+            i += 1
+            continue
+        j = i
+        while j < len(out) and ccc.get(out[j], 0) != 0:
+            j += 1
+        out[i:j] = sorted(out[i:j], key=lambda c: ccc[c])
+        i = j
+    return out
+
+
+def _compose_pair(first: int, second: int) -> int | None:
+    """The primary composite of two code points (Hangul included), or None."""
+    l_index, v_index = first - LBASE, second - VBASE
+    if 0 <= l_index < LCOUNT and 0 <= v_index < VCOUNT:
+        return SBASE + (l_index * VCOUNT + v_index) * TCOUNT
+    s_index, t_index = first - SBASE, second - TBASE
+    if 0 <= s_index < SCOUNT and s_index % TCOUNT == 0 and 0 < t_index < TCOUNT:
+        return first + t_index
+    return _TABLE.compose.get((first, second))
+
+
+def _compose(cps: list[int]) -> str:
+    """Canonical composition of decomposed, canonically ordered code points."""
+    ccc = _TABLE.ccc
+    out: list[int] = []
+    starter = -1  # index in out of the last starter
+    last = 0  # combining class of out[-1] when it is not the starter
+    for cp in cps:
+        cls = ccc.get(cp, 0)
+        if starter >= 0 and (starter == len(out) - 1 or 0 < last < cls):
+            composite = _compose_pair(out[starter], cp)
+            if composite is not None:
+                out[starter] = composite
+                continue
+        if cls == 0:
+            starter = len(out)
+        last = cls
+        out.append(cp)
+    return "".join(map(chr, out))
+
+
+def nfc(text: str) -> str:
+    """Normalisation Form C by the table (Unicode 14): what ``exact`` compares.
+
+    >>> nfc("cafe\\u0301") == "caf\\u00e9", nfc("x\\u00b2"), nfc("\\u212b") == "\\u00c5"
+    (True, 'x²', True)
+    """
+    return text if text.isascii() else _compose(_decompose(text, compat=False))
+
+
+def nfkc(text: str) -> str:
+    """Normalisation Form KC by the table (Unicode 14): what ``words`` reads.
+
+    >>> nfkc("\\ufb01ne \\uff21\\uff22 x\\u00b2 cafe\\u0301") == "fine AB x2 caf\\u00e9"
+    True
+    """
+    return text if text.isascii() else _compose(_decompose(text, compat=True))
 
 
 def char_class(ch: str) -> int:
@@ -48,11 +159,14 @@ def char_class(ch: str) -> int:
 
 
 def words(text: str) -> list[str]:
-    """Split ``text`` into lowercased words by the shared table, in order, repeats kept.
+    """Split ``nfkc(text)`` into lowercased words by the shared table, in order, repeats kept.
 
     >>> words("Ünïcode-ready: 東京 2024!")
     ['ünïcode', 'ready', '東', '京', '2024']
+    >>> words("Ca\\ufb01 CAFE\\u0301 \\uff23af\\u00e9") == ["cafi", "café", "café"]
+    True
     """
+    text = nfkc(text)
     out: list[str] = []
     start = -1
     for i, ch in enumerate(text):
@@ -81,11 +195,15 @@ def word_set(text: str) -> frozenset[str]:
 
 
 def exact_key(text: str) -> str:
-    """Collapse every whitespace run to one space and strip both ends: what ``exact`` compares.
+    """``nfc(text)`` with every whitespace run collapsed to one space and both ends stripped:
+    what ``exact`` compares.
 
     >>> exact_key("  Hello,\\u00a0\\n world  ")
     'Hello, world'
+    >>> exact_key("cafe\\u0301 ") == "caf\\u00e9", exact_key("x\\u00b2")
+    (True, 'x²')
     """
+    text = nfc(text)
     parts: list[str] = []
     start = -1
     for i, ch in enumerate(text):
