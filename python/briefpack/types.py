@@ -280,7 +280,8 @@ class Assembly:
             (= system + user), ``context_budget``, ``reserved_output`` and ``margin``.
         settings: the options that produced it (as recorded).
         fates: one entry per candidate, in input order: its id and its fate (``"source"`` with
-            a label, or ``"dropped"`` with reason and detail).
+            a label, or ``"dropped"`` with reason and detail). ``dropped`` and ``fates`` are
+            built when first read (a caller that reads only the prompt never pays for them).
         question: the question as given.
         route: how the request was routed (``Route.to_dict()``), when it was: passed as
             ``route=`` to the ``Assembler``, or set by ``Assembler.whole_corpus``; ``None``
