@@ -81,6 +81,7 @@ class Context:
     method: str | None  # dedupe resolved for this request ("auto" -> "cosine" or "jaccard")
     threshold: float
     ledger: Ledger
+    updated_keys: list[tuple[int, int, str]] = field(default_factory=list)  # supersede, by index
     # set by the budget stage
     system_text: str = ""
     history_block: str = ""
