@@ -3,8 +3,10 @@ once."""
 
 from __future__ import annotations
 
+import pytest
 from stage_kit import ids, start
 
+from briefpack import InputError
 from briefpack._stages import neighbours
 
 DOC = [{"text": f"part {p}.", "id": f"d#{p}", "position": p} for p in range(6)]
@@ -30,3 +32,15 @@ def test_a_hit_not_in_its_list_stays_as_it_is(backend: str) -> None:
     items, ctx = start(backend, [{"text": "y", "id": "y", "doc": "d"}], neighbors=2,
                        chunks_of={"d": DOC})  # fmt: skip
     assert [it.chunk.text for it in neighbours.run(items, ctx)] == ["y"]
+
+
+def test_a_hit_whose_id_has_another_text_in_its_list_is_an_error(backend: str) -> None:
+    items, ctx = start(backend, [{"text": "part 2, edited.", "id": "d#2", "doc": "d"}],
+                       neighbors=1, chunks_of={"d": DOC})  # fmt: skip
+    with pytest.raises(InputError) as info:
+        neighbours.run(items, ctx)
+    assert str(info.value) == (
+        "candidate 0 (id='d#2'): chunks_of('d')[2] has its id with different text; ids must "
+        "identify one text (give the hit and its chunk list the same text, or different ids)"
+    )
+    assert (info.value.index, info.value.option) == (0, "chunks_of")

@@ -4,7 +4,8 @@ A hit is found in its document's chunk list (``chunks_of``, by id); its window
 ``[pos - n, pos + n]`` is clipped to the list, and windows that touch or overlap merge into one
 span that stands for all their hits, at the position of the best one. Consecutive chunks are
 joined writing a shared suffix/prefix of at least ``MIN_OVERLAP`` characters once. Items
-already expanded to a parent, and hits not in their list, stay as they are. O(n + total span
+already expanded to a parent, and hits not in their list, stay as they are; a hit whose id is
+in its list with a different text is an ``InputError`` (an id identifies one text). O(n + total span
 text) per document, plus a linear search for each hit's position.
 """
 
@@ -46,6 +47,18 @@ def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
     return [to_chunk(c, i, f"chunks_of({doc!r})[{i}]") for i, c in enumerate(got)]
 
 
+def _conflict(ctx: Context, item: Item, doc: str, pos: int) -> InputError:
+    i = item.members[0]
+    return InputError(
+        f"{ctx.name(item)}: chunks_of({doc!r})[{pos}] has its id with different text; ids must "
+        "identify one text (give the hit and its chunk list the same text, or different ids)",
+        index=i,
+        id=item.chunk.id,
+        field="id",
+        option="chunks_of",
+    )
+
+
 Window = tuple[int, int, list[int]]  # (lo, hi, indices of the items it grew from)
 
 
@@ -62,6 +75,8 @@ def _windows(items: list[Item], ctx: Context) -> tuple[dict[str, list[Window]], 
             lists[doc] = _chunks_of(ctx.options.chunks_of, doc)
         pos = next((j for j, c in enumerate(lists[doc]) if c.id == item.chunk.id), None)
         if pos is not None:
+            if lists[doc][pos].text != item.chunk.text:
+                raise _conflict(ctx, item, doc, pos)
             where_of[idx] = (doc, pos)
     spans: dict[str, list[Window]] = {}
     for idx, (doc, pos) in where_of.items():

@@ -3,7 +3,8 @@
 Children of one parent collapse into that parent once, at the position of its best child,
 and the parent stands for all of them (``members``); its score is the best child's. A parent
 comes from a mapping (by the child's ``parent`` id) or a callable ``Chunk -> parent | None``.
-A parent that points back at a child is an error (it would replace what it expands). O(n).
+A parent that points back at a child is an error (it would replace what it expands), and so is
+one parent id returned with two different texts. O(n).
 """
 
 from __future__ import annotations
@@ -69,7 +70,17 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
             continue
         pid = str(parent.id)
         if pid in by_parent:
-            by_parent[pid].members.extend(item.members)
+            first = by_parent[pid]
+            if first.chunk.text != parent.text:
+                raise InputError(
+                    f"{where}: parent {pid!r} has a different text than the parent of "
+                    f"{ctx.name(first)} with that id; ids must identify one text",
+                    index=item.members[0],
+                    id=item.chunk.id,
+                    field="parent",
+                    option="parents",
+                )
+            first.members.extend(item.members)
             continue
         merged = Item(
             parent.replace(score=item.chunk.score),
