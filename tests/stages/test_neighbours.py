@@ -4,6 +4,8 @@ once."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from stage_kit import ids, start
 
 from briefpack import InputError
@@ -44,3 +46,26 @@ def test_a_hit_whose_id_has_another_text_in_its_list_is_an_error(backend: str) -
         "identify one text (give the hit and its chunk list the same text, or different ids)"
     )
     assert (info.value.index, info.value.option) == (0, "chunks_of")
+
+
+def _old_merge_overlap(a: str, b: str) -> str:
+    """The quadratic join this stage used before (the specification of the linear one)."""
+    for k in range(min(len(a), len(b)), neighbours.MIN_OVERLAP - 1, -1):
+        if a.endswith(b[:k]):
+            return a + b[k:]
+    return a + "\n" + b
+
+
+@given(a=st.text("ab", max_size=40), b=st.text("ab", max_size=40))
+def test_the_linear_join_equals_the_quadratic_one(a: str, b: str) -> None:
+    # a two-letter alphabet makes long overlaps and borders common
+    assert neighbours.merge_overlap(a, b) == _old_merge_overlap(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("a" * 20, "a" * 30), ("ab" * 10, "ab" * 12), ("xaaaaaaaab", "aaaaaaaabz"),
+     ("aaaaaaaaab", "aaaaaaaaa"), ("abcdefgh", "abcdefgh"), ("", "abcdefghij")],
+)  # fmt: skip
+def test_borders_and_whole_overlaps(a: str, b: str) -> None:
+    assert neighbours.merge_overlap(a, b) == _old_merge_overlap(a, b)
