@@ -90,12 +90,17 @@ def test_processes_give_the_same_results() -> None:
     assert str(got[1]).startswith("requests[1]: candidate 0")
 
 
-def test_a_type_error_inside_a_callable_is_not_relabelled() -> None:
+def test_a_type_error_inside_a_callable_is_reported_as_the_callables() -> None:
     def rerank(question: str, chunks: list) -> list:
         raise TypeError("the reranker's own bug")
 
-    with pytest.raises(TypeError, match="the reranker's own bug"):
+    with pytest.raises(bp.InputError) as info:
         bp.assemble_many([("q", ["a"])], rerank=rerank, **APPROX)
+    assert str(info.value) == (
+        "requests[0]: rerank(question, 1 chunks): the rerank callable raised TypeError: "
+        "the reranker's own bug"
+    )
+    assert isinstance(info.value.__cause__, TypeError)  # the caller's bug, with its traceback
 
 
 def test_no_requests_no_results() -> None:

@@ -495,6 +495,24 @@ CASES: list[Any] = [
         id="tokenizer-raises",
     ),
     pytest.param(
+        {"rerank": lambda q, chunks: boom(q), "candidates": TWO},
+        InputError,
+        "rerank(question, 2 chunks): the rerank callable raised ValueError: boom",
+        id="rerank-raises",
+    ),
+    pytest.param(
+        {"parents": lambda chunk: boom(chunk.text), "candidates": TWO},
+        InputError,
+        "candidate 0 (id='a'): the parents callable raised ValueError: boom",
+        id="parents-raises",
+    ),
+    pytest.param(
+        {"neighbors": 1, "chunks_of": boom, "candidates": TWO},
+        InputError,
+        "chunks_of('a'): the chunks_of callable raised ValueError: boom",
+        id="chunks-of-raises",
+    ),
+    pytest.param(
         {"tokenizer": boom_on_bad, "candidates": TWO},
         InputError,
         "candidate 1 (id='b'): the tokenizer callable raised ValueError: boom",
@@ -884,10 +902,26 @@ def test_numpy_vectors_are_checked_too(backend: str) -> None:
         assert np.array_equal(cands[1].vector, bad, equal_nan=bad.dtype.kind == "f")
 
 
-def test_a_tokenizer_that_raises_is_chained(backend: str) -> None:
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("tokenizer", boom),
+        ("rerank", lambda q, chunks: boom(q)),
+        ("parents", lambda chunk: boom(chunk.text)),
+        ("chunks_of", boom),
+    ],
+)
+def test_every_callback_that_raises_is_wrapped_and_chained(
+    backend: str, option: str, value: Any
+) -> None:
+    options = {"tokenizer": "approx", option: value, "backend": backend}
+    if option == "chunks_of":
+        options["neighbors"] = 1
     with pytest.raises(InputError) as info:
-        bp.assemble("q", ["x"], tokenizer=boom, backend=backend)
+        bp.assemble("q", ["x"], **options)
     assert isinstance(info.value.__cause__, ValueError)
+    assert info.value.option == option
+    assert f"the {option} callable raised ValueError: boom" in str(info.value)
 
 
 def test_strict_cite_names_the_unknown_labels() -> None:

@@ -16,6 +16,7 @@ MAX_SEED = 2**64 - 1
 ENCODINGS = ("o200k_base", "cl100k_base", "approx")
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def type_name(value: object) -> str:
@@ -51,12 +52,31 @@ def check_encoding(encoding: object, name: str = "encoding") -> str | Callable[[
     return str(choice(name, encoding, ENCODINGS, alternative="or a callable str -> int"))
 
 
+def call_back(option: str, where: str, fn: Callable[..., R], *args: Any) -> R:
+    """Call the caller's ``option`` callable; an exception it raises becomes an ``InputError``
+    naming the callable and ``where`` it was called, chained to the original (``__cause__``).
+
+    The one rule for every callback (``rerank``, ``parents``, ``chunks_of``, a tokenizer);
+    ``BaseException``s that are not ``Exception``s (``KeyboardInterrupt``) pass through.
+
+    >>> call_back("rerank", "rerank", lambda q: 1 / 0, "q")
+    Traceback (most recent call last):
+    ...
+    briefpack.errors.InputError: rerank: the rerank callable raised ZeroDivisionError: ...
+    """
+    try:
+        return fn(*args)
+    except Exception as exc:
+        said = str(exc)
+        said = said if len(said) <= 200 else said[:200] + "..."
+        raise InputError(
+            f"{where}: the {option} callable raised {type_name(exc)}: {said}", option=option
+        ) from exc
+
+
 def count_with(counter: Callable[[str], int], text: str, where: str) -> int:
     """Call a user's tokenizer and check that it returned a non-negative int."""
-    try:
-        n = counter(text)
-    except Exception as exc:
-        raise InputError(f"{where}: the tokenizer callable raised {type_name(exc)}: {exc}") from exc
+    n = call_back("tokenizer", where, counter, text)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise InputError(f"{where}: the tokenizer callable must return an int >= 0, got {n!r}")
     return n

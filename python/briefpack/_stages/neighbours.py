@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._checks import type_name
+from .._checks import call_back, type_name
 from ..candidates import to_chunk
 from ..errors import InputError
 from ..types import Chunk
@@ -65,7 +65,10 @@ def _overlap(a: str, b: str) -> int:
 
 
 def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
-    got = chunks_of(doc) if callable(chunks_of) else chunks_of.get(doc, [])
+    if callable(chunks_of):
+        got = call_back("chunks_of", f"chunks_of({doc!r})", chunks_of, doc)
+    else:
+        got = chunks_of.get(doc, [])
     if got is None:
         return []
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):

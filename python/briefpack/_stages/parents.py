@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._checks import type_name
+from .._checks import call_back, type_name
 from ..candidates import describe, to_chunk
 from ..errors import InputError
 from ..types import Chunk
@@ -25,7 +25,7 @@ def parent_of(parents: Any, item: Item, where: str, child_ids: set[str]) -> Chun
     """The checked parent of ``item`` (id and doc resolved), or None if it has none."""
     child = item.chunk
     if callable(parents):
-        got = parents(child)
+        got = call_back("parents", where, parents, child)
         if got is None:
             return None
     else:

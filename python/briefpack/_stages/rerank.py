@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .._checks import type_name
+from .._checks import call_back, type_name
 from ..errors import InputError
 from .context import Context, Item
 
@@ -22,7 +22,8 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     rerank = ctx.options.rerank
     if not items or rerank is None:
         return items
-    scores = rerank(ctx.question, [it.chunk for it in items])
+    where = f"rerank(question, {len(items)} chunks)"
+    scores = call_back("rerank", where, rerank, ctx.question, [it.chunk for it in items])
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
         try:
             scores = list(scores)
