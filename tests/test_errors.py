@@ -825,6 +825,41 @@ CASES: list[Any] = [
         id="max-per-doc-zero",
     ),
     pytest.param(
+        {"minhash": {"num_perm": 64}},
+        InputError,
+        "minhash configures dedupe='minhash' but dedupe is 'auto'; pass dedupe='minhash' too, "
+        "or drop minhash",
+        id="minhash-without-dedupe-minhash",
+    ),
+    pytest.param(
+        {"minhash": {"shingle": 2}, "dedupe": "jaccard"},
+        InputError,
+        "minhash configures dedupe='minhash' but dedupe is 'jaccard'; pass dedupe='minhash' "
+        "too, or drop minhash",
+        id="minhash-with-jaccard",
+    ),
+    pytest.param(
+        {"threshold": 0.5, "dedupe": None},
+        InputError,
+        "threshold applies to dedupe='jaccard', 'minhash', 'cosine' or 'auto', but dedupe is "
+        "None, which has none; drop threshold or choose one of those",
+        id="threshold-without-dedupe",
+    ),
+    pytest.param(
+        {"threshold": 0.9, "dedupe": "exact"},
+        InputError,
+        "threshold applies to dedupe='jaccard', 'minhash', 'cosine' or 'auto', but dedupe is "
+        "'exact', which has none; drop threshold or choose one of those",
+        id="threshold-with-exact",
+    ),
+    pytest.param(
+        {"query_vector": [1.0, 0.0], "candidates": vec([1.0, 0.0])},
+        InputError,
+        "query_vector is read only by mmr, and mmr is None; pass mmr=lambda too, or drop "
+        "query_vector",
+        id="query-vector-without-mmr",
+    ),
+    pytest.param(
         {"mmr": 0.5, "mmr_k": 0, "candidates": vec([1.0, 0.0])},
         InputError,
         "mmr_k must be an int >= 1, got 0",

@@ -257,7 +257,7 @@ def _mmr_k(value: Any, values: Mapping[str, Any]) -> Any:
     return value
 
 
-def _minhash(value: Any, _: Mapping[str, Any]) -> dict[str, int] | None:
+def _minhash(value: Any, values: Mapping[str, Any]) -> dict[str, int] | None:
     if value is not None and not isinstance(value, Mapping):
         raise InputError(
             f"minhash must be a mapping of num_perm, shingle, seed, got {type_name(value)}",
@@ -271,11 +271,26 @@ def _minhash(value: Any, _: Mapping[str, Any]) -> dict[str, int] | None:
             check_count(key, mh[key], minimum=1)
     if "seed" in mh:
         check_seed(mh["seed"])
+    if mh and values["dedupe"] != "minhash" and values["dedupe"] in DEDUPE_METHODS:
+        raise InputError(
+            f"minhash configures dedupe='minhash' but dedupe is {values['dedupe']!r}; pass "
+            "dedupe='minhash' too, or drop minhash",
+            option="minhash",
+        )
     return mh or None
 
 
-def _threshold(value: Any, _: Mapping[str, Any]) -> float | None:
-    return None if value is None else check_unit_interval("threshold", value)
+def _threshold(value: Any, values: Mapping[str, Any]) -> float | None:
+    if value is None:
+        return None
+    checked = check_unit_interval("threshold", value)
+    if values["dedupe"] not in DEFAULT_THRESHOLDS and values["dedupe"] != "auto":
+        raise InputError(
+            f"threshold applies to dedupe='jaccard', 'minhash', 'cosine' or 'auto', but dedupe "
+            f"is {values['dedupe']!r}, which has none; drop threshold or choose one of those",
+            option="threshold",
+        )
+    return checked
 
 
 CHOICES: dict[str, tuple[object, ...]] = {"tokenizer": (*ENCODINGS, "callable")}

@@ -96,6 +96,12 @@ def start(
     q = check_text("question", question)
     hist = check_history(history)
     qv = None if query_vector is None else check_vector("query_vector", query_vector)
+    if qv is not None and options.mmr is None:
+        raise InputError(
+            "query_vector is read only by mmr, and mmr is None; pass mmr=lambda too, or drop "
+            "query_vector",
+            field="query_vector",
+        )
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
     chunks = to_chunks(candidates, kernels.valid_texts)
