@@ -743,6 +743,42 @@ CASES: list[Any] = [
         id="minhash-num-perm-zero-one-candidate",
     ),
     pytest.param(
+        {"minhash": {"num_perm": 10**8}, "dedupe": "minhash"},
+        InputError,
+        "num_perm must be an int <= 8192, got 100000000",
+        id="minhash-num-perm-too-large",
+    ),
+    pytest.param(
+        {"minhash": {"shingle": 5000}, "dedupe": "minhash"},
+        InputError,
+        "shingle must be an int <= 1024, got 5000",
+        id="minhash-shingle-too-large",
+    ),
+    pytest.param(
+        {"neighbors": 10**6, "chunks_of": {}},
+        InputError,
+        "neighbors must be an int <= 10000, got 1000000",
+        id="neighbors-too-large",
+    ),
+    pytest.param(
+        {"mmr": 0.5, "mmr_k": 2**63, "candidates": vec([1.0, 0.0])},
+        InputError,
+        "mmr_k must be an int <= 9223372036854775807, got 9223372036854775808",
+        id="mmr-k-too-large",
+    ),
+    pytest.param(
+        {"budget": bp.Budget(context=10, window=10**400)},
+        InputError,
+        "budget.window must be an int <= 9223372036854775807, got an int of 401 digits",
+        id="budget-window-too-large",
+    ),
+    pytest.param(
+        {"max_per_doc": 2**64},
+        InputError,
+        "max_per_doc must be an int <= 9223372036854775807, got 18446744073709551616",
+        id="max-per-doc-too-large",
+    ),
+    pytest.param(
         {"minhash": {"seed": -1}},
         InputError,
         "seed must be an int in [0, 2**64 - 1], got -1",
@@ -970,6 +1006,13 @@ def test_strict_cite_names_the_unknown_labels() -> None:
     )
     with pytest.raises(InputError, match="answer must be a str, got bytes"):
         bp.cite(b"Yes [1].", assembly)  # type: ignore[arg-type]
+
+
+def test_the_minhash_kernel_bounds_its_sizes_too(backend: str) -> None:
+    with pytest.raises(InputError, match=r"^num_perm must be an int <= 8192, got 100000000$"):
+        bp.kernels.dedupe_minhash(["a b c"], num_perm=10**8)
+    with pytest.raises(InputError, match=r"^shingle must be an int <= 1024, got 1025$"):
+        bp.kernels.dedupe_minhash(["a b c"], shingle=1025)
 
 
 def test_mmr_k_without_mmr_is_an_error(backend: str) -> None:

@@ -13,6 +13,16 @@ from typing import Any, TypeVar
 from .errors import InputError
 
 MAX_SEED = 2**64 - 1
+MAX_NUM_PERM = 8192
+"""MinHash permutations: 8 bytes of signature per candidate each (and 24 of tables); 8192 is
+64 KB per candidate, far past the point where more permutations change a decision."""
+MAX_SHINGLE = 1024
+"""Words per MinHash shingle; a text shorter than its shingle is one shingle."""
+MAX_NEIGHBORS = 10_000
+"""Chunks taken either side of a hit (``neighbors``)."""
+MAX_SIZE = 2**63 - 1
+"""Every other count (``max_per_doc``, ``mmr_k``, the ``Budget`` fields): what a signed 64-bit
+integer holds, so a count is never an ``OverflowError`` in either backend."""
 ENCODINGS = ("o200k_base", "cl100k_base", "approx")
 
 T = TypeVar("T")
@@ -92,12 +102,22 @@ def check_unit_interval(name: str, value: object) -> float:
     return x
 
 
-def check_count(name: str, value: object, *, minimum: int = 0) -> int:
-    """Return ``value`` if it is an int (not a bool) >= ``minimum``, else raise InputError."""
+def check_count(name: str, value: object, *, minimum: int = 0, maximum: int | None = None) -> int:
+    """Return ``value`` if it is an int (not a bool) >= ``minimum`` (and <= ``maximum``, when
+    given), else raise InputError.
+
+    >>> check_count("num_perm", 10**8, minimum=1, maximum=MAX_NUM_PERM)
+    Traceback (most recent call last):
+    ...
+    briefpack.errors.InputError: num_perm must be an int <= 8192, got 100000000
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(f"{name} must be an int >= {minimum}, got {value!r}")
     if value < minimum:
         raise InputError(f"{name} must be an int >= {minimum}, got {value!r}")
+    if maximum is not None and value > maximum:
+        shown = f"{value!r}" if value < 10**20 else f"an int of {len(str(value))} digits"
+        raise InputError(f"{name} must be an int <= {maximum}, got {shown}")
     return value
 
 

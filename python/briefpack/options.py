@@ -23,6 +23,10 @@ from typing import Any, Literal
 
 from ._checks import (
     ENCODINGS,
+    MAX_NEIGHBORS,
+    MAX_NUM_PERM,
+    MAX_SHINGLE,
+    MAX_SIZE,
     check_count,
     check_encoding,
     check_seed,
@@ -203,14 +207,14 @@ def _budget(value: Any, _: Mapping[str, Any]) -> Budget:
         raise InputError("budget needs context or window (or both); got neither", option="budget")
     for name in ("context", "window"):
         if getattr(b, name) is not None:
-            check_count(f"budget.{name}", getattr(b, name))
-    check_count("budget.max_output", b.max_output)
-    check_count("budget.margin", b.margin)
+            check_count(f"budget.{name}", getattr(b, name), maximum=MAX_SIZE)
+    check_count("budget.max_output", b.max_output, maximum=MAX_SIZE)
+    check_count("budget.margin", b.margin, maximum=MAX_SIZE)
     return b
 
 
 def _neighbors(value: Any, values: Mapping[str, Any]) -> Any:
-    check_count("neighbors", value)
+    check_count("neighbors", value, maximum=MAX_NEIGHBORS)
     if value and values["chunks_of"] is None:
         raise InputError(
             "neighbors needs chunks_of (doc -> that document's chunks in order)",
@@ -237,7 +241,9 @@ def _rerank(value: Any, _: Mapping[str, Any]) -> Any:
 
 
 def _optional_count(name: str) -> Rule:
-    return lambda value, _: None if value is None else check_count(name, value, minimum=1)
+    return lambda value, _: (
+        None if value is None else check_count(name, value, minimum=1, maximum=MAX_SIZE)
+    )
 
 
 def _mmr(value: Any, _: Mapping[str, Any]) -> Any:
@@ -249,7 +255,7 @@ def _mmr(value: Any, _: Mapping[str, Any]) -> Any:
 def _mmr_k(value: Any, values: Mapping[str, Any]) -> Any:
     if value is None:
         return None
-    check_count("mmr_k", value, minimum=1)
+    check_count("mmr_k", value, minimum=1, maximum=MAX_SIZE)
     if values["mmr"] is None:
         raise InputError(
             "mmr_k limits MMR's picks but mmr is None; pass mmr=lambda too", option="mmr_k"
@@ -266,9 +272,9 @@ def _minhash(value: Any, values: Mapping[str, Any]) -> dict[str, int] | None:
     mh = dict(value or {})
     for key in mh:
         choice("minhash option", key, MINHASH_KEYS)
-    for key in ("num_perm", "shingle"):
+    for key, maximum in (("num_perm", MAX_NUM_PERM), ("shingle", MAX_SHINGLE)):
         if key in mh:
-            check_count(key, mh[key], minimum=1)
+            check_count(key, mh[key], minimum=1, maximum=maximum)
     if "seed" in mh:
         check_seed(mh["seed"])
     if mh and values["dedupe"] != "minhash" and values["dedupe"] in DEDUPE_METHODS:
