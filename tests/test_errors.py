@@ -107,6 +107,41 @@ CASES: list[Any] = [
         id="title-lone-surrogate",
     ),
     pytest.param(
+        {"candidates": ["ok", bp.Chunk("ok", id="b\ud800")]},
+        InputError,
+        "candidate 1 (id='b\\ud800'): id: text contains a lone surrogate U+D800 at offset 1; "
+        + SURROGATE_HINT,
+        id="id-lone-surrogate",
+    ),
+    pytest.param(
+        {"candidates": [{"text": "ok", "id": "a", "doc": "\udc00d"}]},
+        InputError,
+        "candidate 0 (id='a'): doc: text contains a lone surrogate U+DC00 at offset 0; "
+        + SURROGATE_HINT,
+        id="doc-lone-surrogate",
+    ),
+    pytest.param(
+        {"candidates": [bp.Chunk("ok", id="a", parent="p\ud83d")]},
+        InputError,
+        "candidate 0 (id='a'): parent: text contains a lone surrogate U+D83D at offset 1; "
+        + SURROGATE_HINT,
+        id="parent-lone-surrogate",
+    ),
+    pytest.param(
+        {"candidates": [bp.Chunk("ok", id="a", meta={"tags": ["x", "\ud800"]})]},
+        InputError,
+        "candidate 0 (id='a'): meta['tags'][1]: text contains a lone surrogate U+D800 at "
+        "offset 0; " + SURROGATE_HINT,
+        id="meta-value-lone-surrogate",
+    ),
+    pytest.param(
+        {"candidates": [{"text": "ok", "id": "a", "meta": {"source": {"k\udfff": 1}}}]},
+        InputError,
+        "candidate 0 (id='a'): meta['source'] key: text contains a lone surrogate U+DFFF at "
+        "offset 1; " + SURROGATE_HINT,
+        id="meta-key-lone-surrogate",
+    ),
+    pytest.param(
         {"candidates": [bp.Chunk("ok", id="a", url=5)]},  # type: ignore[arg-type]
         InputError,
         "candidate 0 (id='a'): url must be a str, got int",
@@ -1018,3 +1053,13 @@ def test_the_minhash_kernel_bounds_its_sizes_too(backend: str) -> None:
 def test_mmr_k_without_mmr_is_an_error(backend: str) -> None:
     with pytest.raises(InputError, match="mmr_k limits MMR's picks but mmr is None"):
         bp.assemble("q", ["a"], mmr_k=2, tokenizer="approx", backend=backend)
+
+
+def test_valid_unicode_in_ids_and_meta_passes_and_a_cyclic_meta_is_checked_once(
+    backend: str,
+) -> None:
+    meta: dict[str, Any] = {"städte": ["東京", "é"]}
+    meta["self"] = meta
+    cands = [bp.Chunk("ok", id="東京/1", doc="é", parent=None, meta=meta)]
+    result = bp.assemble("q", cands, tokenizer="approx", backend=backend)
+    assert [s.chunk.id for s in result.sources] == ["東京/1"]

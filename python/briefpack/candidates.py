@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -61,7 +61,44 @@ def _as_id(value: object, name: str, where: str) -> str | None:
         raise InputError(
             f"{where}: {name} must be a str (or int), got {type_name(value)}", field=name
         )
+    if isinstance(value, str):
+        _check_field(f"{where}: {name}", value, name)
     return str(value)
+
+
+def _meta_strings(meta: Mapping[Any, Any]) -> Iterator[tuple[str, str]]:
+    """Every str in ``meta`` (keys and values, through nested mappings, lists and tuples) with
+    its path; each container is visited once, so a cycle ends."""
+    stack: list[tuple[str, object]] = [("meta", meta)]
+    seen: set[int] = set()
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, (Mapping, list, tuple)) and id(node) not in seen:
+            seen.add(id(node))
+            if isinstance(node, Mapping):
+                for k, v in node.items():
+                    if isinstance(k, str):
+                        yield f"{path} key", k
+                    stack.append((f"{path}[{k!r}]", v))
+            else:
+                stack.extend((f"{path}[{i}]", v) for i, v in enumerate(node))
+
+
+def _check_meta(where: str, meta: Mapping[Any, Any]) -> None:
+    """Reject lone surrogates anywhere in ``meta`` (the record could not be encoded)."""
+    for path, text in _meta_strings(meta):
+        if not text.isascii():
+            _check_field(f"{where}: {path}", text, "meta")
+
+
+def _meta_ok(meta: Mapping[Any, Any]) -> bool:
+    try:
+        _check_meta("", meta)
+    except InputError:
+        return False
+    return True
 
 
 def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
@@ -81,6 +118,7 @@ def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
         or (c.position is not None and (type(c.position) is not int or c.position < 0))
         or (c.tokens is not None and (type(c.tokens) is not int or c.tokens < 0))
         or (c.meta is not None and not isinstance(c.meta, Mapping))
+        or (c.meta and not _meta_ok(c.meta))
         or type(title) is not str
         or type(url) is not str
         or type(updated) is not str
@@ -94,6 +132,9 @@ def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
         unicode.append(url)
     if updated and not updated.isascii():
         unicode.append(updated)
+    for name in (cid, doc, c.parent):
+        if name is not None and not name.isascii():
+            unicode.append(name)
     if cid is not None and doc is not None:
         return c
     cid = str(index) if cid is None else cid
@@ -214,6 +255,8 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
         raise InputError(
             f"{where}: meta must be a mapping or None, got {type_name(chunk.meta)}", field="meta"
         )
+    if chunk.meta:
+        _check_meta(where, chunk.meta)
     if resolve:
         cid = str(index) if cid is None else cid
         doc = cid if doc is None else doc
