@@ -8,6 +8,7 @@ Every case also checks that nothing the caller passed was mutated, whatever happ
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -183,6 +184,20 @@ CASES: list[Any] = [
         InputError,
         "candidate 0 (id='a'): score must be a finite number or None, got -inf",
         id="score-minus-inf",
+    ),
+    pytest.param(
+        {"candidates": [{"text": "x", "id": "a", "score": 10**400}]},
+        InputError,
+        "candidate 0 (id='a'): score must be a finite number or None, got "
+        "100000000000000000000000000000000000000000000000000000000000... (401 characters)",
+        id="score-too-large-for-a-float",
+    ),
+    pytest.param(
+        {"threshold": 10**400},
+        InputError,
+        "threshold must be a number in [0, 1], got "
+        "100000000000000000000000000000000000000000000000000000000000... (401 characters)",
+        id="threshold-too-large-for-a-float",
     ),
     pytest.param(
         {"candidates": [{"text": "x", "id": "a", "score": "0.9"}]},
@@ -1063,3 +1078,46 @@ def test_valid_unicode_in_ids_and_meta_passes_and_a_cyclic_meta_is_checked_once(
     cands = [bp.Chunk("ok", id="東京/1", doc="é", parent=None, meta=meta)]
     result = bp.assemble("q", cands, tokenizer="approx", backend=backend)
     assert [s.chunk.id for s in result.sources] == ["東京/1"]
+
+
+def test_numpy_numbers_are_numbers(backend: str) -> None:
+    # a cross-encoder's float32 scores, numpy positions, token counts and budget fields
+    np = pytest.importorskip("numpy")
+    cands = [
+        bp.Chunk("alpha beta", id="a", score=np.float32(0.9), position=np.int64(2)),
+        {"text": "gamma delta", "id": "b", "score": np.float64(0.5), "tokens": np.int32(3)},
+    ]
+    result = bp.assemble(
+        "q",
+        cands,
+        rerank=lambda q, chunks: np.array([0.25, 0.75], dtype=np.float32),
+        budget=bp.Budget(context=np.int64(100), window=np.int64(1000), max_output=np.int16(10)),
+        max_per_doc=np.int64(3),
+        dedupe="jaccard",
+        threshold=np.float32(0.5),
+        tokenizer=lambda text: np.int64(len(text)),
+        order="relevance",
+        backend=backend,
+    )
+    assert [(s.chunk.id, s.chunk.score) for s in result.sources] == [("b", 0.75), ("a", 0.25)]
+    assert result.sources[1].chunk.position == 2
+    assert type(result.sources[1].chunk.position) is int
+    record = result.record()
+    assert record["settings"]["budget"] == {
+        "context": 100, "window": 1000, "max_output": 10, "margin": 0,
+    }  # fmt: skip
+    assert record["settings"]["threshold"] == 0.5
+    assert json.loads(json.dumps(record)) == record  # plain numbers, all of it
+
+
+def test_numpy_options_become_plain_numbers() -> None:
+    np = pytest.importorskip("numpy")
+    options = bp.Options(
+        mmr=np.float32(0.5), mmr_k=np.int64(2), neighbors=np.int64(1), chunks_of={},
+        dedupe="minhash", minhash={"num_perm": np.int64(64), "seed": np.uint64(7)},
+        budget=np.int64(9),
+    )  # fmt: skip
+    assert (options.mmr, options.mmr_k, options.neighbors) == (0.5, 2, 1)
+    assert [type(v) for v in (options.mmr, options.mmr_k, options.neighbors)] == [float, int, int]
+    assert options.minhash == {"num_perm": 64, "seed": 7}
+    assert type(options.the_budget.context) is int

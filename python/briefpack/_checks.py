@@ -7,6 +7,8 @@ message here and its twin in ``src/errors.rs`` in step.
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -31,6 +33,56 @@ R = TypeVar("R")
 
 def type_name(value: object) -> str:
     return type(value).__name__
+
+
+# The pipeline (options, candidates, callbacks' results) accepts any real number / integer; the
+# kernels' own checks below stay as strict as the Rust core's extraction, which they mirror.
+
+
+def real(value: object) -> float | None:
+    """``value`` as a float if it is a real number (``numbers.Real``: int, float, numpy's
+    scalars, Fraction; not a bool), else None. One too large for a float is ``inf`` (so the
+    finiteness rules reject it), never an ``OverflowError``.
+
+    >>> import numpy as np
+    >>> real(np.float32(0.5)), real(10**400), real(True), real("1")
+    (0.5, inf, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf  # type: ignore[operator]  # a huge int
+
+
+def integer(value: object) -> int | None:
+    """``value`` as an int if it is an integer (anything with ``__index__``: int, numpy's
+    integer scalars; not a bool), else None.
+
+    >>> import numpy as np
+    >>> integer(np.int64(7)), integer(7.0), integer(False)
+    (7, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (an int of 5,000 digits, a long list).
+
+    >>> shown(10**100, 20)
+    '10000000000000000000... (101 characters)'
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return f"an int of more than {4300} digits"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def choice(name: str, value: T, legal: Sequence[object], *, alternative: str = "") -> T:
@@ -86,9 +138,12 @@ def call_back(option: str, where: str, fn: Callable[..., R], *args: Any) -> R:
 
 def count_with(counter: Callable[[str], int], text: str, where: str) -> int:
     """Call a user's tokenizer and check that it returned a non-negative int."""
-    n = call_back("tokenizer", where, counter, text)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise InputError(f"{where}: the tokenizer callable must return an int >= 0, got {n!r}")
+    got = call_back("tokenizer", where, counter, text)
+    n = integer(got)
+    if n is None or n < 0:
+        raise InputError(
+            f"{where}: the tokenizer callable must return an int >= 0, got {shown(got)}"
+        )
     return n
 
 
@@ -116,8 +171,8 @@ def check_count(name: str, value: object, *, minimum: int = 0, maximum: int | No
     if value < minimum:
         raise InputError(f"{name} must be an int >= {minimum}, got {value!r}")
     if maximum is not None and value > maximum:
-        shown = f"{value!r}" if value < 10**20 else f"an int of {len(str(value))} digits"
-        raise InputError(f"{name} must be an int <= {maximum}, got {shown}")
+        said = f"{value!r}" if value < 10**20 else f"an int of {len(str(value))} digits"
+        raise InputError(f"{name} must be an int <= {maximum}, got {said}")
     return value
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from ._checks import check_text, type_name
+from ._checks import check_text, integer, real, shown, type_name
 from .errors import InputError
 from .types import Chunk
 
@@ -225,24 +225,19 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
     _check_field(where, chunk.text, "text")
     doc = _as_id(chunk.doc, "doc", where)
     parent = _as_id(chunk.parent, "parent", where)
-    score = chunk.score
-    if score is not None:
-        if (
-            isinstance(score, bool)
-            or not isinstance(score, (int, float))
-            or not math.isfinite(score)
-        ):
-            raise InputError(
-                f"{where}: score must be a finite number or None, got {score!r}", field="score"
-            )
-        score = float(score)
+    score = None if chunk.score is None else real(chunk.score)
+    if chunk.score is not None and (score is None or not math.isfinite(score)):
+        raise InputError(
+            f"{where}: score must be a finite number or None, got {shown(chunk.score)}",
+            field="score",
+        )
+    counts: dict[str, int | None] = {}
     for name in ("position", "tokens"):
         value = getattr(chunk, name)
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int) or value < 0
-        ):
+        counts[name] = None if value is None else integer(value)
+        if value is not None and (counts[name] is None or value < 0):
             raise InputError(
-                f"{where}: {name} must be an int >= 0 or None, got {value!r}", field=name
+                f"{where}: {name} must be an int >= 0 or None, got {shown(value)}", field=name
             )
     for name in _STR_FIELDS:
         value = getattr(chunk, name)
@@ -265,12 +260,12 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
         id=cid,
         score=score,
         doc=doc,
-        position=chunk.position,
+        position=counts["position"],
         parent=parent,
         title=chunk.title or "",
         url=chunk.url or "",
         updated=chunk.updated or "",
-        tokens=chunk.tokens,
+        tokens=counts["tokens"],
         vector=chunk.vector,
         meta=chunk.meta,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .._checks import call_back, type_name
+from .._checks import call_back, real, shown, type_name
 from ..errors import InputError
 from .context import Context, Item
 
@@ -37,13 +37,14 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         )
     checked = []
     for i, s in enumerate(scores):
-        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
+        x = real(s)
+        if x is None or not math.isfinite(x):
             raise InputError(
-                f"{ctx.name(items[i])}: rerank returned {s!r} for it (position {i} of the "
+                f"{ctx.name(items[i])}: rerank returned {shown(s)} for it (position {i} of the "
                 f"{len(items)} chunks passed); scores must be finite numbers",
                 option="rerank",
             )
-        checked.append(float(s))
+        checked.append(x)
     out = []
     for i in sorted(range(len(items)), key=lambda i: -checked[i]):
         it = items[i]
