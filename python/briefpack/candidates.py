@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -11,7 +11,7 @@ from ._checks import check_text, integer, real, shown, type_name
 from .errors import InputError
 from .types import Chunk
 
-__all__ = ["CHUNK_FIELDS", "describe", "to_chunk", "to_chunks"]
+__all__ = ["CHUNK_FIELDS", "automatic_id", "describe", "to_chunk", "to_chunks"]
 
 CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))
 _STR_FIELDS = ("title", "url", "updated")
@@ -103,7 +103,8 @@ def _meta_ok(meta: Mapping[Any, Any]) -> bool:
 
 def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
     """The common case without building anything: a ``Chunk`` whose fields are already what
-    ``to_chunk`` would return, except that its non-ASCII strs still need their Unicode checked:
+    ``to_chunk(..., resolve=False)`` would return, except that its non-ASCII strs still need
+    their Unicode checked:
     they are appended to ``unicode`` (checked all at once by the caller). ``None`` sends the
     chunk through the full check (which also writes the error message)."""
     cid, doc, score, text, title, url, updated = (
@@ -135,13 +136,7 @@ def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
     for name in (cid, doc, c.parent):
         if name is not None and not name.isascii():
             unicode.append(name)
-    if cid is not None and doc is not None:
-        return c
-    cid = str(index) if cid is None else cid
-    return Chunk(
-        text, cid, score, cid if doc is None else doc, c.position, c.parent, title, url,
-        updated, c.tokens, c.vector, c.meta,
-    )  # fmt: skip
+    return c
 
 
 _isfinite = math.isfinite
@@ -169,19 +164,50 @@ def to_chunks(
     try:
         for i, c in enumerate(candidates):
             fast = _checked_as_is(c, i, unicode) if type(c) is Chunk else None
-            add(to_chunk(c, i) if fast is None else fast)
+            add(to_chunk(c, i, resolve=False) if fast is None else fast)
     except InputError:
         pass  # a Chunk checked in place before it may hold the first error: start over
     else:
         if not unicode or valid_texts(unicode):
-            return out
-    return [to_chunk(c, i) for i, c in enumerate(candidates)]
+            return _resolved(out)
+    return _resolved([to_chunk(c, i, resolve=False) for i, c in enumerate(candidates)])
+
+
+def automatic_id(index: int, given: Container[str]) -> str:
+    """The id of a candidate given without one: its input index as a string, or, when another
+    candidate was given that id, the index behind as many ``#`` as it takes to be new.
+
+    >>> automatic_id(0, set()), automatic_id(0, {"0"}), automatic_id(0, {"0", "#0"})
+    ('0', '#0', '##0')
+    """
+    cid = str(index)
+    while cid in given:
+        cid = "#" + cid
+    return cid
+
+
+def _resolved(chunks: list[Chunk]) -> list[Chunk]:
+    """Give each chunk without an id its automatic id (never one a candidate was given), and
+    each without a doc its id as its doc."""
+    given = {c.id for c in chunks if c.id is not None}
+    out = []
+    for i, c in enumerate(chunks):
+        if c.id is None or c.doc is None:
+            cid = automatic_id(i, given) if c.id is None else c.id
+            doc = cid if c.doc is None else c.doc
+            c = Chunk(
+                c.text, cid, c.score, doc, c.position, c.parent, c.title, c.url, c.updated,
+                c.tokens, c.vector, c.meta,
+            )  # fmt: skip
+        out.append(c)
+    return out
 
 
 def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool = True) -> Chunk:
     """Check one candidate and return it as a ``Chunk`` with ``id`` and ``doc`` resolved.
 
-    ``id=None`` becomes the input index as a string; ``doc=None`` makes the candidate its own
+    ``id=None`` becomes the input index as a string (``to_chunks`` makes sure no other
+    candidate was given that id: see ``automatic_id``); ``doc=None`` makes the candidate its own
     document (``doc`` is set to its id). Accepts a ``Chunk``, a mapping with ``Chunk``'s keys,
     a plain ``str`` (the text), or a LangChain-style object with ``page_content`` and
     ``metadata``. Messages name it ``candidate <index> (id=...)``, or ``name`` when given (for
