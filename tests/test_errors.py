@@ -557,9 +557,9 @@ CASES: list[Any] = [
         id="parents-raises",
     ),
     pytest.param(
-        {"neighbors": 1, "chunks_of": boom, "candidates": TWO},
+        {"neighbors": 1, "chunks_of": boom, "candidates": [bp.Chunk("x", id="a", doc="kb")]},
         InputError,
-        "chunks_of('a'): the chunks_of callable raised ValueError: boom",
+        "chunks_of('kb'): the chunks_of callable raised ValueError: boom",
         id="chunks-of-raises",
     ),
     pytest.param(
@@ -1039,7 +1039,7 @@ def test_every_callback_that_raises_is_wrapped_and_chained(
     if option == "chunks_of":
         options["neighbors"] = 1
     with pytest.raises(InputError) as info:
-        bp.assemble("q", ["x"], **options)
+        bp.assemble("q", [bp.Chunk("x", doc="kb")], **options)
     assert isinstance(info.value.__cause__, ValueError)
     assert info.value.option == option
     assert f"the {option} callable raised ValueError: boom" in str(info.value)

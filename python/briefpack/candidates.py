@@ -187,38 +187,35 @@ def automatic_id(index: int, given: Container[str]) -> str:
 
 
 def _resolved(chunks: list[Chunk]) -> list[Chunk]:
-    """Give each chunk without an id its automatic id (never one a candidate was given), and
-    each without a doc its id as its doc."""
+    """Give each chunk without an id its automatic id (never one a candidate was given)."""
     given = {c.id for c in chunks if c.id is not None}
     out = []
     for i, c in enumerate(chunks):
-        if c.id is None or c.doc is None:
-            cid = automatic_id(i, given) if c.id is None else c.id
-            doc = cid if c.doc is None else c.doc
+        if c.id is None:
             c = Chunk(
-                c.text, cid, c.score, doc, c.position, c.parent, c.title, c.url, c.updated,
-                c.tokens, c.vector, c.meta,
+                c.text, automatic_id(i, given), c.score, c.doc, c.position, c.parent, c.title,
+                c.url, c.updated, c.tokens, c.vector, c.meta,
             )  # fmt: skip
         out.append(c)
     return out
 
 
 def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool = True) -> Chunk:
-    """Check one candidate and return it as a ``Chunk`` with ``id`` and ``doc`` resolved.
+    """Check one candidate and return it as a ``Chunk`` with ``id`` resolved.
 
     ``id=None`` becomes the input index as a string (``to_chunks`` makes sure no other
-    candidate was given that id: see ``automatic_id``); ``doc=None`` makes the candidate its own
-    document (``doc`` is set to its id). Accepts a ``Chunk``, a mapping with ``Chunk``'s keys,
-    a plain ``str`` (the text), or a LangChain-style object with ``page_content`` and
-    ``metadata``. Messages name it ``candidate <index> (id=...)``, or ``name`` when given (for
-    chunks that are not candidates: parents, ``chunks_of`` entries). ``resolve=False`` checks
-    the fields but leaves ``id`` and ``doc`` as given.
+    candidate was given that id: see ``automatic_id``); ``doc=None`` stays None: the candidate
+    is a document of its own (``doc_key``), never equal to a named one. Accepts a ``Chunk``, a
+    mapping with ``Chunk``'s keys, a plain ``str`` (the text), or a LangChain-style object with
+    ``page_content`` and ``metadata``. Messages name it ``candidate <index> (id=...)``, or
+    ``name`` when given (for chunks that are not candidates: parents, ``chunks_of`` entries).
+    ``resolve=False`` checks the fields but leaves ``id`` as given.
 
     An ``InputError`` about a candidate also carries its ``index``, ``id`` and ``field``.
 
     >>> c = to_chunk({"text": "hi", "score": 0.5}, 3)
     >>> c.id, c.doc, c.score
-    ('3', '3', 0.5)
+    ('3', None, 0.5)
     """
     try:
         return _to_chunk(obj, index, name, resolve)
@@ -280,7 +277,6 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
         _check_meta(where, chunk.meta)
     if resolve:
         cid = str(index) if cid is None else cid
-        doc = cid if doc is None else doc
     return Chunk(
         text=chunk.text,
         id=cid,

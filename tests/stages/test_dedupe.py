@@ -42,3 +42,12 @@ def test_cosine_reads_the_vectors(backend: str) -> None:
     assert ctx.method == "cosine"
     assert ids(dedupe.run(items, ctx)) == ["a", "c"]
     assert drops(ctx) == {"b": ("duplicate", {"of": "a", "similarity": 1.0, "method": "cosine"})}
+
+
+def test_scope_document_keeps_a_doc_less_candidate_apart_from_a_named_document(
+    backend: str,
+) -> None:
+    rows = [{"text": "the same words here", "id": "kb"},
+            {"text": "the same words here", "id": "x", "doc": "kb"}]  # fmt: skip
+    items, ctx = start(backend, rows, dedupe="exact", scope="document")
+    assert ids(dedupe.run(items, ctx)) == ["kb", "x"]

@@ -113,3 +113,10 @@ def test_the_parser_pins_every_form_without_datetime_fromisoformat(
 ) -> None:
     # one parser on every supported Python: fromisoformat reads more on 3.11+ than on 3.10
     assert supersede.updated_key(text) == key
+
+
+def test_by_doc_never_groups_a_doc_less_candidate_with_a_named_document(backend: str) -> None:
+    rows = [{"text": "a", "id": "kb", "updated": "2020-01-01"},
+            {"text": "b", "id": "x", "doc": "kb", "updated": "2024-01-01"}]  # fmt: skip
+    items, ctx = start(backend, rows, supersede="doc")
+    assert ids(supersede.run(items, ctx)) == ["kb", "x"]

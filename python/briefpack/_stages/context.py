@@ -13,7 +13,7 @@ ledger, after every stage.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,7 +25,7 @@ from ..types import Chunk, DropDetail, Dropped, Reason
 if TYPE_CHECKING:
     from ..options import Options
 
-__all__ = ["Context", "Item", "Ledger", "Names", "Stage"]
+__all__ = ["Context", "Item", "Ledger", "Names", "Stage", "doc_key"]
 
 Names = Sequence[str] | Callable[[int], str]
 """How a failing caller's tokenizer names what it was counting: a list, or a function of the
@@ -123,6 +123,16 @@ class Context:
 
     def drop(self, item: Item, reason: Reason, detail: DropDetail) -> None:
         self.ledger.drop(item, reason, detail)
+
+
+def doc_key(chunk: Chunk) -> Hashable:
+    """What groups a chunk with the others of its document: its ``doc``, or, for a chunk
+    without one (a document of its own), a key no named document can equal.
+
+    >>> doc_key(Chunk("x", id="a", doc="a")) == doc_key(Chunk("y", id="a"))
+    False
+    """
+    return chunk.doc if chunk.doc is not None else (None, chunk.id)
 
 
 Stage = Callable[[list[Item], Context], list[Item]]

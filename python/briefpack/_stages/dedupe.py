@@ -8,10 +8,11 @@ kernel's (see ``briefpack.reference.dedupe``); the Python around it is O(n).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from ..types import DuplicateDetail
-from .context import Context, Item
+from .context import Context, Item, doc_key
 from .vectors import check_vectors_of
 
 __all__ = ["run"]
@@ -38,9 +39,9 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         return items
     parts: Any
     if ctx.options.scope == "document":
-        groups: dict[str, list[int]] = {}
+        groups: dict[Hashable, list[int]] = {}
         for i, item in enumerate(items):
-            groups.setdefault(str(item.chunk.doc), []).append(i)
+            groups.setdefault(doc_key(item.chunk), []).append(i)
         parts = groups.values()
     else:
         parts = [range(len(items))]

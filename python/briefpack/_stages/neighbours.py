@@ -4,7 +4,8 @@ A hit is found in its document's chunk list (``chunks_of``, by id); its window
 ``[pos - n, pos + n]`` is clipped to the list, and windows that touch or overlap merge into one
 span that stands for all their hits, at the position of the best one. Consecutive chunks are
 joined writing a shared suffix/prefix of at least ``MIN_OVERLAP`` characters once. Items
-already expanded to a parent, and hits not in their list, stay as they are; a hit whose id is
+already expanded to a parent, hits without a ``doc`` and hits not in their list stay as they
+are; a hit whose id is
 in its list with a different text is an ``InputError`` (an id identifies one text). O(n + total span
 text) per document (the overlap of two chunks is found in time linear in their length), plus
 a linear search for each hit's position.
@@ -97,9 +98,9 @@ def _windows(items: list[Item], ctx: Context) -> tuple[dict[str, list[Window]], 
     lists: dict[str, list[Chunk]] = {}
     where_of: dict[int, tuple[str, int]] = {}
     for idx, item in enumerate(items):
-        if item.expanded:
+        if item.expanded or item.chunk.doc is None:  # no document, no chunk list
             continue
-        doc = str(item.chunk.doc)
+        doc = item.chunk.doc
         if doc not in lists:
             lists[doc] = _chunks_of(ctx.options.chunks_of, doc)
         pos = next((j for j, c in enumerate(lists[doc]) if c.id == item.chunk.id), None)

@@ -5,9 +5,10 @@ instant: an offset is honoured, no offset means UTC, a date alone is its midnigh
 or a year-month, ISO's reduced precision, its first day), and an empty ``updated`` is older
 than any date. Items older than the newest of their group are dropped
 as ``"superseded"`` with the newest item's id and ``updated`` as given (the first of the newest,
-in rank order). Ties (the same instant, however written) keep all; an empty key is never
-grouped. Every candidate's ``updated`` is parsed at intake, so one that does not parse is an
-``InputError`` whichever candidates an earlier stage dropped. O(n).
+in rank order). Ties (the same instant, however written) keep all; an empty url, and a
+candidate without a ``doc`` (a document of its own), are never grouped. Every candidate's
+``updated`` is parsed at intake, so one that does not parse is an ``InputError`` whichever
+candidates an earlier stage dropped. O(n).
 
 Rejected: ``datetime.fromisoformat``, which accepts more forms on Python 3.11+ than on 3.10
 (the package supports both, and an answer must not depend on the interpreter); and comparing
@@ -81,7 +82,7 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     keys = ctx.updated_keys
     groups: dict[str, list[Item]] = {}
     for it in items:
-        key = it.chunk.url if by_url else str(it.chunk.doc)
+        key = it.chunk.url if by_url else it.chunk.doc
         if key:
             groups.setdefault(key, []).append(it)
     newest: dict[str, Item] = {}
@@ -93,9 +94,9 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         newest[key] = best
     kept = []
     for it in items:
-        key = it.chunk.url if by_url else str(it.chunk.doc)
+        key = it.chunk.url if by_url else it.chunk.doc
         by = newest.get(key) if key else None
-        if by is not None and keys[it.members[0]] < keys[by.members[0]]:
+        if key and by is not None and keys[it.members[0]] < keys[by.members[0]]:
             detail: SupersededDetail = {"by": by.chunk.id, "updated": by.chunk.updated}
             if by_url:
                 detail["url"] = key
