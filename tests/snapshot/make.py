@@ -217,7 +217,23 @@ def request(seed: int) -> tuple[str, Any, dict[str, Any]]:
             cands = [*cands, value]
         else:
             options[name] = value
+    if isinstance(options.get("chunks_of"), dict) and isinstance(cands, list):
+        _agree(cands, options["chunks_of"])
     return question, cands, options
+
+
+def _agree(cands: list[Any], chunks_of: dict[str, list[dict[str, Any]]]) -> None:
+    """Give a neighbour list's chunk a hit's text where it has the hit's id (an id names one
+    text; a list that disagrees is an error, which would hide the neighbour expansion)."""
+    for c in cands:
+        cid, doc, text = (
+            (c.id, c.doc, c.text) if isinstance(c, bp.Chunk)
+            else (c.get("id"), c.get("doc"), c.get("text")) if isinstance(c, dict)
+            else (None, None, c)
+        )  # fmt: skip
+        for entry in chunks_of.get(doc, []) if cid is not None else []:
+            if entry["id"] == cid and isinstance(text, str):
+                entry["text"] = text
 
 
 def outcome(seed: int, backend: str) -> str:
