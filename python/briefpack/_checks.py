@@ -1,7 +1,7 @@
 """Argument checks and their messages, shared by both backends.
 
-The Rust extension formats the same messages (tests compare them for both backends), so keep a
-message here and its twin in ``src/errors.rs`` in step.
+The Rust extension's bindings call these same functions when they refuse an argument, so each
+message is written once, here, for both backends (``src/checks.rs``).
 """
 
 from __future__ import annotations
@@ -111,6 +111,11 @@ def check_encoding(encoding: object, name: str = "encoding") -> str | Callable[[
     """
     if callable(encoding):
         return encoding
+    return check_encoding_name(encoding, name)
+
+
+def check_encoding_name(encoding: object, name: str = "encoding") -> str:
+    """Return ``encoding`` if it is a known encoding's name, else raise InputError."""
     return str(choice(name, encoding, ENCODINGS, alternative="or a callable str -> int"))
 
 
