@@ -31,6 +31,7 @@ _FRAMEWORKS = {
     "langchain": "langchain_core",
     "llamaindex": "llama_index.core",
     "haystack": "haystack",
+    "ray": "ray",
 }
 
 

@@ -20,6 +20,12 @@ HEADER = """# Bad input: what briefpack rejects, and what it says
 same exception class and the same message. The message names the candidate's index and id
 (where there is one), what is wrong, and the way out. Nothing the caller passed is mutated.
 
+One rule for the caller's callables (`rerank`, `parents`, `chunks_of`, a tokenizer): an exception
+one raises becomes an `InputError` whose message names the callable and where it was called
+(`the rerank callable raised ValueError: ...`), whose `option` is the callable's option, and
+whose `__cause__` is the original exception (`raise ... from exc`), so its traceback is kept.
+`KeyboardInterrupt` and other non-`Exception`s pass through.
+
 This table is generated from the cases in `tests/test_errors.py` by
 `scripts/gen_errors_doc.py`; each row is a test run on both backends.
 

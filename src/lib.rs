@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod checks;
 mod dedupe;
 mod errors;
 mod pack;

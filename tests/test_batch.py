@@ -108,12 +108,17 @@ def test_a_callers_executor_gives_the_same_results_and_stays_open(backend: str) 
     assert [g.record() for g in again] == [e.record() for e in expected]
 
 
-def test_a_type_error_inside_a_callable_is_not_relabelled() -> None:
+def test_a_type_error_inside_a_callable_is_reported_as_the_callables() -> None:
     def rerank(question: str, chunks: list) -> list:
         raise TypeError("the reranker's own bug")
 
-    with pytest.raises(TypeError, match="the reranker's own bug"):
+    with pytest.raises(bp.InputError) as info:
         bp.assemble_many([("q", ["a"])], rerank=rerank, **APPROX)
+    assert str(info.value) == (
+        "requests[0]: rerank(question, 1 chunks): the rerank callable raised TypeError: "
+        "the reranker's own bug"
+    )
+    assert isinstance(info.value.__cause__, TypeError)  # the caller's bug, with its traceback
 
 
 def test_no_requests_no_results() -> None:

@@ -8,6 +8,7 @@ Every case also checks that nothing the caller passed was mutated, whatever happ
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -107,6 +108,41 @@ CASES: list[Any] = [
         id="title-lone-surrogate",
     ),
     pytest.param(
+        {"candidates": ["ok", bp.Chunk("ok", id="b\ud800")]},
+        InputError,
+        "candidate 1 (id='b\\ud800'): id: text contains a lone surrogate U+D800 at offset 1; "
+        + SURROGATE_HINT,
+        id="id-lone-surrogate",
+    ),
+    pytest.param(
+        {"candidates": [{"text": "ok", "id": "a", "doc": "\udc00d"}]},
+        InputError,
+        "candidate 0 (id='a'): doc: text contains a lone surrogate U+DC00 at offset 0; "
+        + SURROGATE_HINT,
+        id="doc-lone-surrogate",
+    ),
+    pytest.param(
+        {"candidates": [bp.Chunk("ok", id="a", parent="p\ud83d")]},
+        InputError,
+        "candidate 0 (id='a'): parent: text contains a lone surrogate U+D83D at offset 1; "
+        + SURROGATE_HINT,
+        id="parent-lone-surrogate",
+    ),
+    pytest.param(
+        {"candidates": [bp.Chunk("ok", id="a", meta={"tags": ["x", "\ud800"]})]},
+        InputError,
+        "candidate 0 (id='a'): meta['tags'][1]: text contains a lone surrogate U+D800 at "
+        "offset 0; " + SURROGATE_HINT,
+        id="meta-value-lone-surrogate",
+    ),
+    pytest.param(
+        {"candidates": [{"text": "ok", "id": "a", "meta": {"source": {"k\udfff": 1}}}]},
+        InputError,
+        "candidate 0 (id='a'): meta['source'] key: text contains a lone surrogate U+DFFF at "
+        "offset 1; " + SURROGATE_HINT,
+        id="meta-key-lone-surrogate",
+    ),
+    pytest.param(
         {"candidates": [bp.Chunk("ok", id="a", url=5)]},  # type: ignore[arg-type]
         InputError,
         "candidate 0 (id='a'): url must be a str, got int",
@@ -148,6 +184,20 @@ CASES: list[Any] = [
         InputError,
         "candidate 0 (id='a'): score must be a finite number or None, got -inf",
         id="score-minus-inf",
+    ),
+    pytest.param(
+        {"candidates": [{"text": "x", "id": "a", "score": 10**400}]},
+        InputError,
+        "candidate 0 (id='a'): score must be a finite number or None, got "
+        "100000000000000000000000000000000000000000000000000000000000... (401 characters)",
+        id="score-too-large-for-a-float",
+    ),
+    pytest.param(
+        {"threshold": 10**400},
+        InputError,
+        "threshold must be a number in [0, 1], got "
+        "100000000000000000000000000000000000000000000000000000000000... (401 characters)",
+        id="threshold-too-large-for-a-float",
     ),
     pytest.param(
         {"candidates": [{"text": "x", "id": "a", "score": "0.9"}]},
@@ -495,6 +545,24 @@ CASES: list[Any] = [
         id="tokenizer-raises",
     ),
     pytest.param(
+        {"rerank": lambda q, chunks: boom(q), "candidates": TWO},
+        InputError,
+        "rerank(question, 2 chunks): the rerank callable raised ValueError: boom",
+        id="rerank-raises",
+    ),
+    pytest.param(
+        {"parents": lambda chunk: boom(chunk.text), "candidates": TWO},
+        InputError,
+        "candidate 0 (id='a'): the parents callable raised ValueError: boom",
+        id="parents-raises",
+    ),
+    pytest.param(
+        {"neighbors": 1, "chunks_of": boom, "candidates": [bp.Chunk("x", id="a", doc="kb")]},
+        InputError,
+        "chunks_of('kb'): the chunks_of callable raised ValueError: boom",
+        id="chunks-of-raises",
+    ),
+    pytest.param(
         {"tokenizer": boom_on_bad, "candidates": TWO},
         InputError,
         "candidate 1 (id='b'): the tokenizer callable raised ValueError: boom",
@@ -725,6 +793,42 @@ CASES: list[Any] = [
         id="minhash-num-perm-zero-one-candidate",
     ),
     pytest.param(
+        {"minhash": {"num_perm": 10**8}, "dedupe": "minhash"},
+        InputError,
+        "num_perm must be an int <= 8192, got 100000000",
+        id="minhash-num-perm-too-large",
+    ),
+    pytest.param(
+        {"minhash": {"shingle": 5000}, "dedupe": "minhash"},
+        InputError,
+        "shingle must be an int <= 1024, got 5000",
+        id="minhash-shingle-too-large",
+    ),
+    pytest.param(
+        {"neighbors": 10**6, "chunks_of": {}},
+        InputError,
+        "neighbors must be an int <= 10000, got 1000000",
+        id="neighbors-too-large",
+    ),
+    pytest.param(
+        {"mmr": 0.5, "mmr_k": 2**63, "candidates": vec([1.0, 0.0])},
+        InputError,
+        "mmr_k must be an int <= 9223372036854775807, got 9223372036854775808",
+        id="mmr-k-too-large",
+    ),
+    pytest.param(
+        {"budget": bp.Budget(context=10, window=10**400)},
+        InputError,
+        "budget.window must be an int <= 9223372036854775807, got an int of 401 digits",
+        id="budget-window-too-large",
+    ),
+    pytest.param(
+        {"max_per_doc": 2**64},
+        InputError,
+        "max_per_doc must be an int <= 9223372036854775807, got 18446744073709551616",
+        id="max-per-doc-too-large",
+    ),
+    pytest.param(
         {"minhash": {"seed": -1}},
         InputError,
         "seed must be an int in [0, 2**64 - 1], got -1",
@@ -807,6 +911,41 @@ CASES: list[Any] = [
         id="max-per-doc-zero",
     ),
     pytest.param(
+        {"minhash": {"num_perm": 64}},
+        InputError,
+        "minhash configures dedupe='minhash' but dedupe is 'auto'; pass dedupe='minhash' too, "
+        "or drop minhash",
+        id="minhash-without-dedupe-minhash",
+    ),
+    pytest.param(
+        {"minhash": {"shingle": 2}, "dedupe": "jaccard"},
+        InputError,
+        "minhash configures dedupe='minhash' but dedupe is 'jaccard'; pass dedupe='minhash' "
+        "too, or drop minhash",
+        id="minhash-with-jaccard",
+    ),
+    pytest.param(
+        {"threshold": 0.5, "dedupe": None},
+        InputError,
+        "threshold applies to dedupe='jaccard', 'minhash', 'cosine' or 'auto', but dedupe is "
+        "None, which has none; drop threshold or choose one of those",
+        id="threshold-without-dedupe",
+    ),
+    pytest.param(
+        {"threshold": 0.9, "dedupe": "exact"},
+        InputError,
+        "threshold applies to dedupe='jaccard', 'minhash', 'cosine' or 'auto', but dedupe is "
+        "'exact', which has none; drop threshold or choose one of those",
+        id="threshold-with-exact",
+    ),
+    pytest.param(
+        {"query_vector": [1.0, 0.0], "candidates": vec([1.0, 0.0])},
+        InputError,
+        "query_vector is read only by mmr, and mmr is None; pass mmr=lambda too, or drop "
+        "query_vector",
+        id="query-vector-without-mmr",
+    ),
+    pytest.param(
         {"mmr": 0.5, "mmr_k": 0, "candidates": vec([1.0, 0.0])},
         InputError,
         "mmr_k must be an int >= 1, got 0",
@@ -884,10 +1023,26 @@ def test_numpy_vectors_are_checked_too(backend: str) -> None:
         assert np.array_equal(cands[1].vector, bad, equal_nan=bad.dtype.kind == "f")
 
 
-def test_a_tokenizer_that_raises_is_chained(backend: str) -> None:
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("tokenizer", boom),
+        ("rerank", lambda q, chunks: boom(q)),
+        ("parents", lambda chunk: boom(chunk.text)),
+        ("chunks_of", boom),
+    ],
+)
+def test_every_callback_that_raises_is_wrapped_and_chained(
+    backend: str, option: str, value: Any
+) -> None:
+    options = {"tokenizer": "approx", option: value, "backend": backend}
+    if option == "chunks_of":
+        options["neighbors"] = 1
     with pytest.raises(InputError) as info:
-        bp.assemble("q", ["x"], tokenizer=boom, backend=backend)
+        bp.assemble("q", [bp.Chunk("x", doc="kb")], **options)
     assert isinstance(info.value.__cause__, ValueError)
+    assert info.value.option == option
+    assert f"the {option} callable raised ValueError: boom" in str(info.value)
 
 
 def test_strict_cite_names_the_unknown_labels() -> None:
@@ -903,6 +1058,66 @@ def test_strict_cite_names_the_unknown_labels() -> None:
         bp.cite(b"Yes [1].", assembly)  # type: ignore[arg-type]
 
 
+def test_the_minhash_kernel_bounds_its_sizes_too(backend: str) -> None:
+    with pytest.raises(InputError, match=r"^num_perm must be an int <= 8192, got 100000000$"):
+        bp.kernels.dedupe_minhash(["a b c"], num_perm=10**8)
+    with pytest.raises(InputError, match=r"^shingle must be an int <= 1024, got 1025$"):
+        bp.kernels.dedupe_minhash(["a b c"], shingle=1025)
+
+
 def test_mmr_k_without_mmr_is_an_error(backend: str) -> None:
     with pytest.raises(InputError, match="mmr_k limits MMR's picks but mmr is None"):
         bp.assemble("q", ["a"], mmr_k=2, tokenizer="approx", backend=backend)
+
+
+def test_valid_unicode_in_ids_and_meta_passes_and_a_cyclic_meta_is_checked_once(
+    backend: str,
+) -> None:
+    meta: dict[str, Any] = {"städte": ["東京", "é"]}
+    meta["self"] = meta
+    cands = [bp.Chunk("ok", id="東京/1", doc="é", parent=None, meta=meta)]
+    result = bp.assemble("q", cands, tokenizer="approx", backend=backend)
+    assert [s.chunk.id for s in result.sources] == ["東京/1"]
+
+
+def test_numpy_numbers_are_numbers(backend: str) -> None:
+    # a cross-encoder's float32 scores, numpy positions, token counts and budget fields
+    np = pytest.importorskip("numpy")
+    cands = [
+        bp.Chunk("alpha beta", id="a", score=np.float32(0.9), position=np.int64(2)),
+        {"text": "gamma delta", "id": "b", "score": np.float64(0.5), "tokens": np.int32(3)},
+    ]
+    result = bp.assemble(
+        "q",
+        cands,
+        rerank=lambda q, chunks: np.array([0.25, 0.75], dtype=np.float32),
+        budget=bp.Budget(context=np.int64(100), window=np.int64(1000), max_output=np.int16(10)),
+        max_per_doc=np.int64(3),
+        dedupe="jaccard",
+        threshold=np.float32(0.5),
+        tokenizer=lambda text: np.int64(len(text)),
+        order="relevance",
+        backend=backend,
+    )
+    assert [(s.chunk.id, s.chunk.score) for s in result.sources] == [("b", 0.75), ("a", 0.25)]
+    assert result.sources[1].chunk.position == 2
+    assert type(result.sources[1].chunk.position) is int
+    record = result.record()
+    assert record["settings"]["budget"] == {
+        "context": 100, "window": 1000, "max_output": 10, "margin": 0,
+    }  # fmt: skip
+    assert record["settings"]["threshold"] == 0.5
+    assert json.loads(json.dumps(record)) == record  # plain numbers, all of it
+
+
+def test_numpy_options_become_plain_numbers() -> None:
+    np = pytest.importorskip("numpy")
+    options = bp.Options(
+        mmr=np.float32(0.5), mmr_k=np.int64(2), neighbors=np.int64(1), chunks_of={},
+        dedupe="minhash", minhash={"num_perm": np.int64(64), "seed": np.uint64(7)},
+        budget=np.int64(9),
+    )  # fmt: skip
+    assert (options.mmr, options.mmr_k, options.neighbors) == (0.5, 2, 1)
+    assert [type(v) for v in (options.mmr, options.mmr_k, options.neighbors)] == [float, int, int]
+    assert options.minhash == {"num_perm": 64, "seed": 7}
+    assert type(options.the_budget.context) is int

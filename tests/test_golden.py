@@ -205,7 +205,7 @@ def test_candidates_without_doc_or_position(backend: str) -> None:
     assert ids(rr) == ["b1", "x", "a1", "y", "b2"]
     capped = bp.assemble("q", cands, max_per_doc=1, dedupe=None, backend=backend, **APPROX)
     assert dropped(capped) == [("b2", "capped")]
-    assert [s.chunk.doc for s in result.sources] == ["b", "b", "x", "a", "y"]
+    assert [s.chunk.doc for s in result.sources] == ["b", "b", None, "a", None]
 
 
 def test_langchain_style_documents(backend: str) -> None:
@@ -608,7 +608,7 @@ def test_chunks_that_need_no_conversion_are_used_as_given(backend: str) -> None:
     assert result.sources[0].chunk is exact
     second = result.sources[1].chunk
     got = (second.id, second.doc, second.score, second.title, second.url)
-    assert got == ("1", "1", 1.0, "", "")
+    assert got == ("1", None, 1.0, "", "")
     assert type(second.score) is float
 
 

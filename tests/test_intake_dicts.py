@@ -1,8 +1,9 @@
 """Plain dict candidates take a shorter way into ``Chunk``s, with the same result.
 
-* ``to_chunks`` on any list of dicts equals ``to_chunk`` on each, field by field (and ``meta``
-  and ``vector`` are the caller's objects), or raises the same first error, whatever the keys
-  and value types (valid or not, lone surrogates included).
+* ``to_chunks`` on any list of dicts equals the full check of each (``to_chunk``, then the
+  automatic ids), field by field (and ``meta`` and ``vector`` are the caller's objects), or
+  raises the same first error, whatever the keys and value types (valid or not, lone
+  surrogates included).
 * The short way builds a ``Chunk`` without its ``__init__``: that is only right while
   ``Chunk`` has no ``__post_init__``, no slots and exactly the fields it fills.
 """
@@ -25,7 +26,7 @@ from briefpack.errors import InputError
 STRS = st.one_of(st.text(max_size=8), st.sampled_from(["a\ud800b", "é", ""]))
 VALUES: dict[str, st.SearchStrategy[Any]] = {
     "text": STRS,
-    "id": st.one_of(st.none(), STRS, st.integers(-2, 2), st.booleans()),
+    "id": st.one_of(st.none(), STRS, st.sampled_from(["0", "1", "#1"]), st.integers(-2, 2)),
     "doc": st.one_of(st.none(), STRS, st.integers(0, 2)),
     "parent": st.one_of(st.none(), STRS, st.floats(0, 1)),
     "score": st.one_of(st.none(), st.floats(allow_nan=True), st.integers(-2, 2), STRS),
@@ -34,7 +35,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "title": st.one_of(st.none(), STRS, st.integers(0, 1)),
     "url": st.one_of(st.none(), STRS),
     "updated": st.one_of(st.none(), STRS),
-    "meta": st.one_of(st.none(), st.just({"k": 1}), st.just([1])),
+    "meta": st.one_of(st.none(), st.just({"k": 1}), st.just([1]), st.just({"k": "a\ud800"})),
     "vector": st.one_of(st.none(), st.just([0.5, 0.5])),
     "page": st.one_of(st.none(), st.integers(0, 2)),
     "extra": st.just(1),
@@ -68,7 +69,9 @@ def _outcome(fn: Any) -> Any:
 def test_dicts_become_the_chunks_to_chunk_makes(backend: str, cands: list[dict[str, Any]]) -> None:
     valid = get_kernels(backend).valid_texts
     fast = _outcome(lambda: to_chunks(cands, valid))
-    slow = _outcome(lambda: [to_chunk(c, i) for i, c in enumerate(cands)])
+    slow = _outcome(
+        lambda: candidates._resolved([to_chunk(c, i, resolve=False) for i, c in enumerate(cands)])
+    )
     assert fast == slow
 
 
@@ -86,6 +89,6 @@ def test_chunk_can_be_built_without_its_init() -> None:
     assert not hasattr(bp.Chunk, "__post_init__")
     assert not hasattr(bp.Chunk, "__slots__")
     names = [f.name for f in dataclasses.fields(bp.Chunk)]
-    built = candidates._checked_mapping({"text": "t"}, 0, [])
+    built = candidates._checked_mapping({"text": "t"}, [])
     assert built is not None
     assert list(vars(built)) == names

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.util
 import json
@@ -16,6 +15,7 @@ import briefpack as bp
 from briefpack.integrations import CacheReport, cache_report, to_anthropic, to_openai
 from briefpack.integrations.chat import CACHE_MINIMUM
 from conftest import tiktoken_available
+from sdk_capture import captured_body
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -132,25 +132,6 @@ def test_an_adapter_without_its_framework_names_the_extra(
 # ---- the SDKs: request bodies built by the real clients (a mock transport; nothing is sent) ----
 
 
-def _captured_body(client_call: Any, http_module: str = "httpx") -> dict[str, Any]:
-    """Run ``client_call(http_client)`` with a transport that records the request and answers
-    with an error; return the JSON body the SDK sent (``http_module``: the SDK's HTTP library)."""
-    httpx = pytest.importorskip(http_module)
-    bodies: list[dict[str, Any]] = []
-
-    def handler(request: Any) -> Any:
-        bodies.append(json.loads(request.content))
-        return httpx.Response(400, json={"error": {"message": "not sent", "type": "test"}})
-
-    with (
-        httpx.Client(transport=httpx.MockTransport(handler)) as http,
-        contextlib.suppress(Exception),
-    ):  # the SDK raises its own error for the 400 answer, after sending
-        client_call(http)
-    [body] = bodies
-    return body
-
-
 def test_openai_sdk_sends_to_openai_unchanged() -> None:
     openai = pytest.importorskip("openai")
     a = _assembly()
@@ -159,7 +140,7 @@ def test_openai_sdk_sends_to_openai_unchanged() -> None:
         client = openai.OpenAI(api_key="test", http_client=http, max_retries=0)
         client.chat.completions.create(model="gpt-4o", messages=to_openai(a))
 
-    assert _captured_body(call)["messages"] == a.messages
+    assert captured_body(call)["messages"] == a.messages
 
 
 def test_to_openai_can_use_the_developer_role() -> None:
@@ -179,7 +160,7 @@ def test_anthropic_sdk_sends_to_anthropic_unchanged() -> None:
         client = anthropic.Anthropic(api_key="test", http_client=http, max_retries=0)
         client.messages.create(model="claude-sonnet-4-5", max_tokens=100, **request)
 
-    body = _captured_body(call, "httpx2" if importlib.util.find_spec("httpx2") else "httpx")
+    body = captured_body(call, "httpx2" if importlib.util.find_spec("httpx2") else "httpx")
     assert body["system"] == [
         {"type": "text", "text": a.system, "cache_control": {"type": "ephemeral", "ttl": "1h"}}
     ]

@@ -11,8 +11,6 @@ import warnings
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
-from pydantic_core import PydanticSerializationError
 
 pytest.importorskip("langchain_core")
 
@@ -24,6 +22,8 @@ from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.stores import InMemoryStore
 from langchain_core.vectorstores import InMemoryVectorStore
+from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 import briefpack as bp
 from briefpack.integrations.langchain import (

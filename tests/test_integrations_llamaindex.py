@@ -10,8 +10,6 @@ import re
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
-from pydantic_core import PydanticSerializationError
 
 pytest.importorskip("llama_index.core")
 
@@ -31,6 +29,8 @@ from llama_index.core.schema import (
     TextNode,
 )
 from llama_index.core.storage.docstore import SimpleDocumentStore
+from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 import briefpack as bp
 from briefpack.integrations.llamaindex import (

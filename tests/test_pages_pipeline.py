@@ -22,9 +22,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sdk_capture import captured_body
+
 pytest.importorskip("PIL")
 
-import contextlib
 
 from PIL import Image
 
@@ -486,23 +487,6 @@ def test_messages_stay_text_with_the_placeholders() -> None:
     assert a.user.count("<page-image/>") == 2
 
 
-def _captured_body(client_call: Any, http_module: str = "httpx") -> dict[str, Any]:
-    httpx = pytest.importorskip(http_module)
-    bodies: list[dict[str, Any]] = []
-
-    def handler(request: Any) -> Any:
-        bodies.append(json.loads(request.content))
-        return httpx.Response(400, json={"error": {"message": "not sent", "type": "test"}})
-
-    with (
-        httpx.Client(transport=httpx.MockTransport(handler)) as http,
-        contextlib.suppress(Exception),
-    ):  # the SDK raises its own error for the 400 answer, after sending
-        client_call(http)
-    [body] = bodies
-    return body
-
-
 def test_the_openai_sdk_sends_the_page_parts_unchanged() -> None:
     openai = pytest.importorskip("openai")
     a = _pages_assembly()
@@ -511,7 +495,7 @@ def test_the_openai_sdk_sends_the_page_parts_unchanged() -> None:
         client = openai.OpenAI(api_key="test", http_client=http, max_retries=0)
         client.chat.completions.create(model="gpt-4o", messages=to_openai(a))
 
-    assert _captured_body(call)["messages"] == to_openai(a)
+    assert captured_body(call)["messages"] == to_openai(a)
 
 
 def test_the_anthropic_sdk_sends_the_image_blocks_unchanged() -> None:
@@ -523,7 +507,7 @@ def test_the_anthropic_sdk_sends_the_image_blocks_unchanged() -> None:
         client = anthropic.Anthropic(api_key="test", http_client=http, max_retries=0)
         client.messages.create(model="claude-sonnet-4-5", max_tokens=100, **request)
 
-    body = _captured_body(call, "httpx2" if importlib.util.find_spec("httpx2") else "httpx")
+    body = captured_body(call, "httpx2" if importlib.util.find_spec("httpx2") else "httpx")
     assert body["messages"] == request["messages"]
     assert body["system"] == request["system"]
 

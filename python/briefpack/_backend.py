@@ -173,9 +173,9 @@ class Kernels:
         return _valid_texts(texts)
 
     def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult:
-        """Run the dedupe kernel named ``kernel`` (e.g. ``"dedupe_jaccard"``)."""
-        result = self._fns[kernel](data, **options)
-        return result if isinstance(result, DedupeResult) else DedupeResult(*result)
+        """Run the dedupe kernel named ``kernel`` (e.g. ``"dedupe_jaccard"``): every one, on
+        either backend, returns the columns ``(kept, duplicate_of, similarity)``."""
+        return DedupeResult(*self._fns[kernel](data, **options))
 
     def page_hashes(
         self,

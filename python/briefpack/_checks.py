@@ -1,25 +1,88 @@
 """Argument checks and their messages, shared by both backends.
 
-The Rust extension formats the same messages (tests compare them for both backends), so keep a
-message here and its twin in ``src/errors.rs`` in step.
+The Rust extension's bindings call these same functions when they refuse an argument, so each
+message is written once, here, for both backends (``src/checks.rs``).
 """
 
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from .errors import InputError
 
 MAX_SEED = 2**64 - 1
+MAX_NUM_PERM = 8192
+"""MinHash permutations: 8 bytes of signature per candidate each (and 24 of tables); 8192 is
+64 KB per candidate, far past the point where more permutations change a decision."""
+MAX_SHINGLE = 1024
+"""Words per MinHash shingle; a text shorter than its shingle is one shingle."""
+MAX_NEIGHBORS = 10_000
+"""Chunks taken either side of a hit (``neighbors``)."""
+MAX_SIZE = 2**63 - 1
+"""Every other count (``max_per_doc``, ``mmr_k``, the ``Budget`` fields): what a signed 64-bit
+integer holds, so a count is never an ``OverflowError`` in either backend."""
 ENCODINGS = ("o200k_base", "cl100k_base", "approx")
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def type_name(value: object) -> str:
     return type(value).__name__
+
+
+# The pipeline (options, candidates, callbacks' results) accepts any real number / integer; the
+# kernels' own checks below stay as strict as the Rust core's extraction, which they mirror.
+
+
+def real(value: object) -> float | None:
+    """``value`` as a float if it is a real number (``numbers.Real``: int, float, numpy's
+    scalars, Fraction; not a bool), else None. One too large for a float is ``inf`` (so the
+    finiteness rules reject it), never an ``OverflowError``.
+
+    >>> import numpy as np
+    >>> real(np.float32(0.5)), real(10**400), real(True), real("1")
+    (0.5, inf, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf  # type: ignore[operator]  # a huge int
+
+
+def integer(value: object) -> int | None:
+    """``value`` as an int if it is an integer (anything with ``__index__``: int, numpy's
+    integer scalars; not a bool), else None.
+
+    >>> import numpy as np
+    >>> integer(np.int64(7)), integer(7.0), integer(False)
+    (7, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (an int of 5,000 digits, a long list).
+
+    >>> shown(10**100, 20)
+    '10000000000000000000... (101 characters)'
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return f"an int of more than {4300} digits"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def choice(name: str, value: T, legal: Sequence[object], *, alternative: str = "") -> T:
@@ -48,17 +111,44 @@ def check_encoding(encoding: object, name: str = "encoding") -> str | Callable[[
     """
     if callable(encoding):
         return encoding
+    return check_encoding_name(encoding, name)
+
+
+def check_encoding_name(encoding: object, name: str = "encoding") -> str:
+    """Return ``encoding`` if it is a known encoding's name, else raise InputError."""
     return str(choice(name, encoding, ENCODINGS, alternative="or a callable str -> int"))
+
+
+def call_back(option: str, where: str, fn: Callable[..., R], *args: Any) -> R:
+    """Call the caller's ``option`` callable; an exception it raises becomes an ``InputError``
+    naming the callable and ``where`` it was called, chained to the original (``__cause__``).
+
+    The one rule for every callback (``rerank``, ``parents``, ``chunks_of``, a tokenizer);
+    ``BaseException``s that are not ``Exception``s (``KeyboardInterrupt``) pass through.
+
+    >>> call_back("rerank", "rerank", lambda q: 1 / 0, "q")
+    Traceback (most recent call last):
+    ...
+    briefpack.errors.InputError: rerank: the rerank callable raised ZeroDivisionError: ...
+    """
+    try:
+        return fn(*args)
+    except Exception as exc:
+        said = str(exc)
+        said = said if len(said) <= 200 else said[:200] + "..."
+        raise InputError(
+            f"{where}: the {option} callable raised {type_name(exc)}: {said}", option=option
+        ) from exc
 
 
 def count_with(counter: Callable[[str], int], text: str, where: str) -> int:
     """Call a user's tokenizer and check that it returned a non-negative int."""
-    try:
-        n = counter(text)
-    except Exception as exc:
-        raise InputError(f"{where}: the tokenizer callable raised {type_name(exc)}: {exc}") from exc
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise InputError(f"{where}: the tokenizer callable must return an int >= 0, got {n!r}")
+    got = call_back("tokenizer", where, counter, text)
+    n = integer(got)
+    if n is None or n < 0:
+        raise InputError(
+            f"{where}: the tokenizer callable must return an int >= 0, got {shown(got)}"
+        )
     return n
 
 
@@ -72,12 +162,22 @@ def check_unit_interval(name: str, value: object) -> float:
     return x
 
 
-def check_count(name: str, value: object, *, minimum: int = 0) -> int:
-    """Return ``value`` if it is an int (not a bool) >= ``minimum``, else raise InputError."""
+def check_count(name: str, value: object, *, minimum: int = 0, maximum: int | None = None) -> int:
+    """Return ``value`` if it is an int (not a bool) >= ``minimum`` (and <= ``maximum``, when
+    given), else raise InputError.
+
+    >>> check_count("num_perm", 10**8, minimum=1, maximum=MAX_NUM_PERM)
+    Traceback (most recent call last):
+    ...
+    briefpack.errors.InputError: num_perm must be an int <= 8192, got 100000000
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(f"{name} must be an int >= {minimum}, got {value!r}")
     if value < minimum:
         raise InputError(f"{name} must be an int >= {minimum}, got {value!r}")
+    if maximum is not None and value > maximum:
+        said = f"{value!r}" if value < 10**20 else f"an int of {len(str(value))} digits"
+        raise InputError(f"{name} must be an int <= {maximum}, got {said}")
     return value
 
 

@@ -5,7 +5,7 @@ API wraps them (``DedupeResult`` is a NamedTuple, so ``tuple(result)`` equals th
 """
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 __all__ = [
     "__version__",
@@ -33,9 +33,10 @@ __all__ = [
 ]
 __version__: str
 
-def dedupe_cosine(
-    vectors: Any, threshold: float = 0.97
-) -> tuple[list[int], list[int | None], list[float | None]]:
+_DedupeColumns: TypeAlias = tuple[list[int], list[int | None], list[float | None]]
+"""``(kept, duplicate_of, similarity)``: what every dedupe kernel returns."""
+
+def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> _DedupeColumns:
     """Drop items whose embedding's cosine similarity to a kept item's is ``>= threshold``.
 
     Greedy in rank (input) order: each item is compared only with the items already kept, and
@@ -258,7 +259,7 @@ def nfkc(texts: Sequence[str]) -> list[str]:
 
 def dedupe_exact(
     texts: Sequence[str],
-) -> tuple[list[int], list[int | None], list[float | None]]:
+) -> _DedupeColumns:
     """Drop items whose whitespace-normalised text equals an earlier one's.
 
     Arguments:
@@ -272,9 +273,7 @@ def dedupe_exact(
         InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.
     """
 
-def dedupe_jaccard(
-    texts: Sequence[str], threshold: float = 0.7
-) -> tuple[list[int], list[int | None], list[float | None]]:
+def dedupe_jaccard(texts: Sequence[str], threshold: float = 0.7) -> _DedupeColumns:
     """Drop items whose word-set Jaccard similarity to a kept item is ``>= threshold``.
 
     Exact (identical to ``briefpack.reference.dedupe_jaccard``), with prefix filtering. An item
@@ -298,7 +297,7 @@ def dedupe_minhash(
     num_perm: int = 128,
     shingle: int = 3,
     seed: int = 0,
-) -> tuple[list[int], list[int | None], list[float | None]]:
+) -> _DedupeColumns:
     """Drop items whose MinHash estimate to a kept item sharing an LSH band is ``>= threshold``.
 
     Identical to ``briefpack.reference.dedupe_minhash`` (same hashes, permutations, bands).
@@ -432,9 +431,7 @@ def page_hashes(
         InputError: columns that do not describe the buffer (the reference's messages).
     """
 
-def dedupe_pages(
-    hashes: Sequence[bytes], max_distance: int = 81
-) -> tuple[list[int], list[int | None], list[float | None]]:
+def dedupe_pages(hashes: Sequence[bytes], max_distance: int = 81) -> _DedupeColumns:
     """Drop each page whose hash is within ``max_distance`` bits of an earlier kept page's.
 
     Greedy in rank (input) order; the earliest kept page within the distance is the one a page

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import fields
 from difflib import get_close_matches
 from typing import Any
 
-from ._checks import check_text, type_name
+from ._checks import check_text, integer, real, shown, type_name
 from .errors import InputError
 from .types import Chunk
 
-__all__ = ["CHUNK_FIELDS", "describe", "to_chunk", "to_chunks"]
+__all__ = ["CHUNK_FIELDS", "automatic_id", "describe", "to_chunk", "to_chunks"]
 
 CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))
 _PAGE_FIELDS = ("image", "page")
@@ -68,12 +68,50 @@ def _as_id(value: object, name: str, where: str) -> str | None:
         raise InputError(
             f"{where}: {name} must be a str (or int), got {type_name(value)}", field=name
         )
+    if isinstance(value, str):
+        _check_field(f"{where}: {name}", value, name)
     return str(value)
+
+
+def _meta_strings(meta: Mapping[Any, Any]) -> Iterator[tuple[str, str]]:
+    """Every str in ``meta`` (keys and values, through nested mappings, lists and tuples) with
+    its path; each container is visited once, so a cycle ends."""
+    stack: list[tuple[str, object]] = [("meta", meta)]
+    seen: set[int] = set()
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, (Mapping, list, tuple)) and id(node) not in seen:
+            seen.add(id(node))
+            if isinstance(node, Mapping):
+                for k, v in node.items():
+                    if isinstance(k, str):
+                        yield f"{path} key", k
+                    stack.append((f"{path}[{k!r}]", v))
+            else:
+                stack.extend((f"{path}[{i}]", v) for i, v in enumerate(node))
+
+
+def _check_meta(where: str, meta: Mapping[Any, Any]) -> None:
+    """Reject lone surrogates anywhere in ``meta`` (the record could not be encoded)."""
+    for path, text in _meta_strings(meta):
+        if not text.isascii():
+            _check_field(f"{where}: {path}", text, "meta")
+
+
+def _meta_ok(meta: Mapping[Any, Any]) -> bool:
+    try:
+        _check_meta("", meta)
+    except InputError:
+        return False
+    return True
 
 
 def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
     """The common case without building anything: a ``Chunk`` whose fields are already what
-    ``to_chunk`` would return, except that its non-ASCII strs still need their Unicode checked:
+    ``to_chunk(..., resolve=False)`` would return, except that its non-ASCII strs still need
+    their Unicode checked:
     they are appended to ``unicode`` (checked all at once by the caller). ``None`` sends the
     chunk through the full check (which also writes the error message)."""
     cid, doc, score, text, title, url, updated = (
@@ -88,6 +126,7 @@ def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
         or (c.position is not None and (type(c.position) is not int or c.position < 0))
         or (c.tokens is not None and (type(c.tokens) is not int or c.tokens < 0))
         or (c.meta is not None and not isinstance(c.meta, Mapping))
+        or (c.meta and not _meta_ok(c.meta))
         or type(title) is not str
         or type(url) is not str
         or type(updated) is not str
@@ -103,13 +142,10 @@ def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
         unicode.append(url)
     if updated and not updated.isascii():
         unicode.append(updated)
-    if cid is not None and doc is not None:
-        return c
-    cid = str(index) if cid is None else cid
-    return Chunk(
-        text, cid, score, cid if doc is None else doc, c.position, c.parent, title, url,
-        updated, c.tokens, c.vector, c.meta,
-    )  # fmt: skip
+    for name in (cid, doc, c.parent):
+        if name is not None and not name.isascii():
+            unicode.append(name)
+    return c
 
 
 _isfinite = math.isfinite
@@ -118,11 +154,11 @@ _PLAIN_KEYS = frozenset(_TEXT_FIELDS)
 """The keys of a mapping ``_checked_mapping`` takes as it is (no page fields)."""
 
 
-def _checked_mapping(d: dict[str, Any], index: int, unicode: list[str]) -> Chunk | None:
+def _checked_mapping(d: dict[str, Any], unicode: list[str]) -> Chunk | None:
     """A plain ``dict`` (what JSON and the CLI give) as its ``Chunk`` in one construction, when
-    its values already have the types ``to_chunk`` would return (``None`` otherwise: the full
-    check converts it or writes the error); non-ASCII strs go to ``unicode`` as in
-    ``_checked_as_is``."""
+    its values already have the types ``to_chunk(..., resolve=False)`` would return (``None``
+    otherwise: the full check converts it or writes the error); non-ASCII strs go to
+    ``unicode`` as in ``_checked_as_is``."""
     if not _PLAIN_KEYS.issuperset(d):
         return None
     get = d.get
@@ -138,26 +174,21 @@ def _checked_mapping(d: dict[str, Any], index: int, unicode: list[str]) -> Chunk
         or (position is not None and (type(position) is not int or position < 0))
         or (tokens is not None and (type(tokens) is not int or tokens < 0))
         or (meta is not None and not isinstance(meta, Mapping))
+        or (meta and not _meta_ok(meta))
         or type(title) is not str
         or type(url) is not str
         or type(updated) is not str
     ):
         return None
-    if not text.isascii():
-        unicode.append(text)
-    if title and not title.isascii():
-        unicode.append(title)
-    if url and not url.isascii():
-        unicode.append(url)
-    if updated and not updated.isascii():
-        unicode.append(updated)
-    cid = str(index) if cid is None else cid
+    for value in (text, title, url, updated, cid, doc, parent):
+        if value and not value.isascii():
+            unicode.append(value)
     return _new_chunk(
         {
-            "text": text, "id": cid, "score": score, "doc": cid if doc is None else doc,
-            "position": position, "parent": parent, "title": title, "url": url,
-            "updated": updated, "tokens": tokens, "vector": get("vector"), "meta": meta,
-            "image": None, "page": None,
+            "text": text, "id": cid, "score": score, "doc": doc, "position": position,
+            "parent": parent, "title": title, "url": url, "updated": updated,
+            "tokens": tokens, "vector": get("vector"), "meta": meta, "image": None,
+            "page": None,
         }
     )  # fmt: skip
 
@@ -199,34 +230,59 @@ def to_chunks(
             fast = (
                 _checked_as_is(c, i, unicode)
                 if type(c) is Chunk
-                else _checked_mapping(c, i, unicode)
+                else _checked_mapping(c, unicode)
                 if type(c) is dict
                 else None
             )
-            add(to_chunk(c, i) if fast is None else fast)
+            add(to_chunk(c, i, resolve=False) if fast is None else fast)
     except InputError:
         pass  # a Chunk checked in place before it may hold the first error: start over
     else:
         if not unicode or valid_texts(unicode):
-            return out
-    return [to_chunk(c, i) for i, c in enumerate(candidates)]
+            return _resolved(out)
+    return _resolved([to_chunk(c, i, resolve=False) for i, c in enumerate(candidates)])
+
+
+def automatic_id(index: int, given: Container[str]) -> str:
+    """The id of a candidate given without one: its input index as a string, or, when another
+    candidate was given that id, the index behind as many ``#`` as it takes to be new.
+
+    >>> automatic_id(0, set()), automatic_id(0, {"0"}), automatic_id(0, {"0", "#0"})
+    ('0', '#0', '##0')
+    """
+    cid = str(index)
+    while cid in given:
+        cid = "#" + cid
+    return cid
+
+
+def _resolved(chunks: list[Chunk]) -> list[Chunk]:
+    """Give each chunk without an id its automatic id (never one a candidate was given)."""
+    given = {c.id for c in chunks if c.id is not None}
+    out = []
+    for i, c in enumerate(chunks):
+        if c.id is None:
+            c = c.replace(id=automatic_id(i, given))
+        out.append(c)
+    return out
 
 
 def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool = True) -> Chunk:
-    """Check one candidate and return it as a ``Chunk`` with ``id`` and ``doc`` resolved.
+    """Check one candidate and return it as a ``Chunk`` with ``id`` resolved.
 
-    ``id=None`` becomes the input index as a string; ``doc=None`` makes the candidate its own
-    document (``doc`` is set to its id). Accepts a ``Chunk``, a mapping with ``Chunk``'s keys,
-    a plain ``str`` (the text), or a LangChain-style object with ``page_content`` and
-    ``metadata``. Messages name it ``candidate <index> (id=...)``, or ``name`` when given (for
-    chunks that are not candidates: parents, ``chunks_of`` entries). ``resolve=False`` checks
-    the fields but leaves ``id`` and ``doc`` as given.
+    ``id=None`` becomes the input index as a string (``to_chunks`` makes sure no other
+    candidate was given that id: see ``automatic_id``); ``doc=None`` stays None: the candidate
+    is a document of its own (``doc_key``), never equal to a named one. Accepts a ``Chunk``, a
+    mapping with ``Chunk``'s keys, a plain ``str`` (the text), or a LangChain-style object with
+    ``page_content`` and ``metadata``. Messages name it ``candidate <index> (id=...)``, or
+    ``name`` when given (for chunks that are not candidates: parents, ``chunks_of`` entries).
+    ``resolve=False`` checks the fields but leaves ``id`` as given.
 
     An ``InputError`` about a candidate also carries its ``index``, ``id`` and ``field``.
 
     >>> c = to_chunk({"text": "hi", "score": 0.5}, 3)
     >>> c.id, c.doc, c.score
-    ('3', '3', 0.5)
+    ('3', None, 0.5)
     """
     try:
         return _to_chunk(obj, index, name, resolve)
@@ -259,24 +315,19 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
     _check_field(where, chunk.text, "text")
     doc = _as_id(chunk.doc, "doc", where)
     parent = _as_id(chunk.parent, "parent", where)
-    score = chunk.score
-    if score is not None:
-        if (
-            isinstance(score, bool)
-            or not isinstance(score, (int, float))
-            or not math.isfinite(score)
-        ):
-            raise InputError(
-                f"{where}: score must be a finite number or None, got {score!r}", field="score"
-            )
-        score = float(score)
+    score = None if chunk.score is None else real(chunk.score)
+    if chunk.score is not None and (score is None or not math.isfinite(score)):
+        raise InputError(
+            f"{where}: score must be a finite number or None, got {shown(chunk.score)}",
+            field="score",
+        )
+    counts: dict[str, int | None] = {}
     for name in ("position", "tokens"):
         value = getattr(chunk, name)
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int) or value < 0
-        ):
+        counts[name] = None if value is None else integer(value)
+        if value is not None and (counts[name] is None or value < 0):
             raise InputError(
-                f"{where}: {name} must be an int >= 0 or None, got {value!r}", field=name
+                f"{where}: {name} must be an int >= 0 or None, got {shown(value)}", field=name
             )
     for name in _STR_FIELDS:
         value = getattr(chunk, name)
@@ -289,6 +340,8 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
         raise InputError(
             f"{where}: meta must be a mapping or None, got {type_name(chunk.meta)}", field="meta"
         )
+    if chunk.meta:
+        _check_meta(where, chunk.meta)
     page = _check_page(chunk.page, where)
     image = chunk.image
     if image is not None and not _decoded_span(image):
@@ -301,18 +354,17 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
             raise
     if resolve:
         cid = str(index) if cid is None else cid
-        doc = cid if doc is None else doc
     return Chunk(
         text=chunk.text,
         id=cid,
         score=score,
         doc=doc,
-        position=chunk.position,
+        position=counts["position"],
         parent=parent,
         title=chunk.title or "",
         url=chunk.url or "",
         updated=chunk.updated or "",
-        tokens=chunk.tokens,
+        tokens=counts["tokens"],
         vector=chunk.vector,
         meta=chunk.meta,
         image=image,

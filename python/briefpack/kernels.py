@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from ._backend import get_kernels
+from ._checks import MAX_NUM_PERM, MAX_SHINGLE, check_count
 from ._types import DedupeResult, PackResult
 
 __all__ = [
@@ -66,6 +67,12 @@ def dedupe_minhash(
     >>> dedupe_minhash(["a b c d e f", "a b c d e f", "u v w x y z"]).kept
     [0, 2]
     """
+    for name, value, maximum in (
+        ("num_perm", num_perm, MAX_NUM_PERM),
+        ("shingle", shingle, MAX_SHINGLE),
+    ):
+        if isinstance(value, int) and value > maximum:  # the kernels check the rest
+            check_count(name, value, maximum=maximum)
     return get_kernels("auto").dedupe(
         "dedupe_minhash", texts, threshold=threshold, num_perm=num_perm, shingle=shingle, seed=seed
     )

@@ -23,12 +23,18 @@ from typing import Any, Literal
 
 from ._checks import (
     ENCODINGS,
+    MAX_NEIGHBORS,
+    MAX_NUM_PERM,
+    MAX_SHINGLE,
+    MAX_SIZE,
     check_count,
     check_encoding,
     check_seed,
     check_text,
-    check_unit_interval,
     choice,
+    integer,
+    real,
+    shown,
     type_name,
 )
 from .errors import InputError
@@ -203,6 +209,22 @@ sentence_scorer, image_tokens, page_max_distance
 
 # ---- the rules: (option, check) in the order they run; a check returns the value to keep ----
 
+
+def _count(name: str, value: Any, *, minimum: int = 0, maximum: int = MAX_SIZE) -> int:
+    """``check_count`` for an option: any integer (a numpy one too) becomes a plain int."""
+    n = integer(value)
+    return check_count(name, value if n is None else n, minimum=minimum, maximum=maximum)
+
+
+def _unit(name: str, value: Any) -> float:
+    """``check_unit_interval`` for an option: any real number (numpy's, Fraction), and one
+    too large for a float is out of range, not an ``OverflowError``."""
+    x = real(value)
+    if x is None or not (0.0 <= x <= 1.0):  # also rejects NaN
+        raise InputError(f"{name} must be a number in [0, 1], got {shown(value)}")
+    return x
+
+
 Rule = Callable[[Any, Mapping[str, Any]], Any]
 
 
@@ -226,7 +248,7 @@ def _text_rule(name: str, optional: bool) -> Rule:
 def _budget(value: Any, _: Mapping[str, Any]) -> Budget:
     if isinstance(value, Budget):
         b = value
-    elif isinstance(value, int) and not isinstance(value, bool):
+    elif integer(value) is not None:
         b = Budget(context=value)
     else:
         raise InputError(
@@ -234,18 +256,16 @@ def _budget(value: Any, _: Mapping[str, Any]) -> Budget:
         )
     if b.context is None and b.window is None:
         raise InputError("budget needs context or window (or both); got neither", option="budget")
-    for name in ("context", "window"):
-        if getattr(b, name) is not None:
-            check_count(f"budget.{name}", getattr(b, name))
-    check_count("budget.max_output", b.max_output)
-    check_count("budget.margin", b.margin)
-    if b.images is not None:
-        check_count("budget.images", b.images)
-    return b
+    ints: dict[str, Any] = {
+        name: None if getattr(b, name) is None and name in ("context", "window", "images")
+        else _count(f"budget.{name}", getattr(b, name))
+        for name in ("context", "window", "max_output", "margin", "images")
+    }  # fmt: skip
+    return dataclasses.replace(b, **ints)  # plain ints, so the record is JSON
 
 
 def _neighbors(value: Any, values: Mapping[str, Any]) -> Any:
-    check_count("neighbors", value)
+    value = _count("neighbors", value, maximum=MAX_NEIGHBORS)
     if value and values["chunks_of"] is None:
         raise InputError(
             "neighbors needs chunks_of (doc -> that document's chunks in order)",
@@ -272,19 +292,21 @@ def _rerank(value: Any, _: Mapping[str, Any]) -> Any:
 
 
 def _optional_count(name: str) -> Rule:
-    return lambda value, _: None if value is None else check_count(name, value, minimum=1)
+    return lambda value, _: None if value is None else _count(name, value, minimum=1)
 
 
 def _mmr(value: Any, _: Mapping[str, Any]) -> Any:
     if value is not None:
-        check_unit_interval("mmr", value)
+        x = _unit("mmr", value)
+        if type(value) not in (int, float):
+            return x  # a numpy scalar or a Fraction: the record holds a float
     return value  # as given: the record shows what the caller passed
 
 
 def _mmr_k(value: Any, values: Mapping[str, Any]) -> Any:
     if value is None:
         return None
-    check_count("mmr_k", value, minimum=1)
+    value = _count("mmr_k", value, minimum=1)
     if values["mmr"] is None:
         raise InputError(
             "mmr_k limits MMR's picks but mmr is None; pass mmr=lambda too", option="mmr_k"
@@ -292,7 +314,7 @@ def _mmr_k(value: Any, values: Mapping[str, Any]) -> Any:
     return value
 
 
-def _minhash(value: Any, _: Mapping[str, Any]) -> dict[str, int] | None:
+def _minhash(value: Any, values: Mapping[str, Any]) -> dict[str, int] | None:
     if value is not None and not isinstance(value, Mapping):
         raise InputError(
             f"minhash must be a mapping of num_perm, shingle, seed, got {type_name(value)}",
@@ -301,11 +323,18 @@ def _minhash(value: Any, _: Mapping[str, Any]) -> dict[str, int] | None:
     mh = dict(value or {})
     for key in mh:
         choice("minhash option", key, MINHASH_KEYS)
-    for key in ("num_perm", "shingle"):
+    for key, maximum in (("num_perm", MAX_NUM_PERM), ("shingle", MAX_SHINGLE)):
         if key in mh:
-            check_count(key, mh[key], minimum=1)
+            mh[key] = _count(key, mh[key], minimum=1, maximum=maximum)
     if "seed" in mh:
-        check_seed(mh["seed"])
+        seed = integer(mh["seed"])
+        mh["seed"] = check_seed(mh["seed"] if seed is None else seed)
+    if mh and values["dedupe"] != "minhash" and values["dedupe"] in DEDUPE_METHODS:
+        raise InputError(
+            f"minhash configures dedupe='minhash' but dedupe is {values['dedupe']!r}; pass "
+            "dedupe='minhash' too, or drop minhash",
+            option="minhash",
+        )
     return mh or None
 
 
@@ -333,8 +362,17 @@ def _image_tokens(value: Any, _: Mapping[str, Any]) -> Any:
     return choice("image_tokens", value, IMAGE_TOKEN_RULES)
 
 
-def _threshold(value: Any, _: Mapping[str, Any]) -> float | None:
-    return None if value is None else check_unit_interval("threshold", value)
+def _threshold(value: Any, values: Mapping[str, Any]) -> float | None:
+    if value is None:
+        return None
+    checked = _unit("threshold", value)
+    if values["dedupe"] not in DEFAULT_THRESHOLDS and values["dedupe"] != "auto":
+        raise InputError(
+            f"threshold applies to dedupe='jaccard', 'minhash', 'cosine' or 'auto', but dedupe "
+            f"is {values['dedupe']!r}, which has none; drop threshold or choose one of those",
+            option="threshold",
+        )
+    return checked
 
 
 CHOICES: dict[str, tuple[object, ...]] = {

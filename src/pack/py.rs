@@ -4,8 +4,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
 
 use super::Overflow;
+use crate::checks::Arg;
 use crate::errors::InputError;
-use crate::vectors::args::{check_count, is_not_sequence, repr, type_name, Arg};
+use crate::vectors::args::{check_count, is_not_sequence, repr, type_name};
 
 /// Register this module's functions on `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

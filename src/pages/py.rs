@@ -7,7 +7,8 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyList, PySequence, PyString};
 
-use crate::dedupe::py::Param;
+use crate::checks::Arg;
+use crate::dedupe::py::DedupeOut;
 use crate::errors::InputError;
 use crate::vectors::args::{check_count, type_name};
 
@@ -17,9 +18,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dedupe_pages, m)?)?;
     Ok(())
 }
-
-/// The columns `DedupeResult` wraps.
-type DedupeOut = (Vec<usize>, Vec<Option<usize>>, Vec<Option<f64>>);
 
 fn is_list_like(obj: &Bound<'_, PyAny>) -> bool {
     !(obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>())
@@ -75,13 +73,13 @@ fn page_hashes(
 /// Drop each page whose hash is within `max_distance` bits of an earlier kept page's.
 #[pyfunction]
 #[pyo3(
-    signature = (hashes, max_distance = Param::Default),
+    signature = (hashes, max_distance = Arg::Omitted),
     text_signature = "(hashes, max_distance=81)"
 )]
 fn dedupe_pages(
     py: Python<'_>,
     hashes: &Bound<'_, PyAny>,
-    max_distance: Param<'_>,
+    max_distance: Arg<'_>,
 ) -> PyResult<DedupeOut> {
     if !is_list_like(hashes) {
         return Err(InputError::new_err(format!(
@@ -116,10 +114,6 @@ fn dedupe_pages(
         }
         items.push(b);
     }
-    let max = match max_distance {
-        Param::Default => super::DEFAULT_MAX_DISTANCE,
-        Param::Given(v) => u64::try_from(check_count("max_distance", &v, 0)?).unwrap_or(u64::MAX),
-    };
-    let d = py.detach(|| super::dedupe(&items, max));
-    Ok((d.kept(), d.duplicate_of, d.similarity))
+    let max = max_distance.count(py, "max_distance", 0, super::DEFAULT_MAX_DISTANCE)?;
+    Ok(py.detach(|| super::dedupe(&items, max)).into())
 }

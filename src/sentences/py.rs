@@ -1,17 +1,14 @@
 //! Python bindings of the sentence kernels: extract -> check -> `py.detach(kernel)` -> columns.
 //!
-//! Arguments are checked in the reference's order. Texts are checked here with the reference's
-//! messages (`crate::text::py`); for scores, threshold and offsets the binding only decides
-//! *whether* an argument is bad, and then lets `briefpack._checks` write the message, so every
-//! message lives in one place.
+//! Arguments are extracted in the reference's order through `crate::checks`; for scores,
+//! threshold and offsets the binding only decides *whether* an argument is bad, and then lets
+//! `briefpack._checks` write the message, so every message lives in one place.
 
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyFloat, PyInt};
 
-use crate::errors::InputError;
-use crate::text::py::{extract_named, extract_texts, surrogate_error};
-use crate::vectors::args::{is_not_number, is_not_sequence, type_name, Arg};
+use crate::checks::{self, Arg};
+use crate::vectors::args::{is_not_number, is_not_sequence};
 
 /// Register this module's functions on `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -20,33 +17,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_sentences, m)?)?;
     m.add_function(wrap_pyfunction!(select_sentences, m)?)?;
     Ok(())
-}
-
-/// The error `briefpack._checks.<check>(*args)` raises (it must raise: the caller found the
-/// argument bad by the same rule).
-fn canonical_error<'py, A: pyo3::call::PyCallArgs<'py>>(
-    py: Python<'py>,
-    check: &str,
-    args: A,
-) -> PyErr {
-    let called = py
-        .import("briefpack._checks")
-        .and_then(|m| m.getattr(check))
-        .and_then(|f| f.call1(args));
-    match called {
-        Err(err) => err,
-        Ok(_) => InputError::new_err(format!("{check}: invalid argument")),
-    }
-}
-
-fn extract_question(question: &Bound<'_, PyAny>) -> PyResult<PyBackedStr> {
-    let Ok(s) = question.cast::<PyString>() else {
-        return Err(InputError::new_err(format!(
-            "question: text must be a str, got {}",
-            type_name(question)?
-        )));
-    };
-    PyBackedStr::try_from(s.clone()).map_err(|_| surrogate_error("question", s))
 }
 
 /// `scores` as finite floats, one per sentence, or `None` when the reference rejects them.
@@ -110,7 +80,7 @@ fn split_sentences(
     py: Python<'_>,
     texts: &Bound<'_, PyAny>,
 ) -> PyResult<(Vec<usize>, Vec<usize>, Vec<usize>)> {
-    let texts = extract_texts(texts)?;
+    let texts = checks::texts(texts, "texts")?;
     Ok(py.detach(|| super::split(&texts)))
 }
 
@@ -119,7 +89,7 @@ fn split_sentences(
 #[pyfunction]
 #[pyo3(signature = (texts))]
 fn sentence_aliases(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
-    let texts = extract_named(texts, "alias_texts")?;
+    let texts = checks::texts(texts, "alias_texts")?;
     Ok(py.detach(|| {
         super::aliases(&texts)
             .into_iter()
@@ -137,10 +107,10 @@ fn score_sentences<'py>(
     sentences: &Bound<'py, PyAny>,
     alias_texts: Arg<'py>,
 ) -> PyResult<Vec<f64>> {
-    let question = extract_question(question)?;
-    let sentences = extract_named(sentences, "sentences")?;
+    let question = checks::text(question, "question")?;
+    let sentences = checks::texts(sentences, "sentences")?;
     let alias_texts = match alias_texts {
-        Arg::Given(a) => extract_named(&a, "alias_texts")?,
+        Arg::Given(a) => checks::texts(&a, "alias_texts")?,
         Arg::Omitted => Vec::new(),
     };
     Ok(py.detach(|| super::score(&question, &sentences, &alias_texts)))
@@ -156,18 +126,18 @@ fn select_sentences<'py>(
     threshold: &Bound<'py, PyAny>,
     offsets: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Vec<usize>> {
-    let sentences = extract_named(sentences, "sentences")?;
+    let sentences = checks::texts(sentences, "sentences")?;
     let n = sentences.len();
     let Some(scores) = extract_scores(scores, n)? else {
-        return Err(canonical_error(py, "check_scores", (scores, n)));
+        return Err(checks::rejected(py, "check_scores", (scores, n)));
     };
     let Some(limit) = extract_threshold(threshold) else {
-        return Err(canonical_error(py, "check_threshold", (threshold,)));
+        return Err(checks::rejected(py, "check_threshold", (threshold,)));
     };
     let none = py.None().into_bound(py);
     let offsets = offsets.unwrap_or(&none);
     let Some(bounds) = extract_offsets(offsets, n)? else {
-        return Err(canonical_error(py, "check_offsets", (offsets, n)));
+        return Err(checks::rejected(py, "check_offsets", (offsets, n)));
     };
     Ok(py.detach(|| super::select(&sentences, &scores, limit, &bounds)))
 }

@@ -1,86 +1,15 @@
-//! Python bindings of the normalisation kernels, and the shared `texts` argument check.
+//! Python bindings of the normalisation kernels.
 
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyBytes, PySequence, PyString};
+use pyo3::types::{PySequence, PyString};
 
-use crate::errors::InputError;
-
-/// `type(value).__name__`, as the reference's messages name types.
-fn type_name(value: &Bound<'_, PyAny>) -> String {
-    value
-        .get_type()
-        .name()
-        .map_or_else(|_| "object".to_owned(), |n| n.to_string())
-}
-
-/// The reference's message for a str that holds a lone surrogate (offset in code points).
-/// Runs only on the error path, so it may take the slow way through Python.
-pub(crate) fn surrogate_error(at: &str, text: &Bound<'_, PyString>) -> PyErr {
-    let py = text.py();
-    let found = || -> PyResult<(usize, u32)> {
-        let Err(err) = text.call_method1("encode", ("utf-8",)) else {
-            return Err(InputError::new_err(format!(
-                "{at}: text is not valid Unicode"
-            )));
-        };
-        let start: usize = err.value(py).getattr("start")?.extract()?;
-        let ch = text.as_any().get_item(start)?;
-        let cp: u32 = py
-            .import("builtins")?
-            .getattr("ord")?
-            .call1((ch,))?
-            .extract()?;
-        Ok((start, cp))
-    };
-    match found() {
-        Ok((start, cp)) => InputError::new_err(format!(
-            "{at}: text contains a lone surrogate U+{cp:04X} at offset {start}; \
-             pass valid Unicode (decode with errors='replace')"
-        )),
-        Err(err) => err,
-    }
-}
-
-/// `texts` as borrowed UTF-8 strings, checked like `briefpack._checks.check_texts`: a sequence
-/// (not a str or bytes) of str without lone surrogates, else `InputError` with the same message.
-pub(crate) fn extract_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<PyBackedStr>> {
-    extract_named(texts, "texts")
-}
-
-/// [`extract_texts`] for an argument called `name` (`check_texts(texts, name)`).
-pub(crate) fn extract_named(texts: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<PyBackedStr>> {
-    if texts.is_instance_of::<PyString>()
-        || texts.is_instance_of::<PyBytes>()
-        || !texts.is_instance_of::<PySequence>()
-    {
-        return Err(InputError::new_err(format!(
-            "{name} must be a list of str, got {}",
-            type_name(texts)
-        )));
-    }
-    let mut out = Vec::with_capacity(texts.len().unwrap_or(0));
-    for (i, item) in texts.try_iter()?.enumerate() {
-        let item = item?;
-        let Ok(s) = item.cast::<PyString>() else {
-            return Err(InputError::new_err(format!(
-                "{name}[{i}]: text must be a str, got {}",
-                type_name(&item)
-            )));
-        };
-        match PyBackedStr::try_from(s.clone()) {
-            Ok(backed) => out.push(backed),
-            Err(_) => return Err(surrogate_error(&format!("{name}[{i}]"), s)),
-        }
-    }
-    Ok(out)
-}
+use crate::checks;
 
 /// Each text's lowercased words, in order, repeats kept (`reference.text.words` per text).
 #[pyfunction]
 #[pyo3(signature = (texts))]
 fn words(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<String>>> {
-    let texts = extract_texts(texts)?;
+    let texts = checks::texts(texts, "texts")?;
     Ok(py.detach(|| texts.iter().map(|t| super::words(t)).collect()))
 }
 
@@ -88,7 +17,7 @@ fn words(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<String>>>
 #[pyfunction]
 #[pyo3(signature = (texts))]
 fn exact_keys(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let texts = extract_texts(texts)?;
+    let texts = checks::texts(texts, "texts")?;
     Ok(py.detach(|| {
         texts
             .iter()
@@ -101,7 +30,7 @@ fn exact_keys(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>>
 #[pyfunction]
 #[pyo3(signature = (texts))]
 fn nfc(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let texts = extract_texts(texts)?;
+    let texts = checks::texts(texts, "texts")?;
     Ok(py.detach(|| texts.iter().map(|t| super::nfc(t).into_owned()).collect()))
 }
 
@@ -109,7 +38,7 @@ fn nfc(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 #[pyfunction]
 #[pyo3(signature = (texts))]
 fn nfkc(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let texts = extract_texts(texts)?;
+    let texts = checks::texts(texts, "texts")?;
     Ok(py.detach(|| texts.iter().map(|t| super::nfkc(t).into_owned()).collect()))
 }
 

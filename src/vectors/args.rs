@@ -1,31 +1,15 @@
-//! Argument checks with the reference's exact messages (`python/briefpack/_checks.py`), shared
-//! by the vector and pack bindings.
+//! Argument checks with the reference's exact messages, shared by the vector, pack and pages
+//! bindings for the arguments `crate::checks` does not yet hand to `briefpack._checks`.
 //!
-//! Arguments are taken as raw Python objects ([`Arg`]) and checked in the body, in the same
-//! order as the reference, so that with two bad arguments both backends name the same one.
+//! Arguments are taken as raw Python objects (`crate::checks::Arg`) and checked in the body, in
+//! the same order as the reference, so that with two bad arguments both backends name the same
+//! one.
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString, PyType};
 
 use crate::errors::InputError;
-
-/// An argument as the raw object the caller passed, or `Omitted`; unlike `Option`, this tells
-/// an explicit `None` (which the reference may reject) from a missing argument.
-pub enum Arg<'py> {
-    /// The caller did not pass the argument: use the default.
-    Omitted,
-    /// The object the caller passed, not yet checked.
-    Given(Bound<'py, PyAny>),
-}
-
-impl<'a, 'py> FromPyObject<'a, 'py> for Arg<'py> {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        Ok(Self::Given(obj.to_owned()))
-    }
-}
 
 /// `repr(obj)`, as the reference's `{value!r}`.
 pub fn repr(obj: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -56,35 +40,6 @@ pub fn is_not_sequence(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     }
     let seq = SEQUENCE.import(obj.py(), "collections.abc", "Sequence")?;
     Ok(!obj.is_instance(seq)?)
-}
-
-/// The reference's `check_unit_interval`: a number (not a bool) in [0, 1].
-pub fn check_unit_interval(name: &str, value: &Bound<'_, PyAny>) -> PyResult<f64> {
-    let bad = || -> PyResult<PyErr> {
-        Ok(InputError::new_err(format!(
-            "{name} must be a number in [0, 1], got {}",
-            repr(value)?
-        )))
-    };
-    if is_not_number(value) {
-        return Err(bad()?);
-    }
-    // `float(value)`: raises OverflowError for an int beyond float range, as the reference.
-    let x: f64 = value.extract()?;
-    if !(0.0..=1.0).contains(&x) {
-        return Err(bad()?);
-    }
-    Ok(x)
-}
-
-impl Arg<'_> {
-    /// [`check_unit_interval`] of the given value, or `default` when omitted.
-    pub fn unit_interval(self, name: &str, default: f64) -> PyResult<f64> {
-        match self {
-            Self::Omitted => Ok(default),
-            Self::Given(v) => check_unit_interval(name, &v),
-        }
-    }
 }
 
 /// The reference's `check_count`: an int (not a bool) `>= minimum`. Returns the value as u128,

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::dot::{bounds4x2_f32, dot1_f32, dot4_f32, Element};
 use super::matrix::Matrix;
+use crate::dedupe::Dedupe;
 
 /// The filter keeps a pair unless its f32 upper bound is below `threshold - FILTER_MARGIN`.
 ///
@@ -65,17 +66,6 @@ const PARALLEL_MIN_WORK: usize = 1 << 18;
 /// A confirmed match: the kept item's index and the cosine.
 type Hit = Option<(usize, f64)>;
 
-/// The result columns, over the input (rank) order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Dedupe {
-    /// Indices of the kept items, ascending.
-    pub kept: Vec<usize>,
-    /// For each item, the earliest kept item it duplicates, or `None` when kept.
-    pub duplicate_of: Vec<Option<usize>>,
-    /// For each item, the [`report`]ed cosine to `duplicate_of`, or `None` when kept.
-    pub similarity: Vec<Option<f64>>,
-}
-
 /// Drop each item whose cosine to an earlier kept item, as [`report`]ed, is `>= threshold`;
 /// the earliest such kept item is the one it duplicates. Large inputs use the current rayon pool (inside a
 /// one-thread pool everything runs on the calling thread); the result never depends on it.
@@ -123,7 +113,6 @@ pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
         }
     }
     Dedupe {
-        kept: kept.idx,
         duplicate_of,
         similarity,
     }
@@ -652,7 +641,7 @@ mod tests {
             .build()
             .unwrap();
         let single = pool.install(|| dedupe_cosine(&m, 0.97));
-        assert!(single.kept.len() < n);
+        assert!(single.kept().len() < n);
         for threads in 2..=3 {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -690,7 +679,7 @@ mod tests {
                     proptest::prop_assert_eq!(out.duplicate_of.len(), n);
                     for (i, d) in out.duplicate_of.iter().enumerate() {
                         if let Some(j) = d {
-                            proptest::prop_assert!(*j < i && out.kept.contains(j));
+                            proptest::prop_assert!(*j < i && out.kept().contains(j));
                         }
                     }
                 }
@@ -759,11 +748,11 @@ mod tests {
         let data = [1.0f64, 0.0, 0.99, 0.01, 0.0, 1.0, 2.0, 0.0];
         let m = Matrix::new(&data, 4, 2).unwrap();
         let got = dedupe_cosine(&m, 0.97);
-        assert_eq!(got.kept, vec![0, 2]);
+        assert_eq!(got.kept(), vec![0, 2]);
         assert_eq!(got.duplicate_of, vec![None, Some(0), None, Some(0)]);
         assert_eq!(got.similarity[3], Some(1.0));
         assert!(dedupe_cosine(&Matrix::<f32>::new(&[], 0, 4).unwrap(), 0.5)
-            .kept
+            .kept()
             .is_empty());
     }
 }

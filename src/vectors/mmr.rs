@@ -2,25 +2,28 @@
 //!
 //! Greedy: each step picks the remaining item with the largest `λ·rel − (1−λ)·max_sim`, where
 //! `max_sim` is the largest cosine to the items already picked (0 before the first pick); ties
-//! go to the earlier (better-ranked) item. After a pick every remaining item's `max_sim` is
+//! go to the earlier (better-ranked) item. Every cosine is clamped and rounded to 6 decimals
+//! as cosine dedupe reports it (`cosine::report`), so both backends score from the same
+//! numbers with the same double operations, and an exact tie is a tie in both. After a pick every remaining item's `max_sim` is
 //! updated with its cosine to the pick. O(k · n · dim) time, O(n) extra space; the update loop
 //! runs on rayon's pool for large inputs (each item's value is computed alone, so the result
 //! does not depend on the thread count).
 
 use rayon::prelude::*;
 
+use super::cosine::report;
 use super::dot::Element;
 use super::matrix::Matrix;
 
 /// Work (`n * dim`) below which a step's update stays on the calling thread.
 const PARALLEL_MIN_WORK: usize = 1 << 20;
 
-/// Cosine of each row to the single row of `query`, clamped to [-1, 1].
+/// Cosine of each row to the single row of `query`, clamped and rounded (`cosine::report`).
 pub fn relevance<T: Element>(m: &Matrix<'_, T>, query: &Matrix<'_, f64>) -> Vec<f64> {
     let q = query.row(0);
     let inv_q = query.inv_norm(0);
     (0..m.len())
-        .map(|i| (mixed_dot(q, m.row(i)) * inv_q * m.inv_norm(i)).clamp(-1.0, 1.0))
+        .map(|i| report(mixed_dot(q, m.row(i)) * inv_q * m.inv_norm(i)))
         .collect()
 }
 
@@ -75,7 +78,7 @@ pub fn mmr<T: Element>(m: &Matrix<'_, T>, rel: &[f64], k: usize, lambda: f64) ->
         taken[pick] = true;
         let update = |(i, s): (usize, &mut f64)| {
             if !taken[i] {
-                let cos = m.cosine(i, pick);
+                let cos = report(m.cosine(i, pick));
                 if cos > *s {
                     *s = cos;
                 }

@@ -13,10 +13,12 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyFloat, PyType};
 use pyo3::PyTypeInfo;
 
-use super::args::{check_count, is_not_number, is_not_sequence, repr, to_str, type_name, Arg};
+use super::args::{check_count, is_not_number, is_not_sequence, repr, to_str, type_name};
 use super::cosine;
 use super::matrix::{Matrix, VectorError};
 use super::mmr as kernel_mmr;
+use crate::checks::Arg;
+use crate::dedupe::py::DedupeOut;
 use crate::errors::InputError;
 
 /// Register this module's functions on `_core`.
@@ -26,25 +28,22 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The columns `dedupe_cosine` returns.
-type DedupeOut = (Vec<usize>, Vec<Option<usize>>, Vec<Option<f64>>);
-
 /// Drop each vector whose cosine to an earlier kept vector is `>= threshold`.
 #[pyfunction]
 #[pyo3(signature = (vectors, threshold = Arg::Omitted), text_signature = "(vectors, threshold=0.97)")]
-fn dedupe_cosine(
-    py: Python<'_>,
-    vectors: &Bound<'_, PyAny>,
-    threshold: Arg<'_>,
+fn dedupe_cosine<'py>(
+    py: Python<'py>,
+    vectors: &Bound<'py, PyAny>,
+    threshold: Arg<'py>,
 ) -> PyResult<DedupeOut> {
     let source = Source::extract(vectors, "vectors")?;
     let m = source.matrix(py, "vectors")?;
-    let t = threshold.unit_interval("threshold", 0.97)?;
-    let out = match &m {
+    let t = threshold.unit_interval(py, "threshold", 0.97)?;
+    Ok(match &m {
         AnyMatrix::F32(m) => py.detach(|| cosine::dedupe_cosine(m, t)),
         AnyMatrix::F64(m) => py.detach(|| cosine::dedupe_cosine(m, t)),
-    };
-    Ok((out.kept, out.duplicate_of, out.similarity))
+    }
+    .into())
 }
 
 /// Maximal marginal relevance: pick `k` items greedily by `λ·rel − (1−λ)·max sim`.
@@ -53,17 +52,17 @@ fn dedupe_cosine(
     signature = (query_vector, vectors, k = Arg::Omitted, lambda_ = Arg::Omitted, *, relevance = Arg::Omitted),
     text_signature = "(query_vector, vectors, k=None, lambda_=0.5, *, relevance=None)"
 )]
-fn mmr(
-    py: Python<'_>,
-    query_vector: &Bound<'_, PyAny>,
-    vectors: &Bound<'_, PyAny>,
-    k: Arg<'_>,
-    lambda_: Arg<'_>,
-    relevance: Arg<'_>,
+fn mmr<'py>(
+    py: Python<'py>,
+    query_vector: &Bound<'py, PyAny>,
+    vectors: &Bound<'py, PyAny>,
+    k: Arg<'py>,
+    lambda_: Arg<'py>,
+    relevance: Arg<'py>,
 ) -> PyResult<Vec<usize>> {
     let source = Source::extract(vectors, "vectors")?;
     let m = source.matrix(py, "vectors")?;
-    let lam = lambda_.unit_interval("lambda_", 0.5)?;
+    let lam = lambda_.unit_interval(py, "lambda_", 0.5)?;
     let n = m.len();
     let k = match k {
         Arg::Given(v) if !v.is_none() => {

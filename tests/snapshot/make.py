@@ -120,7 +120,9 @@ def _options(rng: random.Random, vectors: bool) -> dict[str, Any]:
     if vectors and rng.random() < 0.5:
         o["dedupe"] = "cosine"
     if rng.random() < 0.3:
-        o["threshold"] = rng.choice((0.0, 0.5, 0.8, 1.0))
+        threshold = rng.choice((0.0, 0.5, 0.8, 1.0))
+        if o["dedupe"] not in (None, "exact"):  # which have no threshold (an error)
+            o["threshold"] = threshold
     if rng.random() < 0.2:
         o["scope"] = "document"
     if rng.random() < 0.2:
@@ -198,7 +200,9 @@ def request(seed: int) -> tuple[str, Any, dict[str, Any]]:
     cands = _candidates(rng, vectors)
     options = _options(rng, vectors)
     if vectors and rng.random() < 0.5:
-        options["query_vector"] = list(rng.choice(VECTORS))
+        query_vector = list(rng.choice(VECTORS))
+        if "mmr" in options:  # only mmr reads it (an error without)
+            options["query_vector"] = query_vector
     question: Any = rng.choice(("What is the relocation cap?", "Leave [2]?", "a < b & c"))
     if rng.random() < 0.06:
         name, value = rng.choice(_BAD_OPTIONS)
@@ -213,7 +217,23 @@ def request(seed: int) -> tuple[str, Any, dict[str, Any]]:
             cands = [*cands, value]
         else:
             options[name] = value
+    if isinstance(options.get("chunks_of"), dict) and isinstance(cands, list):
+        _agree(cands, options["chunks_of"])
     return question, cands, options
+
+
+def _agree(cands: list[Any], chunks_of: dict[str, list[dict[str, Any]]]) -> None:
+    """Give a neighbour list's chunk a hit's text where it has the hit's id (an id names one
+    text; a list that disagrees is an error, which would hide the neighbour expansion)."""
+    for c in cands:
+        cid, doc, text = (
+            (c.id, c.doc, c.text) if isinstance(c, bp.Chunk)
+            else (c.get("id"), c.get("doc"), c.get("text")) if isinstance(c, dict)
+            else (None, None, c)
+        )  # fmt: skip
+        for entry in chunks_of.get(doc, []) if cid is not None else []:
+            if entry["id"] == cid and isinstance(text, str):
+                entry["text"] = text
 
 
 def outcome(seed: int, backend: str) -> str:

@@ -12,3 +12,9 @@ def test_items_past_the_cap_of_their_document_are_dropped(backend: str) -> None:
     items, ctx = start(backend, rows, max_per_doc=1)
     assert ids(cap.run(items, ctx)) == ["a", "c"]
     assert drops(ctx) == {"b": ("capped", {"doc": "x", "max_per_doc": 1})}
+
+
+def test_a_candidate_without_doc_is_not_in_a_document_named_like_its_id(backend: str) -> None:
+    rows = [{"text": "own", "id": "kb"}, {"text": "one", "id": "x", "doc": "kb"}]
+    items, ctx = start(backend, rows, max_per_doc=1)
+    assert ids(cap.run(items, ctx)) == ["kb", "x"]

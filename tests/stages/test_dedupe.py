@@ -16,7 +16,8 @@ ROWS = [
 
 @pytest.mark.parametrize("method", ["exact", "jaccard", "minhash"])
 def test_the_first_copy_wins(backend: str, method: str) -> None:
-    items, ctx = start(backend, ROWS, dedupe=method, threshold=0.5)
+    threshold = None if method == "exact" else 0.5  # exact has no threshold
+    items, ctx = start(backend, ROWS, dedupe=method, threshold=threshold)
     kept = dedupe.run(items, ctx)
     if method == "exact":  # case differs, so these are not exact copies
         assert ids(kept) == ["a", "b", "c"]
@@ -68,3 +69,12 @@ def test_auto_compares_pages_by_hash_and_text_by_words(backend: str) -> None:
         {"of": "p", "similarity": 1.0, "method": "page_hash"},
     )
     assert drops(ctx)["t-copy"][1]["method"] == "jaccard"
+
+
+def test_scope_document_keeps_a_doc_less_candidate_apart_from_a_named_document(
+    backend: str,
+) -> None:
+    rows = [{"text": "the same words here", "id": "kb"},
+            {"text": "the same words here", "id": "x", "doc": "kb"}]  # fmt: skip
+    items, ctx = start(backend, rows, dedupe="exact", scope="document")
+    assert ids(dedupe.run(items, ctx)) == ["kb", "x"]

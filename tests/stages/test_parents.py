@@ -34,3 +34,22 @@ def test_a_parent_that_is_one_of_the_children_is_an_error(backend: str) -> None:
     items, ctx = start(backend, ROWS, parents=lambda chunk: {"text": "t", "id": "o"})
     with pytest.raises(bp.InputError, match="points back at a child"):
         parents.run(items, ctx)
+
+
+def test_one_parent_id_with_two_texts_is_an_error(backend: str) -> None:
+    def section_of(chunk: bp.Chunk) -> dict[str, str] | None:
+        return None if chunk.parent is None else {"text": f"section as seen from {chunk.id}"}
+
+    items, ctx = start(backend, ROWS, parents=section_of)
+    with pytest.raises(bp.InputError) as info:
+        parents.run(items, ctx)
+    assert str(info.value) == (
+        "candidate 2 (id='c2'): parent 'p' has a different text than the parent of candidate 0 "
+        "(id='c1') with that id; ids must identify one text"
+    )
+    assert (info.value.index, info.value.field, info.value.option) == (2, "parent", "parents")
+
+
+def test_one_parent_id_with_the_same_text_collapses(backend: str) -> None:
+    items, ctx = start(backend, ROWS, parents=lambda c: c.parent and {"text": "same", "id": "p"})
+    assert [it.members for it in parents.run(items, ctx)] == [[0, 2], [1]]

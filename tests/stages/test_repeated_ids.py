@@ -20,3 +20,10 @@ def test_a_repeat_with_other_text_is_an_error(backend: str) -> None:
     items, ctx = start(backend, [{"text": "a", "id": "k"}, {"text": "b", "id": "k"}])
     with pytest.raises(bp.InputError, match=r"candidate 1 \(id='k'\): id repeats candidate 0"):
         repeated_ids.run(items, ctx)
+
+
+def test_an_automatic_id_never_takes_an_id_another_candidate_was_given(backend: str) -> None:
+    cands = ["a", {"text": "b", "id": "0"}, "c", {"text": "d", "id": "2"}, bp.Chunk("e", id="#2")]
+    items, ctx = start(backend, cands)
+    assert ids(repeated_ids.run(items, ctx)) == ["#0", "0", "##2", "2", "#2"]
+    assert drops(ctx) == {}

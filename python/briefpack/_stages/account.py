@@ -5,19 +5,27 @@ Sources with their labels, members and token counts; the token accounting; the s
 detail; ``dropped`` and ``fates`` are built from the ledger's columns when first read). A
 request with page images also counts their tokens (``tokens["images"]``, included
 in ``sources`` and ``total``) and records the page settings. O(n) plus counting each source
-block once.
+block once. Logs the request's counts at DEBUG and each drop at ``DEBUG - 1`` on the
+``briefpack`` logger, only when that level is enabled.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from ..candidates import describe
 from ..prompt import render_question
 from ..types import Assembly, Chunk, Dropped, Source
 from . import images
 from .context import Context, Item
 
-__all__ = ["assembly"]
+__all__ = ["LOG", "TRACE", "assembly"]
+
+LOG = logging.getLogger("briefpack")
+"""The package's logger: the decisions of each request at DEBUG, nothing at INFO or above."""
+TRACE = logging.DEBUG - 1
+"""The finer level of the per-drop lines (the adapters use it too)."""
 
 
 def assembly(items: list[Item], ctx: Context) -> Assembly:
@@ -51,7 +59,7 @@ def assembly(items: list[Item], ctx: Context) -> Assembly:
     label_of: dict[int, int] = {}  # read now: a caller may change ``sources`` before ``fates``
     for s in sources:
         label_of.update(dict.fromkeys(s.member_indices, s.label))
-    return Assembly._deferred(
+    assembly = Assembly._deferred(
         system=ctx.system_text,
         user=ctx.user,
         sources=sources,
@@ -61,6 +69,27 @@ def assembly(items: list[Item], ctx: Context) -> Assembly:
         fates=lambda: _fates(chunks, label_of, ledger.fate),
         question=ctx.question,
     )
+    if LOG.isEnabledFor(logging.DEBUG):  # nothing is formatted unless someone listens
+        _log(assembly, ctx)
+    return assembly
+
+
+def _log(assembly: Assembly, ctx: Context) -> None:
+    """One DEBUG line with the request's counts; one line per drop at ``DEBUG - 1``."""
+    reasons: dict[str, int] = {}
+    for d in assembly.dropped:
+        reasons[d.reason] = reasons.get(d.reason, 0) + 1
+    t = assembly.tokens
+    LOG.debug(
+        "assembled: %d candidates -> %d sources, %d dropped %s, %d tokens (sources %d of "
+        "%d), dedupe=%s, backend=%s",
+        len(ctx.chunks), len(assembly.sources), len(assembly.dropped), reasons, t["total"],
+        t["sources"], t["context_budget"], ctx.method, ctx.kernels.name,
+    )  # fmt: skip
+    if LOG.isEnabledFor(TRACE):
+        for i in sorted(ctx.ledger.fate):
+            d = ctx.ledger.fate[i]
+            LOG.log(TRACE, "dropped %s: %s %s", describe(i, d.chunk.id), d.reason, d.detail)
 
 
 def _fates(

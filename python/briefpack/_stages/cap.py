@@ -5,7 +5,9 @@ The best-ranked items of a document stay; the rest are dropped as ``"capped"``. 
 
 from __future__ import annotations
 
-from .context import Context, Item
+from collections.abc import Hashable
+
+from .context import Context, Item, doc_key
 
 __all__ = ["run"]
 
@@ -15,13 +17,13 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     cap = ctx.options.max_per_doc
     if cap is None:
         return items
-    per_doc: dict[str, int] = {}
+    per_doc: dict[Hashable, int] = {}
     kept = []
     for it in items:
-        doc = str(it.chunk.doc)
+        doc = doc_key(it.chunk)
         per_doc[doc] = per_doc.get(doc, 0) + 1
-        if per_doc[doc] > cap:
-            ctx.drop(it, "capped", {"doc": doc, "max_per_doc": cap})
+        if per_doc[doc] > cap:  # a chunk without a doc is one item, never capped
+            ctx.drop(it, "capped", {"doc": str(it.chunk.doc), "max_per_doc": cap})
         else:
             kept.append(it)
     return kept

@@ -13,7 +13,7 @@ ledger, after every stage.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,7 +25,7 @@ from ..types import Chunk, Compression, DropDetail, Dropped, Reason
 if TYPE_CHECKING:
     from ..options import Options
 
-__all__ = ["Context", "Item", "Ledger", "Names", "Stage"]
+__all__ = ["Context", "Item", "Ledger", "Names", "Stage", "doc_key"]
 
 Names = Sequence[str] | Callable[[int], str]
 """How a failing caller's tokenizer names what it was counting: a list, or a function of the
@@ -131,6 +131,7 @@ class Context:
     ledger: Ledger
     pages: bool = False  # some candidate carries a page image (see ``images``)
     page_hashes: dict[int, bytes] = field(default_factory=dict)  # id(PageImage) -> hash
+    updated_keys: list[tuple[int, int, str]] = field(default_factory=list)  # supersede, by index
     # set by the budget stage
     system_text: str = ""
     history_block: str = ""
@@ -178,6 +179,16 @@ class Context:
 
     def drop_all(self, items: Sequence[Item], reason: Reason, detail: DropDetail) -> None:
         self.ledger.drop_all(items, reason, detail)
+
+
+def doc_key(chunk: Chunk) -> Hashable:
+    """What groups a chunk with the others of its document: its ``doc``, or, for a chunk
+    without one (a document of its own), a key no named document can equal.
+
+    >>> doc_key(Chunk("x", id="a", doc="a")) == doc_key(Chunk("y", id="a"))
+    False
+    """
+    return chunk.doc if chunk.doc is not None else (None, chunk.id)
 
 
 Stage = Callable[[list[Item], Context], list[Item]]

@@ -9,12 +9,12 @@ The cost is the kernel's (see ``briefpack.reference.dedupe``); the Python around
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ..types import DuplicateDetail
 from . import images
-from .context import Context, Item
+from .context import Context, Item, doc_key
 from .vectors import check_vectors_of
 
 __all__ = ["run"]
@@ -56,9 +56,9 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         return items
     parts: Any
     if ctx.options.scope == "document":
-        groups: dict[str, list[int]] = {}
+        groups: dict[Hashable, list[int]] = {}
         for i, item in enumerate(items):
-            groups.setdefault(str(item.chunk.doc), []).append(i)
+            groups.setdefault(doc_key(item.chunk), []).append(i)
         parts = groups.values()
     else:
         parts = [range(len(items))]

@@ -20,6 +20,7 @@ from ..options import DEFAULT_THRESHOLDS
 from ..types import Chunk
 from . import parents as parents_stage
 from .context import Context, Item, Ledger
+from .supersede import FORMS, updated_key
 from .vectors import check_vectors_of, dimension_error
 
 if TYPE_CHECKING:
@@ -64,6 +65,25 @@ def _method(dedupe: str | None, chunks: list[Chunk]) -> str | None:
     return dedupe
 
 
+def _updated_keys(chunks: list[Chunk]) -> list[tuple[int, int, str]]:
+    """Every candidate's ``updated`` as an instant's sort key (supersede compares them)."""
+    keys = []
+    for i, c in enumerate(chunks):
+        key = updated_key(c.updated)
+        if key is None:
+            shown = c.updated if len(c.updated) <= 40 else c.updated[:40] + "..."
+            raise InputError(
+                f"{describe(i, c.id)}: updated {shown!r} is not an ISO-8601 date or date-time, "
+                f"which supersede needs to compare versions; write it as one of {FORMS} "
+                "(no offset means UTC)",
+                index=i,
+                id=c.id,
+                field="updated",
+            )
+        keys.append(key)
+    return keys
+
+
 def start(
     options: Options,
     kernels: KernelsProtocol,
@@ -76,6 +96,12 @@ def start(
     q = check_text("question", question)
     hist = check_history(history)
     qv = None if query_vector is None else check_vector("query_vector", query_vector)
+    if qv is not None and options.mmr is None:
+        raise InputError(
+            "query_vector is read only by mmr, and mmr is None; pass mmr=lambda too, or drop "
+            "query_vector",
+            field="query_vector",
+        )
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
     chunks = to_chunks(candidates, kernels.valid_texts)
@@ -87,6 +113,8 @@ def start(
     ctx = Context(options, kernels, q, hist, qv, chunks, method, threshold, Ledger(chunks))
     ctx.pages = any(c.image is not None for c in chunks)
     items = [Item(c, [i], c.vector) for i, c in enumerate(chunks)]
+    if options.supersede is not None:
+        ctx.updated_keys = _updated_keys(chunks)
     uses = "dedupe='cosine'" if method == "cosine" else "mmr" if options.mmr is not None else None
     if uses is not None:
         vecs: Any = check_vectors_of(items, lambda i: describe(i, chunks[i].id), uses)

@@ -5,8 +5,10 @@ A hit is found in its document's chunk list (``chunks_of``, by id); its window
 span that stands for all their hits, at the position of the best one. Consecutive chunks are
 joined writing a shared suffix/prefix of at least ``MIN_OVERLAP`` characters once; a span of
 pages carries every image of its chunks in (list) order and shows its first and last page. Items
-already expanded to a parent, and hits not in their list, stay as they are. O(n + total span
-text) per document, plus a linear search for each hit's position.
+already expanded to a parent, hits without a ``doc`` and hits not in their list stay as they
+are; a hit whose id is in its list with a different text is an ``InputError`` (an id identifies
+one text). O(n + total span text) per document (the overlap of two chunks is found in time
+linear in their length), plus a linear search for each hit's position.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._checks import type_name
+from .._checks import call_back, type_name
 from ..candidates import to_chunk
 from ..errors import InputError
 from ..types import Chunk
@@ -29,17 +31,45 @@ MIN_OVERLAP = 8
 def merge_overlap(a: str, b: str) -> str:
     """Join neighbouring chunks, writing once the longest suffix of ``a`` that prefixes ``b``.
 
+    The overlap is found by Knuth-Morris-Pratt: the prefix function of ``b``'s first
+    ``m = min(len(a), len(b))`` characters, then one pass over ``a``'s last ``m``; O(m) time.
+
     >>> merge_overlap("the cap is 4000 EUR", "is 4000 EUR for Berlin")
     'the cap is 4000 EUR for Berlin'
     """
-    for k in range(min(len(a), len(b)), MIN_OVERLAP - 1, -1):
-        if a.endswith(b[:k]):
-            return a + b[k:]
-    return a + "\n" + b
+    k = _overlap(a, b)
+    return a + b[k:] if k >= MIN_OVERLAP else a + "\n" + b
+
+
+def _overlap(a: str, b: str) -> int:
+    """The length of the longest suffix of ``a`` that is a prefix of ``b``."""
+    m = min(len(a), len(b))
+    if m < MIN_OVERLAP:
+        return 0
+    p = b[:m]
+    fail = [0] * m  # fail[i]: the longest proper border of p[: i + 1]
+    k = 0
+    for i in range(1, m):
+        c = p[i]
+        while k and p[k] != c:
+            k = fail[k - 1]
+        if p[k] == c:
+            k += 1
+        fail[i] = k
+    k = 0
+    for c in a[len(a) - m :]:
+        while k and (k == m or p[k] != c):
+            k = fail[k - 1]
+        if p[k] == c:
+            k += 1
+    return k
 
 
 def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
-    got = chunks_of(doc) if callable(chunks_of) else chunks_of.get(doc, [])
+    if callable(chunks_of):
+        got = call_back("chunks_of", f"chunks_of({doc!r})", chunks_of, doc)
+    else:
+        got = chunks_of.get(doc, [])
     if got is None:
         return []
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
@@ -64,6 +94,18 @@ def _span_pages(span: list[Chunk]) -> dict[str, Any]:
     return {"image": images or None, "page": page}
 
 
+def _conflict(ctx: Context, item: Item, doc: str, pos: int) -> InputError:
+    i = item.members[0]
+    return InputError(
+        f"{ctx.name(item)}: chunks_of({doc!r})[{pos}] has its id with different text; ids must "
+        "identify one text (give the hit and its chunk list the same text, or different ids)",
+        index=i,
+        id=item.chunk.id,
+        field="id",
+        option="chunks_of",
+    )
+
+
 Window = tuple[int, int, list[int]]  # (lo, hi, indices of the items it grew from)
 
 
@@ -73,13 +115,15 @@ def _windows(items: list[Item], ctx: Context) -> tuple[dict[str, list[Window]], 
     lists: dict[str, list[Chunk]] = {}
     where_of: dict[int, tuple[str, int]] = {}
     for idx, item in enumerate(items):
-        if item.expanded:
+        if item.expanded or item.chunk.doc is None:  # no document, no chunk list
             continue
-        doc = str(item.chunk.doc)
+        doc = item.chunk.doc
         if doc not in lists:
             lists[doc] = _chunks_of(ctx.options.chunks_of, doc)
         pos = next((j for j, c in enumerate(lists[doc]) if c.id == item.chunk.id), None)
         if pos is not None:
+            if lists[doc][pos].text != item.chunk.text:
+                raise _conflict(ctx, item, doc, pos)
             where_of[idx] = (doc, pos)
     spans: dict[str, list[Window]] = {}
     for idx, (doc, pos) in where_of.items():

@@ -9,7 +9,7 @@ the list). O(n log n).
 from __future__ import annotations
 
 from ..ordering import order
-from .context import Context, Item
+from .context import Context, Item, doc_key
 
 __all__ = ["run"]
 
@@ -19,7 +19,7 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     return order(
         items,
         ctx.options.order,
-        doc=lambda it: it.chunk.doc,
+        doc=lambda it: doc_key(it.chunk),
         position=lambda it: it.chunk.position,
         rank=lambda it: it.members[0],
     )

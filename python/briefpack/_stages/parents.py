@@ -3,7 +3,8 @@
 Children of one parent collapse into that parent once, at the position of its best child,
 and the parent stands for all of them (``members``); its score is the best child's. A parent
 comes from a mapping (by the child's ``parent`` id) or a callable ``Chunk -> parent | None``.
-A parent that points back at a child is an error (it would replace what it expands). O(n).
+A parent that points back at a child is an error (it would replace what it expands), and so is
+one parent id returned with two different texts. O(n).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._checks import type_name
+from .._checks import call_back, type_name
 from ..candidates import describe, to_chunk
 from ..errors import InputError
 from ..types import Chunk
@@ -24,7 +25,7 @@ def parent_of(parents: Any, item: Item, where: str, child_ids: set[str]) -> Chun
     """The checked parent of ``item`` (id and doc resolved), or None if it has none."""
     child = item.chunk
     if callable(parents):
-        got = parents(child)
+        got = call_back("parents", where, parents, child)
         if got is None:
             return None
     else:
@@ -69,7 +70,17 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
             continue
         pid = str(parent.id)
         if pid in by_parent:
-            by_parent[pid].members.extend(item.members)
+            first = by_parent[pid]
+            if first.chunk.text != parent.text:
+                raise InputError(
+                    f"{where}: parent {pid!r} has a different text than the parent of "
+                    f"{ctx.name(first)} with that id; ids must identify one text",
+                    index=item.members[0],
+                    id=item.chunk.id,
+                    field="parent",
+                    option="parents",
+                )
+            first.members.extend(item.members)
             continue
         ctx.pages = ctx.pages or bool(parent.images)
         merged = Item(

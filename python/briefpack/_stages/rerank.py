@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .._checks import type_name
+from .._checks import call_back, real, shown, type_name
 from ..errors import InputError
 from .context import Context, Item
 
@@ -22,7 +22,8 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     rerank = ctx.options.rerank
     if not items or rerank is None:
         return items
-    scores = rerank(ctx.question, [it.chunk for it in items])
+    where = f"rerank(question, {len(items)} chunks)"
+    scores = call_back("rerank", where, rerank, ctx.question, [it.chunk for it in items])
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
         try:
             scores = list(scores)
@@ -36,13 +37,14 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         )
     checked = []
     for i, s in enumerate(scores):
-        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
+        x = real(s)
+        if x is None or not math.isfinite(x):
             raise InputError(
-                f"{ctx.name(items[i])}: rerank returned {s!r} for it (position {i} of the "
+                f"{ctx.name(items[i])}: rerank returned {shown(s)} for it (position {i} of the "
                 f"{len(items)} chunks passed); scores must be finite numbers",
                 option="rerank",
             )
-        checked.append(float(s))
+        checked.append(x)
     out = []
     for i in sorted(range(len(items)), key=lambda i: -checked[i]):
         it = items[i]

@@ -115,11 +115,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         budget=budget, order=args.order, labels=args.labels, tokenizer=tokenizer, **DEMO_OPTIONS
     )
     result = asm.replace(compress=args.compress)(question, chunks)
-    if args.format == "json":
-        emit(json_pieces(result.record(include_prompt=True)), args.output)
-        return EXIT_OK
-    if args.format == "messages":
-        emit(dumps(_messages(result)), args.output)
+    if _emitted_as_data(result, args):
         return EXIT_OK
     buffer = io.StringIO() if args.output not in (None, STDIN) else None
     screen = Screen("never" if buffer is not None else args.color, buffer)
@@ -140,6 +136,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
         write_atomic(args.output, buffer.getvalue())
     screen.flush()
     return EXIT_OK
+
+
+def _emitted_as_data(result: Assembly, args: argparse.Namespace) -> bool:
+    """Write the demo's record (``--format json``) or messages (``messages``); False for text."""
+    if args.format == "json":
+        emit(json_pieces(result.record(include_prompt=True)), args.output)
+        return True
+    if args.format == "messages":
+        emit(dumps(_messages(result)), args.output)
+        return True
+    return False
 
 
 def _demo_tokenizer(args: argparse.Namespace) -> tuple[str, str | None]:
@@ -222,11 +229,7 @@ def _demo_pages(args: argparse.Namespace, tokenizer: str, note: str | None) -> i
         budget=budget, order=args.order, labels=args.labels, tokenizer=tokenizer, **PAGES_OPTIONS
     )
     result = asm(question, chunks)
-    if args.format == "json":
-        emit(json_pieces(result.record(include_prompt=True)), args.output)
-        return EXIT_OK
-    if args.format == "messages":
-        emit(dumps(_messages(result)), args.output)
+    if _emitted_as_data(result, args):
         return EXIT_OK
     buffer = io.StringIO() if args.output not in (None, STDIN) else None
     screen = Screen("never" if buffer is not None else args.color, buffer)

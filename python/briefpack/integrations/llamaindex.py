@@ -476,7 +476,8 @@ def to_nodes(
             span = hit.node.model_copy(
                 update={"text": s.chunk.text, "start_char_idx": None, "end_char_idx": None}
             )
-            chain = (chains or {}).get(str(s.chunk.doc))
+            # a doc-less chunk is a document of its own: no chain (never one named "None")
+            chain = None if s.chunk.doc is None else (chains or {}).get(s.chunk.doc)
             if chain and neighbors:
                 hits = [ranked[i].node for i in s.member_indices]
                 span = _span_links(span, hits, chain, neighbors)

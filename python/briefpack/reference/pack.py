@@ -56,8 +56,10 @@ def pack(
 
 
 def _cos(u: list[float], v: list[float]) -> float:
-    """Cosine of two unit vectors, clamped to [-1, 1] (as the Rust core's)."""
-    return min(1.0, max(-1.0, math.fsum(x * y for x, y in zip(u, v))))
+    """Cosine of two unit vectors, clamped to [-1, 1] and rounded to 6 decimals as cosine dedupe
+    reports it (so both backends score from the same numbers, and a tie is a tie in both)."""
+    c = min(1.0, max(-1.0, math.fsum(x * y for x, y in zip(u, v))))
+    return math.floor(c * 1e6 + 0.5) / 1e6
 
 
 def _unit(v: list[float]) -> list[float]:
