@@ -73,6 +73,9 @@ class Report:
     def __init__(self) -> None:
         self.rows: list[tuple[str, str, str, str, str]] = []
         self.notes: list[str] = []
+        # (candidates, inputs, cold ratio wall / CPU, warm ratio wall / CPU) of each floor row
+        self.floors: list[tuple[int, str, float, float, float, float]] = []
+        self.v: dict[str, Any] = {}  # the figures the README's table is written from
 
     def add(self, work: str, ours: float, ref: float | None, peer: str, note: str = "") -> None:
         ref_s = f"{fmt(ref)} ({ref / ours:.0f}x)" if ref is not None else "–"
@@ -88,7 +91,9 @@ def bench_tokens(r: Report, n: int) -> None:
             bp._core.set_token_cache_capacity(0)
         t_ours, counts = median_time(lambda enc=enc, core=core: core(texts, enc), repeat=3)
         total = sum(counts)
-        peer = "; ".join(_token_peers(enc, texts, counts, t_ours))
+        found: dict[str, tuple[float, int]] = {}
+        peer = "; ".join(_token_peers(enc, texts, counts, t_ours, found))
+        r.v[f"tokens {enc}"] = (t_ours, total, found)
         r.add(
             f"count tokens {enc}, {n:,} passages ({total / 1e6:.2f} M tokens)",
             t_ours,
@@ -100,7 +105,13 @@ def bench_tokens(r: Report, n: int) -> None:
             bp._core.set_token_cache_capacity(65536)
 
 
-def _token_peers(enc: str, texts: list[str], counts: list[int], t_ours: float) -> list[str]:
+def _token_peers(
+    enc: str,
+    texts: list[str],
+    counts: list[int],
+    t_ours: float,
+    found: dict[str, tuple[float, int]],
+) -> list[str]:
     """Time each installed exact counter (a loop of single-text calls) on ``texts``: tiktoken
     (its loop beats its batch call on one thread), quicktok ``count`` (the ``bench`` extra) and
     riptoken; each entry gives its time, throughput, our speed relative to it, and mismatches
@@ -140,6 +151,7 @@ def _token_peers(enc: str, texts: list[str], counts: list[int], t_ours: float) -
             out.append(f"{name} unavailable ({type(exc).__name__})")
             continue
         mism = sum(a != b for a, b in zip(counts, peer_counts))
+        found[name] = (t_peer, mism)
         out.append(
             f"{name} {fmt(t_peer)} ({total / t_peer / 1e6:.1f} M tok/s; ours {t_peer / t_ours:.2f}x"
             f" its speed; mismatches {mism})"
@@ -202,10 +214,12 @@ def bench_jaccard(r: Report, sizes: list[int], ref_limit: int) -> None:
                 return kept
 
             t_rs, kept = median_time(rs, repeat=3)
+            r.v[f"rensa jaccard {n}"] = (t_rs, _decisions_wrong(kept, res.kept))
             peers.append(f"rensa {fmt(t_rs)} ({_decisions_wrong(kept, res.kept)} wrong)")
         except ImportError:
             peers.append("rensa not installed")
         r.add(f"jaccard dedupe 0.7, {n:,} chunks (exact)", t_ours, t_ref, "; ".join(peers))
+        r.v[f"jaccard {n}"] = (t_ours, t_ref)
 
 
 def bench_jaccard_serving(r: Report, sizes: list[int]) -> None:
@@ -236,7 +250,10 @@ def bench_minhash(r: Report, sizes: list[int], ref_limit: int) -> None:
         texts = workload.texts(n)
         t_ours, res, t_ref = _ours_and_reference("dedupe_minhash", texts, 0.8, n <= ref_limit)
         r.add(
-            f"minhash dedupe 0.8, 128 perms, {n:,} chunks", t_ours, t_ref, minhash_peer(texts, res)
+            f"minhash dedupe 0.8, 128 perms, {n:,} chunks",
+            t_ours,
+            t_ref,
+            minhash_peer(texts, res, r.v, f"minhash {n}"),
         )
 
 
@@ -249,7 +266,9 @@ def shingle_strings(texts: list[str], k: int = 3) -> list[list[str]]:
     return out
 
 
-def minhash_peer(texts: list[str], res: Any, repeat: int = 5) -> str:
+def minhash_peer(
+    texts: list[str], res: Any, found: dict[str, Any], key: str, repeat: int = 5
+) -> str:
     """rensa doing the same job: 128 permutations, our bands, shingles of our words.
 
     rensa's timed region starts from prebuilt shingle strings (kernel against kernel; ours
@@ -288,6 +307,7 @@ def minhash_peer(texts: list[str], res: Any, repeat: int = 5) -> str:
         ours.append(t_o)
         theirs.append(t_r)
     t_o, t_r = statistics.median(ours), statistics.median(theirs)
+    found[key] = (t_o, t_r, t_build)
     return (
         f"alternating x{repeat}: ours {fmt(t_o)} vs rensa {fmt(t_r)} from prebuilt shingles "
         f"(ours {t_r / t_o:.2f}x rensa's speed; +{fmt(t_build)} to build the shingles); "
@@ -316,6 +336,7 @@ def bench_cosine(r: Report, n: int, dim: int, ref_n: int) -> None:
     t_ours, res = median_time(lambda: bp.dedupe_cosine(mat, 0.97), repeat=3)
 
     t_np, kept_np = median_time(lambda: numpy_gram_greedy(mat, 0.97), repeat=3)
+    r.v["cosine"] = (n, dim, t_ours, t_np)
     small = mat[:ref_n]
     t_ref, _ = median_time(lambda: reference.dedupe_cosine(small, 0.97), repeat=1, warmup=0)
     t_ours_small, _ = median_time(lambda: bp.dedupe_cosine(small, 0.97), repeat=3)
@@ -335,6 +356,91 @@ def _cold() -> None:
     if core is not None and hasattr(core, "set_token_cache_capacity"):
         core.set_token_cache_capacity(0)
         core.set_token_cache_capacity(65_536)
+
+
+FLOOR_QUESTION = "How do I configure the network interface?"
+
+
+def _floor_configs(n: int) -> list[tuple[str, bp.Assembler, list[Any]]]:
+    """The requests the floor rows time: ``n`` candidates as ``Chunk``s, and as plain dicts
+    (what the CLI and JSON callers pass) with ``max_per_doc``; o200k, 12k budget, jaccard."""
+    rows = workload.candidates(n)
+    base = {"budget": 12_000, "tokenizer": "o200k_base", "dedupe": "jaccard"}
+    return [
+        ("Chunks", bp.Assembler(**base), [bp.Chunk(**c) for c in rows]),  # type: ignore[arg-type]
+        ("dicts + max_per_doc=3", bp.Assembler(**base, max_per_doc=3), [dict(c) for c in rows]),
+    ]
+
+
+def bench_floor(r: Report, sizes: list[int], repeat: int = 9) -> None:
+    """``assemble`` next to its kernel floor, alternating, one median each.
+
+    The floor of a request is what no pipeline can avoid: the same dedupe kernel over all its
+    candidates, plus a cold exact count of the sources block it ends up placing. Cold rows
+    empty the count cache before each call (floor included, outside the timing); warm rows
+    make the same call twice, time the second (the cache full) and compare with the dedupe
+    kernel alone (the count of a recurring block is a hash). Every timing of a size runs in
+    turn, ``repeat`` times, so all see the same load; each is taken as wall time and as the
+    calling thread's CPU time (every kernel here runs on the calling thread, so CPU time is
+    the same work without the waits that other processes on a shared machine cause).
+    """
+    from briefpack.prompt import SOURCE_SEPARATOR, render_source
+
+    for n in sizes:
+        configs = _floor_configs(n)
+        jobs: dict[str, tuple[Callable[[], Any] | None, Callable[[], Any]]] = {}
+        for name, asm, cands in configs:
+            a = asm(FLOOR_QUESTION, cands)
+            block = SOURCE_SEPARATOR.join(
+                render_source(s.label, s.chunk, asm.options.labels) for s in a.sources
+            )
+            assert f"<sources>\n{block}\n</sources>" in a.user, "floor: not the placed block"
+            texts = [str(c.text if isinstance(c, bp.Chunk) else c["text"]) for c in cands]
+
+            def call(asm: bp.Assembler = asm, cands: list[Any] = cands) -> Any:
+                return asm(FLOOR_QUESTION, cands)
+
+            def floor(texts: list[str] = texts, block: str = block) -> Any:
+                bp._core.dedupe_jaccard(texts, 0.7)
+                return bp._core.count_tokens([block], "o200k_base")
+
+            def floor_warm(texts: list[str] = texts) -> Any:
+                return bp._core.dedupe_jaccard(texts, 0.7)
+
+            jobs.update({f"{name} cold": (_cold, call), f"{name} floor": (_cold, floor)})
+            # warm: the same call just before (untimed), so every count is in the cache
+            jobs.update({f"{name} warm": (call, call), f"{name} floor warm": (None, floor_warm)})
+        wall: dict[str, list[float]] = {k: [] for k in jobs}
+        cpu: dict[str, list[float]] = {k: [] for k in jobs}
+        for _setup, fn in jobs.values():  # warm-up
+            fn()
+        for _ in range(repeat if n <= 1_000 else max(3, repeat // 3)):
+            for k, (setup, fn) in jobs.items():
+                gc.collect()
+                if setup is not None:
+                    setup()
+                c0, t0 = time.thread_time(), time.perf_counter()
+                fn()
+                wall[k].append(time.perf_counter() - t0)
+                cpu[k].append(time.thread_time() - c0)
+        med = {k: statistics.median(v) for k, v in wall.items()}
+        mcpu = {k: statistics.median(v) for k, v in cpu.items()}
+        for name, _, _ in configs:
+            goal_cold = 1.3 if name == "Chunks" else 1.6
+            keys = (f"{name} cold", f"{name} floor", f"{name} warm", f"{name} floor warm")
+            c, f, w, fw = (med[k] for k in keys)
+            cc, cf, cw, cfw = (mcpu[k] for k in keys)
+            r.add(
+                f"assemble vs floor, {n:,} candidates as {name}, o200k, 12k, jaccard",
+                c,
+                None,
+                f"cold: floor {fmt(f)} (dedupe + cold count of the placed block), ratio "
+                f"{c / f:.2f}x wall / {cc / cf:.2f}x CPU (goal {goal_cold}x); warm {fmt(w)} vs "
+                f"dedupe alone {fmt(fw)}, ratio {w / fw:.2f}x wall / {cw / cfw:.2f}x CPU "
+                "(goal 1.2x)",
+                "alternating, medians",
+            )
+            r.floors.append((n, name, c / f, cc / cf, w / fw, cw / cfw))
 
 
 def bench_assemble(r: Report, sizes: list[int], ref_limit: int) -> None:
@@ -367,6 +473,7 @@ def bench_assemble(r: Report, sizes: list[int], ref_limit: int) -> None:
             "no peer does the whole job",
             f"warm cache {fmt(t_warm)}",
         )
+        r.v[f"assemble {n}"] = (t_ours, t_ref)
 
 
 def bench_assemble_vectors(r: Report, n: int, dim: int) -> None:
@@ -383,6 +490,7 @@ def bench_assemble_vectors(r: Report, n: int, dim: int) -> None:
     mat = np.stack([c.vector for c in cands])
 
     t_np, _ = median_time(lambda: numpy_gram_greedy(mat, 0.97), repeat=3)
+    r.v["assemble vectors"] = (n, dim, t_ours, t_np)
     r.add(
         f"assemble, {n:,} candidates with {dim}-d float32 vectors, cosine dedupe (cold cache)",
         t_ours,
@@ -412,6 +520,7 @@ def bench_batch(r: Report, requests: int, n: int) -> None:
     t1, one = median_time(lambda: many(1), repeat=3, setup=_cold)
     t2, two = median_time(lambda: many(2), repeat=3, setup=_cold)
     tp, procs = median_time(lambda: many(2, "processes"), repeat=3, setup=_cold)
+    r.v["many"] = (requests, n, t2, t1 / t2)
     assert [a.user for a in one] == [a.user for a in two], "assemble_many is not deterministic"
     assert [a.user for a in one] == [a.user for a in procs], "assemble_many is not deterministic"
     r.add(
@@ -437,6 +546,7 @@ def bench_memory(r: Report, n: int) -> None:
         check=True,
     )
     res = json.loads(out.stdout.strip().splitlines()[-1])
+    r.v["memory"] = (n, float(res["input_mb"]), float(res["peak_rss_mb"]))
     r.add(
         f"memory: assemble {n:,} candidates ({res['input_mb']} MB of text)",
         float(res["assemble_s"]),
@@ -483,18 +593,142 @@ def write(r: Report, path: Path, args: argparse.Namespace) -> None:
     print(f"wrote {path}")
 
 
+def _ms(seconds: float) -> str:
+    """A time for the README's table: ms below a second, else s."""
+    return f"{seconds * 1e3:.3g} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def readme_table(r: Report) -> list[str]:
+    """The README's numbers table, from this run's figures (rows whose figures are missing
+    are left out)."""
+    v = r.v
+    rows = [
+        "| work (x86_64, 2 cores, one thread per call) | briefpack (Rust) | reference (pure "
+        "Python) | peer |",
+        "|---|---|---|---|",
+    ]
+    encs = ("cl100k_base", "o200k_base")
+    if all(f"tokens {e}" in v for e in encs):
+        tok = [v[f"tokens {e}"] for e in encs]
+        mism = sum(t[2].get(p, (0, 0))[1] for t in tok for p in ("tiktoken", "quicktok"))
+        peers = "; ".join(
+            f"{p} {' / '.join(_ms(t[2][p][0]) for t in tok)}"
+            for p in ("tiktoken", "quicktok")
+            if all(p in t[2] for t in tok)
+        )
+        rows.append(
+            f"| count tokens, cl100k / o200k, 10k passages ({tok[0][1] / 1e6:.1f} M tokens), "
+            f"{mism} mismatches | {' / '.join(_ms(t[0]) for t in tok)} "
+            f"({' / '.join(f'{t[1] / t[0] / 1e6:.1f}' for t in tok)} M tok/s) | – | {peers} |"
+        )
+    sizes = [n for n in (1_000, 10_000, 100_000) if f"jaccard {n}" in v]
+    if sizes:
+        ref = v[f"jaccard {sizes[0]}"][1]
+        rensa = [v[f"rensa jaccard {n}"] for n in sizes if f"rensa jaccard {n}" in v]
+        peer = (
+            f"rensa MinHash-LSH {' / '.join(_ms(t) for t, _ in rensa)}, with "
+            f"{' / '.join(f'{w:,}' for _, w in rensa)} wrong decisions"
+            if len(rensa) == len(sizes)
+            else "–"
+        )
+        rows.append(
+            f"| exact Jaccard dedupe 0.7, {' / '.join(f'{n // 1000}k' for n in sizes)} chunks | "
+            f"{' / '.join(_ms(v[f'jaccard {n}'][0]) for n in sizes)} | "
+            f"{_ms(ref) + f' ({sizes[0] // 1000}k)' if ref else '–'} | {peer} |"
+        )
+    if "minhash 10000" in v:
+        ours, theirs, build = v["minhash 10000"]
+        rows.append(
+            f"| MinHash + LSH 0.8, 128 permutations, 10k chunks, from text | {_ms(ours)} | – | "
+            f"rensa {_ms(theirs)} from prebuilt shingles + {_ms(build)} to build them |"
+        )
+    if "cosine" in v:
+        n, dim, ours, np_ = v["cosine"]
+        rows.append(
+            f"| cosine dedupe 0.97, {n // 1000}k x {dim} float32 | {_ms(ours)} | – | numpy Gram "
+            f"matrix + greedy {_ms(np_)} |"
+        )
+    if "assemble 200" in v and "assemble 1000" in v:
+        a, b = v["assemble 200"], v["assemble 1000"]
+        ref = f"{_ms(a[1])} / {_ms(b[1])}" if a[1] and b[1] else "–"
+        rows.append(
+            "| `assemble`, 200 / 1,000 candidates, 12k budget, cold count cache | "
+            f"{_ms(a[0])} / {_ms(b[0])} | {ref} | – |"
+        )
+    if r.floors:
+        for kind, cold_goal in (("Chunks", 1.3), ("dicts + max_per_doc=3", 1.6)):
+            got = [f for f in r.floors if f[1] == kind]
+            sizes_ = " / ".join(f"{f[0]:,}" for f in got)
+            rows.append(
+                f"| `assemble` over its kernel floor (dedupe + cold count of the placed block), "
+                f"{sizes_} candidates as {kind}, cold; warm over the dedupe alone | "
+                f"{' / '.join(f'{f[3]:.2f}x' for f in got)} cold; "
+                f"{' / '.join(f'{f[5]:.2f}x' for f in got)} warm (CPU time; goals "
+                f"{cold_goal}x / 1.2x) | – | – |"
+            )
+    if "assemble 100000" in v and "memory" in v:
+        n, mb, rss = v["memory"]
+        rows.append(
+            f"| `assemble`, {n // 1000}k candidates ({mb:.0f} MB of text) | "
+            f"{_ms(v['assemble 100000'][0])}; peak RSS {rss:.0f} MB (in a fresh process) | – | – |"
+        )
+    if "assemble vectors" in v:
+        n, dim, ours, np_ = v["assemble vectors"]
+        rows.append(
+            f"| `assemble`, {n // 1000}k candidates with {dim}-d vectors, cosine | {_ms(ours)} | "
+            f"– | numpy's dedupe alone {_ms(np_)} |"
+        )
+    if "many" in v:
+        reqs, n, t2, ratio = v["many"]
+        rows.append(
+            f"| `assemble_many`, {reqs} requests x {n} candidates, 2 threads | {_ms(t2)} "
+            f"({ratio:.2f}x one thread) | – | – |"
+        )
+    return rows
+
+
+def write_between(path: Path, name: str, lines: list[str]) -> None:
+    """Replace what stands between ``<!-- name:start -->`` and ``<!-- name:end -->``."""
+    text = path.read_text(encoding="utf-8")
+    start, end = f"<!-- {name}:start -->\n", f"<!-- {name}:end -->"
+    a, b = text.index(start) + len(start), text.index(end)
+    path.write_text(text[:a] + "\n".join(lines) + "\n" + text[b:], encoding="utf-8")
+    print(f"wrote {path} ({name})")
+
+
+def floor_table(r: Report) -> list[str]:
+    """The floor rows as a table for docs/performance.md."""
+    lines = [
+        f"Measured by `python benches/report.py` on {time.strftime('%Y-%m-%d')} (o200k, 12k "
+        "budget, jaccard; medians, alternating; wall / calling thread's CPU time):",
+        "",
+        "| candidates | inputs | cold: `assemble` / floor | warm: `assemble` / dedupe alone |",
+        "|---|---|---|---|",
+    ]
+    for n, kind, cw, cc, ww, wc in r.floors:
+        lines.append(f"| {n:,} | {kind} | {cw:.2f}x / {cc:.2f}x | {ww:.2f}x / {wc:.2f}x |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
+    parser.add_argument(
+        "--floor-only", action="store_true", help="only the assemble-vs-floor rows, printed"
+    )
     args = parser.parse_args()
     r = Report()
+    if args.floor_only:
+        bench_floor(r, [200] if args.quick else [200, 1_000, 10_000])
+        return
     if args.quick:
         bench_tokens(r, 500)
         bench_jaccard(r, [200], 200)
         bench_minhash(r, [200], 200)
         bench_cosine(r, 500, 256, 100)
         bench_assemble(r, [50, 200], 200)
+        bench_floor(r, [200], repeat=3)
         bench_assemble_vectors(r, 500, 256)
         bench_batch(r, 8, 200)
     else:
@@ -504,10 +738,14 @@ def main() -> None:
         bench_minhash(r, [1_000, 10_000], 1_000)
         bench_cosine(r, 10_000, 1024, 300)
         bench_assemble(r, [50, 200, 1_000, 10_000, 100_000], 1_000)
+        bench_floor(r, [200, 1_000, 10_000])
         bench_assemble_vectors(r, 10_000, 1024)
         bench_batch(r, 64, 200)
         bench_memory(r, 100_000)
     write(r, args.out, args)
+    if not args.quick and args.out == HERE / "RESULTS.md":
+        write_between(HERE.parent / "README.md", "numbers", readme_table(r))
+        write_between(HERE.parent / "docs" / "performance.md", "floor", floor_table(r))
 
 
 if __name__ == "__main__":

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
 from functools import cache
 from pathlib import Path
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "passages.jsonl.gz"
+CORPUS = Path(
+    os.environ.get("BRIEFPACK_CORPUS")
+    or Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "passages.jsonl.gz"
+)
+"""The corpus of passages; ``BRIEFPACK_CORPUS`` names another place (a checkout that is not
+next to ``shared``, such as a git worktree)."""
 
 _WORDS = [
     "the",

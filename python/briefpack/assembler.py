@@ -12,7 +12,6 @@ threads; and a pluggable list of stages: the order of the stages is the contract
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -119,7 +118,7 @@ class Assembler:
         for stage in self._plan:
             items = stage(items, ctx)
         result = account.assembly(items, ctx)
-        return result if route is None else dataclasses.replace(result, route=route.to_dict())
+        return result if route is None else result._with(route=route.to_dict())
 
     def whole_corpus(
         self,
@@ -173,7 +172,7 @@ class Assembler:
                 "context_budget": result.tokens["context_budget"],
             },
         }
-        return dataclasses.replace(result, route=decided)
+        return result._with(route=decided)
 
     @overload
     def many(

@@ -150,6 +150,61 @@ def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
 
 _isfinite = math.isfinite
 
+_PLAIN_KEYS = frozenset(_TEXT_FIELDS)
+"""The keys of a mapping ``_checked_mapping`` takes as it is (no page fields)."""
+
+
+def _checked_mapping(d: dict[str, Any], unicode: list[str]) -> Chunk | None:
+    """A plain ``dict`` (what JSON and the CLI give) as its ``Chunk`` in one construction, when
+    its values already have the types ``to_chunk(..., resolve=False)`` would return (``None``
+    otherwise: the full check converts it or writes the error); non-ASCII strs go to
+    ``unicode`` as in ``_checked_as_is``."""
+    if not _PLAIN_KEYS.issuperset(d):
+        return None
+    get = d.get
+    text, cid, doc, score, parent = get("text"), get("id"), get("doc"), get("score"), get("parent")
+    position, tokens, meta = get("position"), get("tokens"), get("meta")
+    title, url, updated = get("title", ""), get("url", ""), get("updated", "")
+    if (
+        type(text) is not str
+        or (cid is not None and type(cid) is not str)
+        or (doc is not None and type(doc) is not str)
+        or (parent is not None and type(parent) is not str)
+        or (score is not None and (type(score) is not float or not _isfinite(score)))
+        or (position is not None and (type(position) is not int or position < 0))
+        or (tokens is not None and (type(tokens) is not int or tokens < 0))
+        or (meta is not None and not isinstance(meta, Mapping))
+        or (meta and not _meta_ok(meta))
+        or type(title) is not str
+        or type(url) is not str
+        or type(updated) is not str
+    ):
+        return None
+    for value in (text, title, url, updated, cid, doc, parent):
+        if value and not value.isascii():
+            unicode.append(value)
+    return _new_chunk(
+        {
+            "text": text, "id": cid, "score": score, "doc": doc, "position": position,
+            "parent": parent, "title": title, "url": url, "updated": updated,
+            "tokens": tokens, "vector": get("vector"), "meta": meta, "image": None,
+            "page": None,
+        }
+    )  # fmt: skip
+
+
+def _new_chunk(values: dict[str, Any]) -> Chunk:
+    """``Chunk(**values)`` for ``values`` that name every field, in a third of the time (a
+    frozen dataclass sets its fields one ``object.__setattr__`` at a time); ``Chunk`` has no
+    ``__post_init__`` and no slots (tests/test_intake_dicts.py holds both)."""
+    chunk = _object_new(Chunk)
+    _object_setattr(chunk, "__dict__", values)
+    return chunk
+
+
+_object_new = object.__new__
+_object_setattr = object.__setattr__
+
 
 def _check_field(where: str, text: object, field: str) -> None:
     try:
@@ -163,16 +218,22 @@ def to_chunks(
     candidates: Sequence[object], valid_texts: Callable[[list[str]], bool]
 ) -> list[Chunk]:
     """``[to_chunk(c, i) for i, c in enumerate(candidates)]``, with the same result and the same
-    first error, but ``Chunk``s that need no conversion are checked in place and their
-    non-ASCII strs all at once by ``valid_texts`` (the Rust core's also caches their UTF-8 for
-    the kernels that read them next).
+    first error, but ``Chunk``s that need no conversion are checked in place, plain dicts are
+    built in one step, and their non-ASCII strs are checked all at once by ``valid_texts``
+    (the Rust core's also caches their UTF-8 for the kernels that read them next).
     """
     out: list[Chunk] = []
     add = out.append
     unicode: list[str] = []
     try:
         for i, c in enumerate(candidates):
-            fast = _checked_as_is(c, i, unicode) if type(c) is Chunk else None
+            fast = (
+                _checked_as_is(c, i, unicode)
+                if type(c) is Chunk
+                else _checked_mapping(c, unicode)
+                if type(c) is dict
+                else None
+            )
             add(to_chunk(c, i, resolve=False) if fast is None else fast)
     except InputError:
         pass  # a Chunk checked in place before it may hold the first error: start over

@@ -17,6 +17,7 @@ except for control characters). The threat model is docs/security.md.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -156,8 +157,8 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
     >>> neutralise_labels("sys.argv[1], m[1][2], `a [9]`")
     'sys.argv[1], m[1][2], `a [9]`'
     """
-    regions = code_regions(s) if code else []
-    out: list[str] = []
+    regions: list[tuple[int, int]] | None = None  # found at the first look-alike: most texts
+    out: list[str] = []  # have none, and finding code regions costs a pass over every line
     last = 0
     chained = -1  # where the last neutralised look-alike ended
     r = 0
@@ -165,6 +166,8 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
         a = m.start()
         if not _DIGIT.search(m.group()):
             continue
+        if regions is None:
+            regions = code_regions(s) if code else []
         while r < len(regions) and regions[r][1] <= a:
             r += 1
         if r < len(regions) and regions[r][0] <= a:
@@ -184,7 +187,20 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
 
 
 def _escape_free_text(s: str) -> str:
+    if len(s) > _RECENT_LONGEST:
+        return neutralise_labels(escape_text(s))
+    return _escape_recent(s)
+
+
+@functools.lru_cache(maxsize=1024)
+def _escape_recent(s: str) -> str:
+    """The escaped free text of a recent chunk: a chunk that recurs across requests (or is
+    priced and placed in one) is escaped once. A str caches its hash, so a hit costs one
+    lookup; at most 1,024 texts of up to ``_RECENT_LONGEST`` characters are kept."""
     return neutralise_labels(escape_text(s))
+
+
+_RECENT_LONGEST = 4096
 
 
 def _escape_value(s: str, *, anywhere: bool = False) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
@@ -280,7 +280,8 @@ class Assembly:
             (= system + user), ``context_budget``, ``reserved_output`` and ``margin``.
         settings: the options that produced it (as recorded).
         fates: one entry per candidate, in input order: its id and its fate (``"source"`` with
-            a label, or ``"dropped"`` with reason and detail).
+            a label, or ``"dropped"`` with reason and detail). ``dropped`` and ``fates`` are
+            built when first read (a caller that reads only the prompt never pays for them).
         question: the question as given.
         route: how the request was routed (``Route.to_dict()``), when it was: passed as
             ``route=`` to the ``Assembler``, or set by ``Assembler.whole_corpus``; ``None``
@@ -350,3 +351,66 @@ class Assembly:
         from .citations import cite
 
         return cite(answer, self, strict=strict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle every field with its value (a deferred ``dropped`` or ``fates`` is built)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def _deferred(
+        cls,
+        *,
+        dropped: Callable[[], list[Dropped]],
+        fates: Callable[[], list[dict[str, Any]]],
+        **fields: Any,
+    ) -> Assembly:
+        """An assembly whose ``dropped`` and ``fates`` are built by these functions on first
+        read (the pipeline's: most candidates of a large request are dropped, and most callers
+        read only the prompt). Equal, in every way a caller can see, to one built with the
+        lists."""
+        out = cls(dropped=[], fates=[], **fields)
+        out.__dict__["dropped"] = _Deferred(dropped)
+        out.__dict__["fates"] = _Deferred(fates)
+        return out
+
+    def _with(self, **changes: Any) -> Assembly:
+        """``dataclasses.replace`` without building a deferred ``dropped`` or ``fates``."""
+        out = object.__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        for name, value in changes.items():
+            object.__setattr__(out, name, value)
+        return out
+
+
+class _Deferred:
+    """A value of a field computed on first read (see ``Assembly._deferred``)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+
+class _DeferredField:
+    """The descriptor of ``Assembly.dropped`` and ``Assembly.fates``: the stored value, built
+    once (thread-safe: two threads that race build equal values) if it was deferred."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:  # no class-level default: the dataclass field stays required
+            raise AttributeError(self.name)
+        value = obj.__dict__[self.name]
+        if type(value) is _Deferred:
+            value = value.make()
+            obj.__dict__[self.name] = value
+        return value
+
+    def __set__(self, obj: object, value: Any) -> None:  # ``__init__`` only: the class is frozen
+        obj.__dict__[self.name] = value
+
+
+for _name in ("dropped", "fates"):
+    setattr(Assembly, _name, _DeferredField(_name))
+del _name

@@ -32,3 +32,17 @@ def test_a_page_label_has_its_page_and_one_placeholder_per_image(backend: str) -
     items, ctx = start(backend, [row])
     label.run(items, ctx)
     assert ctx.rendered == ['<source id="1" title="R" page="14">\n<page-image/>\nOCR\n</source>']
+
+
+def test_a_priced_block_is_relabelled_to_what_rendering_gives(backend: str) -> None:
+    from briefpack._stages import budget
+    from briefpack.prompt import render_source
+
+    rows = [{"text": f"text [{i}] <b> & \u2028", "title": f"T{i} [2]"} for i in range(12)]
+    for style in ("xml", "brackets"):
+        items, ctx = start(backend, rows, labels=style, budget=10_000)
+        placed = budget.run(items, ctx)
+        assert all(it.priced is not None for it in placed)
+        label.run(placed[::-1], ctx)
+        want = [render_source(n, it.chunk, style) for n, it in enumerate(placed[::-1], 1)]
+        assert ctx.rendered == want

@@ -2,7 +2,8 @@
 
 Sources with their labels, members and token counts; the token accounting; the settings from
 ``Options``; every candidate's fate in input order (a label, or the ledger's reason and
-detail). A request with page images also counts their tokens (``tokens["images"]``, included
+detail; ``dropped`` and ``fates`` are built from the ledger's columns when first read). A
+request with page images also counts their tokens (``tokens["images"]``, included
 in ``sources`` and ``total``) and records the page settings. O(n) plus counting each source
 block once. Logs the request's counts at DEBUG and each drop at ``DEBUG - 1`` on the
 ``briefpack`` logger, only when that level is enabled.
@@ -54,14 +55,18 @@ def assembly(items: list[Item], ctx: Context) -> Assembly:
         tokens["sources"] += ctx.n_images
         tokens["total"] += ctx.n_images
         tokens["images"] = ctx.n_images
-    assembly = Assembly(
+    ledger = ctx.ledger
+    label_of: dict[int, int] = {}  # read now: a caller may change ``sources`` before ``fates``
+    for s in sources:
+        label_of.update(dict.fromkeys(s.member_indices, s.label))
+    assembly = Assembly._deferred(
         system=ctx.system_text,
         user=ctx.user,
         sources=sources,
-        dropped=ctx.ledger.dropped(),
+        dropped=ledger.dropped,
         tokens=tokens,
         settings=ctx.options.settings(ctx.method, ctx.threshold, ctx.kernels.name, pages=ctx.pages),
-        fates=_fates(chunks, sources, ctx.ledger.fate),
+        fates=lambda: _fates(chunks, label_of, ledger.fate),
         question=ctx.question,
     )
     if LOG.isEnabledFor(logging.DEBUG):  # nothing is formatted unless someone listens
@@ -88,11 +93,8 @@ def _log(assembly: Assembly, ctx: Context) -> None:
 
 
 def _fates(
-    chunks: list[Chunk], sources: list[Source], dropped: dict[int, Dropped]
+    chunks: list[Chunk], label_of: dict[int, int], dropped: dict[int, Dropped]
 ) -> list[dict[str, Any]]:
-    label_of: dict[int, int] = {}
-    for s in sources:
-        label_of.update(dict.fromkeys(s.member_indices, s.label))
     out: list[dict[str, Any]] = []
     for i, c in enumerate(chunks):
         if i in label_of:

@@ -58,12 +58,15 @@ def _context_budget(ctx: Context) -> None:
 def _costs(batch: list[Item], ctx: Context, widest: str, left: int, n_sep: int) -> list[int]:
     """Each item's cost: exact where it can fit, some number past ``left`` where it cannot."""
     labels = ctx.options.labels
-    texts = [
-        render_source(
-            widest, it.chunk if it.chunk.tokens is None else it.chunk.replace(text=""), labels
-        )
-        for it in batch
-    ]
+    texts = []
+    for it in batch:
+        chunk = it.chunk
+        if chunk.tokens is None:
+            block = render_source(widest, chunk, labels)
+            it.priced = (chunk, widest, block)  # the label stage relabels it, not renders again
+        else:
+            block = render_source(widest, chunk.replace(text=""), labels)
+        texts.append(block)
     limits = [max(0, left - n_sep - (it.chunk.tokens or 0)) for it in batch]
     counted = ctx.count_limited(texts, limits, ctx.namer(batch))
     return [c + n_sep + (it.chunk.tokens or 0) for c, it in zip(counted, batch)]
@@ -117,8 +120,8 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
             start = resume
             continue
         if overflow == "stop" and misfit is not None:
-            for it in items[start + len(batch) :]:
-                ctx.drop(it, "over_budget", {"after": misfit, "context_budget": budget})
+            rest = items[start + len(batch) :]
+            ctx.drop_all(rest, "over_budget", {"after": misfit, "context_budget": budget})
             break
         start += len(batch)
         size *= 2

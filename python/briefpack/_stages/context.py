@@ -42,30 +42,77 @@ class Item:
     expanded: bool = False
     vector_checked: bool = False  # ``vector`` is already a checked list of floats (or row)
     compression: Compression | None = None  # set when compression cut its text (``compress``)
+    # its block as the budget priced it (under the widest label), and the chunk it rendered
+    priced: tuple[Chunk, str, str] | None = None  # (chunk, widest label, block)
 
 
 class Ledger:
-    """Where every dropped candidate is written, with its reason and typed detail."""
+    """Where every dropped candidate is written, with its reason and typed detail.
+
+    Kept as columns: a drop appends the item, its reason and its detail, and ``fate`` builds the
+    ``Dropped`` objects only when the result's ``dropped``, ``fates`` or ``record()`` are read
+    (most candidates of a large request are dropped, and most callers read only the prompt).
+    """
+
+    __slots__ = ("_built", "_details", "_items", "_reasons", "_shared", "chunks")
 
     def __init__(self, chunks: list[Chunk]) -> None:
         self.chunks = chunks
-        self.fate: dict[int, Dropped] = {}
+        self._items: list[Item | Sequence[Item]] = []
+        self._reasons: list[Reason] = []
+        self._details: list[DropDetail] = []
+        self._shared: list[bool] = []  # the entry is a run of items sharing one detail
+        self._built: dict[int, Dropped] | None = None
 
     def drop(self, item: Item, reason: Reason, detail: DropDetail) -> None:
         """Drop every candidate ``item`` stands for (``via`` names the parent or span)."""
-        if not item.expanded and len(item.members) == 1:  # the common case, ~all of a large set
-            m = item.members[0]
-            self.fate[m] = Dropped(self.chunks[m], reason, detail)
-            return
-        for m in item.members:
-            d = dict(detail)
-            if item.expanded and self.chunks[m].id != item.chunk.id:
-                d["via"] = item.chunk.id
-            self.fate[m] = Dropped(self.chunks[m], reason, cast("DropDetail", d))
+        self._items.append(item)
+        self._reasons.append(reason)
+        self._details.append(detail)
+        self._shared.append(False)
+        self._built = None
+
+    def drop_all(self, items: Sequence[Item], reason: Reason, detail: DropDetail) -> None:
+        """Drop each of ``items`` as ``drop`` does, each with its own copy of ``detail``."""
+        if items:
+            self._items.append(items)
+            self._reasons.append(reason)
+            self._details.append(detail)
+            self._shared.append(True)
+            self._built = None
+
+    @property
+    def fate(self) -> dict[int, Dropped]:
+        """Each dropped candidate's ``Dropped``, by input index (built on first read)."""
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def _build(self) -> dict[int, Dropped]:
+        chunks = self.chunks
+        out: dict[int, Dropped] = {}
+        for entry, reason, detail, shared in zip(
+            self._items, self._reasons, self._details, self._shared
+        ):
+            run = cast("Sequence[Item]", entry) if shared else (cast("Item", entry),)
+            for item in run:
+                if not item.expanded and len(item.members) == 1:  # ~all of a large set
+                    m = item.members[0]
+                    out[m] = Dropped(
+                        chunks[m], reason, cast("DropDetail", dict(detail)) if shared else detail
+                    )
+                    continue
+                for m in item.members:
+                    d = dict(detail)
+                    if item.expanded and chunks[m].id != item.chunk.id:
+                        d["via"] = item.chunk.id
+                    out[m] = Dropped(chunks[m], reason, cast("DropDetail", d))
+        return out
 
     def dropped(self) -> list[Dropped]:
         """The drops in input order."""
-        return [self.fate[i] for i in sorted(self.fate)]
+        fate = self.fate
+        return [fate[i] for i in sorted(fate)]
 
 
 @dataclass(slots=True)
@@ -129,6 +176,9 @@ class Context:
 
     def drop(self, item: Item, reason: Reason, detail: DropDetail) -> None:
         self.ledger.drop(item, reason, detail)
+
+    def drop_all(self, items: Sequence[Item], reason: Reason, detail: DropDetail) -> None:
+        self.ledger.drop_all(items, reason, detail)
 
 
 def doc_key(chunk: Chunk) -> Hashable:
