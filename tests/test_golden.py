@@ -47,6 +47,7 @@ def dropped(result: bp.Assembly) -> list[tuple[str | None, str]]:
 
 
 # ---------------------------------------------------------------- the classic relocation rows
+# docs/design.md: "Dedupe" (stage 3), "Jaccard", "Which kept item"
 
 
 def test_classic_rows_jaccard_keeps_three_of_four(backend: str) -> None:
@@ -119,6 +120,7 @@ def test_duplicate_of_is_the_earliest_ranked_kept_item(backend: str) -> None:
 
 
 # ---------------------------------------------------------------- orders
+# docs/design.md: "Orders"
 
 
 def test_round_robin_handbook_faq_wiki(backend: str) -> None:
@@ -226,6 +228,7 @@ def test_langchain_style_documents(backend: str) -> None:
 
 
 # ---------------------------------------------------------------- the budget
+# docs/design.md: "Budget arithmetic"
 
 
 def test_budget_window_leaves_7040() -> None:
@@ -340,6 +343,7 @@ def test_fixed_parts_that_just_fit_leave_a_zero_budget(backend: str) -> None:
 
 
 # ---------------------------------------------------------------- packing
+# docs/design.md: "Budget arithmetic" (packing, eviction, never cut in half)
 
 
 def pack_rows() -> list[bp.Chunk]:
@@ -397,6 +401,7 @@ def test_precomputed_tokens_stand_in_for_the_text(backend: str) -> None:
 
 
 # ---------------------------------------------------------------- supersede
+# docs/design.md: "Supersede" (stage 2 and the rule)
 
 
 def test_supersede_by_url_keeps_the_newest(backend: str) -> None:
@@ -469,6 +474,7 @@ def test_supersede_runs_before_dedupe(backend: str) -> None:
 
 
 # ---------------------------------------------------------------- dedupe methods
+# docs/design.md: "Exact", "Jaccard", "MinHash", "Cosine", "Identity"
 
 
 def test_scope_document_compares_only_within_a_document(backend: str) -> None:
@@ -661,6 +667,7 @@ def test_a_repeated_id_with_the_same_text_is_dropped_as_a_duplicate(backend: str
 
 
 # ---------------------------------------------------------------- expansion: parents
+# docs/design.md: "Expand" (stage 4), "Expansion"
 
 
 SECTIONS = {
@@ -765,6 +772,7 @@ def test_rerank_without_expansion_is_a_stable_sort(backend: str) -> None:
 
 
 # ---------------------------------------------------------------- expansion: neighbours
+# docs/design.md: "Expand" (stage 4), "Expansion"
 
 
 def guide(n: int = 10) -> list[bp.Chunk]:
@@ -926,6 +934,7 @@ def test_neighbours_of_a_hit_missing_from_chunks_of_leave_it_as_is(backend: str)
 
 
 # ---------------------------------------------------------------- cap per document, MMR
+# docs/design.md: "Cap and MMR" (stage 5), "MMR"
 
 
 def test_max_per_doc(backend: str) -> None:
@@ -980,6 +989,7 @@ def test_mmr_without_query_vector_ranks_by_score(backend: str) -> None:
 
 
 # ---------------------------------------------------------------- labels
+# docs/design.md: "Label" (stage 8), "Escaping"
 
 
 def test_xml_label_exactly_as_rendered(backend: str) -> None:
@@ -1068,6 +1078,7 @@ def test_labels_are_dense_after_the_final_order(backend: str) -> None:
 
 
 # ---------------------------------------------------------------- the prompt
+# docs/design.md: "Render" (stage 9), "Budget arithmetic" (tokens)
 
 
 def test_system_is_identical_across_requests(backend: str) -> None:
@@ -1139,6 +1150,7 @@ def test_question_is_escaped_and_last(backend: str) -> None:
 
 
 # ---------------------------------------------------------------- citations
+# docs/design.md: "Citations"
 
 
 def cited_assembly(backend: str = "python", n: int = 5) -> bp.Assembly:
@@ -1224,6 +1236,7 @@ def test_cite_accepts_the_record() -> None:
 
 
 # ---------------------------------------------------------------- the record
+# docs/design.md: "Record"
 
 
 def test_record_is_json_and_explains_every_candidate(backend: str) -> None:
@@ -1282,6 +1295,7 @@ def test_record_with_a_callable_tokenizer_and_everything_on(backend: str) -> Non
 
 
 # ---------------------------------------------------------------- determinism
+# docs/design.md: "Record" (identical input, byte-identical prompt)
 
 
 def test_the_same_input_gives_byte_identical_prompts(backend: str) -> None:
