@@ -934,7 +934,7 @@ def test_neighbours_of_a_hit_missing_from_chunks_of_leave_it_as_is(backend: str)
 
 
 # ---------------------------------------------------------------- cap per document, MMR
-# docs/design.md: "Cap and MMR" (stage 5), "MMR"
+# docs/design.md: "Cap" and "MMR" (stage 5), "MMR"
 
 
 def test_max_per_doc(backend: str) -> None:
