@@ -442,3 +442,9 @@ def test_whole_corpus_records_the_route_it_was_given() -> None:
     r = bp.route("Is SSO in Pro?", corpus=WHOLE, budget=500, tokenizer="approx")
     assert r.kind == "whole_corpus"
     assert asm.whole_corpus("Is SSO in Pro?", WHOLE, route=r).route == r.to_dict()
+
+
+def test_whole_corpus_checks_the_route_before_any_work() -> None:
+    asm = bp.Assembler(budget=500, tokenizer="approx", backend="python")
+    with pytest.raises(bp.InputError, match=r"route must be a briefpack\.Route"):
+        asm.whole_corpus("q", WHOLE, route="whole_corpus")  # type: ignore[arg-type]

@@ -106,12 +106,7 @@ class Assembler:
         with optional ``history`` (a str or role/content dicts) and ``query_vector`` (MMR).
         ``route``, the ``briefpack.route`` decision that sent the question here, goes into the
         result's ``route`` and its record."""
-        if route is not None and not isinstance(route, Route):
-            raise InputError(
-                f"route must be a briefpack.Route (what briefpack.route returns), got "
-                f"{type_name(route)}",
-                option="route",
-            )
+        _check_route(route)
         items, ctx = intake.start(
             self._options, self._kernels, question, candidates, history, query_vector
         )
@@ -148,6 +143,7 @@ class Assembler:
             BudgetError: the corpus does not fit (how many texts fit is in the message).
             InputError: a bad text, question or history (as for a call).
         """
+        _check_route(route)
         whole = self.replace(**_READ_EVERYTHING)
         result = whole(question, corpus, history=history)
         if result.dropped:
@@ -156,8 +152,8 @@ class Assembler:
                 f"fit the context budget of {result.tokens['context_budget']} tokens; retrieve "
                 "instead, or raise the budget"
             )
-        if route is not None:
-            return whole(question, corpus, history=history, route=route)
+        if route is not None:  # the caller's decision, recorded on the assembly just made
+            return result._with(route=route.to_dict())
         n = result.tokens["sources"]
         decided = {
             "kind": "whole_corpus",
@@ -239,6 +235,16 @@ class Assembler:
         return isinstance(other, Assembler) and other._options == self._options
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _check_route(route: object) -> None:
+    """``route`` is None or what ``briefpack.route`` returns."""
+    if route is not None and not isinstance(route, Route):
+        raise InputError(
+            f"route must be a briefpack.Route (what briefpack.route returns), got "
+            f"{type_name(route)}",
+            option="route",
+        )
 
 
 def _show(value: object) -> str:
