@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import pytest
@@ -55,3 +56,20 @@ def test_nothing_is_logged_at_info_or_above_and_nothing_is_built_when_disabled(
         monkeypatch.setattr(account, "_log", lambda *a: pytest.fail("logged while disabled"))
         _run(backend)
     assert caplog.records == []
+
+
+def test_sources_are_built_without_their_init(backend: str) -> None:
+    """``account`` builds each ``Source`` through its ``__dict__``: that is only the same
+    object as ``Source(...)`` while ``Source`` has no ``__post_init__``, no slots, and these
+    fields in this order."""
+    assert not hasattr(bp.Source, "__post_init__")
+    assert not hasattr(bp.Source, "__slots__")
+    result = _run(backend)
+    for s in result.sources:
+        assert list(vars(s)) == [f.name for f in dataclasses.fields(bp.Source)]
+        again = bp.Source(s.label, s.chunk, s.tokens, s.members, s.member_indices, s.compression)
+        assert s == again
+        assert hash(s) == hash(again)
+        assert repr(s) == repr(again)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            s.label = 9  # type: ignore[misc]
