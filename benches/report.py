@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import statistics
@@ -717,10 +718,15 @@ def main() -> None:
     parser.add_argument(
         "--floor-only", action="store_true", help="only the assemble-vs-floor rows, printed"
     )
+    parser.add_argument(
+        "--json", action="store_true", help="with --floor-only: also print the rows as JSON"
+    )
     args = parser.parse_args()
     r = Report()
     if args.floor_only:
         bench_floor(r, [200] if args.quick else [200, 1_000, 10_000])
+        if args.json:  # for benches/compare.py
+            print("FLOORS " + json.dumps(r.floors), flush=True)
         return
     if args.quick:
         bench_tokens(r, 500)
