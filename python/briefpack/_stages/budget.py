@@ -78,6 +78,11 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     budget, overflow = ctx.context_budget, ctx.options.overflow
     widest = str(max(1, len(items)))
     n_sep = ctx.count([SOURCE_SEPARATOR], ["source separator"])[0] if items else 0
+    tokenizer = ctx.options.tokenizer
+    if not (ctx.pages or ctx.options.compress is not None or callable(tokenizer)) and (
+        budget < _ONE_PASS_BUDGETS
+    ):
+        return _one_pass(items, ctx, widest, n_sep, tokenizer)
     placed: list[Item] = []
     used, start, size = 0, 0, 16
     cap = ctx.options.the_budget.images
@@ -125,6 +130,32 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
             break
         start += len(batch)
         size *= 2
+    ctx.placed = placed
+    return list(placed)
+
+
+_ONE_PASS_BUDGETS = 2**64 - 1
+"""``price_pack`` is exact for context budgets below this (a token count always is)."""
+
+
+def _one_pass(items: list[Item], ctx: Context, widest: str, n_sep: int, encoding: str) -> list[Item]:
+    """``run``'s loop in one kernel call (no page images, no compression, a named encoding):
+    render, count and pack every block in rank order; the same decisions and drop details, and
+    the placed blocks go to the label stage as priced. A dropped item costs a ledger entry
+    (one shared entry for all that follow an ``overflow="stop"`` misfit)."""
+    budget, overflow = ctx.context_budget, ctx.options.overflow
+    r = ctx.kernels.price_pack(
+        [it.chunk for it in items], ctx.options.labels, widest, budget, n_sep, overflow, encoding
+    )
+    placed = [items[i] for i in r.kept]
+    for it, block in zip(placed, r.blocks):
+        it.priced = (it.chunk, widest, block)  # the label stage relabels it, not renders again
+    for i, left in zip(r.misfits, r.remaining):
+        ctx.drop(items[i], "over_budget", {"remaining": left, "context_budget": budget})
+    if overflow == "stop" and r.misfits:
+        misfit = r.misfits[0]
+        after = str(items[misfit].chunk.id)
+        ctx.drop_all(items[misfit + 1 :], "over_budget", {"after": after, "context_budget": budget})
     ctx.placed = placed
     return list(placed)
 
