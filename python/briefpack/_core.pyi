@@ -104,7 +104,8 @@ def price_pack(
     Same result as ``briefpack.reference.price_pack`` (exact for budgets below 2**64 - 1).
 
     Returns:
-        ``(kept, costs, blocks, misfits, remaining)``, as ``briefpack._types.PricedPack`` names them.
+        ``(kept, costs, blocks, misfits, remaining)``, as ``briefpack._types.PricedPack``
+        names them.
 
     Raises:
         InputError: a bad argument, or a chunk with a page image or a non-str field.

@@ -138,7 +138,9 @@ _ONE_PASS_BUDGETS = 2**64 - 1
 """``price_pack`` is exact for context budgets below this (a token count always is)."""
 
 
-def _one_pass(items: list[Item], ctx: Context, widest: str, n_sep: int, encoding: str) -> list[Item]:
+def _one_pass(
+    items: list[Item], ctx: Context, widest: str, n_sep: int, encoding: str
+) -> list[Item]:
     """``run``'s loop in one kernel call (no page images, no compression, a named encoding):
     render, count and pack every block in rank order; the same decisions and drop details, and
     the placed blocks go to the label stage as priced. A dropped item costs a ledger entry
