@@ -99,28 +99,85 @@ fn is_control(c: char) -> bool {
     matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}')
 }
 
+/// Byte classes: `&<>` (every role), `"'` (attributes), `()` (a `brackets` title), and the
+/// bytes a control character can start with (ASCII controls, DEL, the lead bytes of U+0080 -
+/// U+009F and of U+2028 / U+2029). Each is ASCII or a lead byte, so a hit is a char boundary.
+const TEXT: u8 = 1;
+const QUOTE: u8 = 2;
+const PAREN: u8 = 4;
+const CONTROL: u8 = 8;
+const CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = CONTROL;
+        b += 1;
+    }
+    t[0x7f] = CONTROL;
+    t[0xc2] = CONTROL;
+    t[0xe2] = CONTROL;
+    t[b'&' as usize] = TEXT;
+    t[b'<' as usize] = TEXT;
+    t[b'>' as usize] = TEXT;
+    t[b'"' as usize] = QUOTE;
+    t[b'\'' as usize] = QUOTE;
+    t[b'(' as usize] = PAREN;
+    t[b')' as usize] = PAREN;
+    t
+};
+
 /// Append `s` escaped as `how` (see the module's notes; no look-alike rule).
 fn escape(out: &mut String, s: &str, how: As) {
+    let bytes = s.as_bytes();
     let mut last = 0;
-    for (i, c) in s.char_indices() {
-        let rep = match c {
-            '&' => "&amp;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            '"' if matches!(how, As::Attr) => "&quot;",
-            '\'' if matches!(how, As::Attr) => "&#x27;",
-            '(' if matches!(how, As::BracketsTitle) => "&#40;",
-            ')' if matches!(how, As::BracketsTitle) => "&#41;",
-            c if !matches!(how, As::Text) && is_control(c) => "",
-            _ => continue,
-        };
-        out.push_str(&s[last..i]);
-        if rep.is_empty() {
-            reference(out, c);
-        } else {
-            out.push_str(rep);
+    if matches!(how, As::Text) {
+        for i in memchr::memchr3_iter(b'&', b'<', b'>', bytes) {
+            out.push_str(&s[last..i]);
+            out.push_str(match bytes[i] {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                _ => "&gt;",
+            });
+            last = i + 1;
         }
-        last = i + c.len_utf8();
+        out.push_str(&s[last..]);
+        return;
+    }
+    let mask = TEXT
+        | CONTROL
+        | match how {
+            As::Attr => QUOTE,
+            _ => PAREN,
+        };
+    for (i, &b) in bytes.iter().enumerate() {
+        if CLASSES[b as usize] & mask == 0 {
+            continue;
+        }
+        let rep = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#x27;",
+            b'(' => "&#40;",
+            b')' => "&#41;",
+            _ => "",
+        };
+        if rep.is_empty() {
+            let Some(c) = s[i..].chars().next() else {
+                continue;
+            };
+            if !is_control(c) {
+                continue;
+            }
+            out.push_str(&s[last..i]);
+            reference(out, c);
+            last = i + c.len_utf8();
+        } else {
+            out.push_str(&s[last..i]);
+            out.push_str(rep);
+            last = i + 1;
+        }
     }
     out.push_str(&s[last..]);
 }
