@@ -6,7 +6,10 @@ overhead; fixed parts that do not fit are a ``BudgetError``), then packs greedil
 order: an item costs its source block rendered with the widest label this request can produce
 plus a separator (a chunk's ``tokens`` stands in for its text). Items are counted in batches
 that double in size, each only up to what is left (past that it cannot fit), so a large
-candidate set costs only what the budget can hold. ``evict`` runs after order, label and
+candidate set costs only what the budget can hold. Without page images, compression or a
+caller's tokenizer, that loop is one kernel call (``price_pack``: render, count with a running
+limit, pack; a stop reads nothing past the first misfit), and the blocks it placed go to the
+label stage as priced. ``evict`` runs after order, label and
 render: while the rendered block (counted as one string) is over, it drops the lowest-ranked
 placed item and renders again, so the budget holds whatever the tokenizer. With ``compress``
 on, an item that does not fit whole is offered to ``compress.fit`` first: its largest cut that
