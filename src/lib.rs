@@ -10,6 +10,7 @@ mod dedupe;
 mod errors;
 mod pack;
 mod pages;
+mod render;
 mod sentences;
 mod text;
 mod tokens;
@@ -25,6 +26,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vectors::py::register(m)?;
     pack::py::register(m)?;
     pages::py::register(m)?;
+    render::py::register(m)?;
     tokens::py::register(m)?;
     sentences::py::register(m)?;
     Ok(())

@@ -36,6 +36,17 @@ def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) ->
         lambda: bp.split_sentences(TEXTS),
         lambda: get_kernels("auto").score_sentences("relocation caps version 3", TEXTS, TEXTS),
         lambda: get_kernels("auto").select_sentences(TEXTS, [float(len(t)) for t in TEXTS], 80),
+        lambda: tuple(
+            get_kernels("auto").price_pack(
+                [bp.Chunk(t, title=f"[{i}] <{t[:9]}>") for i, t in enumerate(TEXTS)],
+                "xml",
+                "404",
+                3000,
+                1,
+                "skip",
+                "o200k_base",
+            )
+        ),
     ],
     ids=[
         "count-o200k",
@@ -47,6 +58,7 @@ def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) ->
         "split-sentences",
         "score-sentences",
         "select-sentences",
+        "price-pack",
     ],
 )
 def test_kernels_in_threads(fn: Callable[[], Any]) -> None:

@@ -17,8 +17,9 @@ from typing import Any, Protocol
 
 from . import reference
 from ._checks import check_encoding, choice, count_with
-from ._types import DedupeResult, PackResult, SentenceSpans
+from ._types import DedupeResult, PackResult, PricedPack, SentenceSpans
 from .errors import InputError
+from .types import Chunk
 
 __all__ = ["BACKENDS", "KERNEL_NAMES", "Kernels", "KernelsProtocol", "get_kernels", "rust_core"]
 
@@ -32,6 +33,7 @@ KERNEL_NAMES = (
     "dedupe_minhash",
     "dedupe_cosine",
     "pack",
+    "price_pack",
     "mmr",
     "split_sentences",
     "score_sentences",
@@ -57,6 +59,16 @@ class KernelsProtocol(Protocol):
     def valid_texts(self, texts: list[str]) -> bool: ...
     def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult: ...
     def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult: ...
+    def price_pack(
+        self,
+        chunks: Sequence[Chunk],
+        labels: str,
+        widest: str,
+        budget: int,
+        separator_tokens: int,
+        overflow: str,
+        encoding: str,
+    ) -> PricedPack: ...
     def mmr(
         self,
         query_vector: Any,
@@ -190,6 +202,21 @@ class Kernels:
     def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult:
         result = self._fns["pack"](costs, budget, overflow)
         return result if isinstance(result, PackResult) else PackResult(*result)
+
+    def price_pack(
+        self,
+        chunks: Sequence[Chunk],
+        labels: str,
+        widest: str,
+        budget: int,
+        separator_tokens: int,
+        overflow: str,
+        encoding: str,
+    ) -> PricedPack:
+        """Render, count and pack the chunks' source blocks in one pass (no page images)."""
+        fn = self._fns["price_pack"]
+        result = fn(chunks, labels, widest, budget, separator_tokens, overflow, encoding)
+        return result if isinstance(result, PricedPack) else PricedPack(*result)
 
     def mmr(
         self,

@@ -22,6 +22,7 @@ __all__ = [
     "nfkc",
     "pack",
     "page_hashes",
+    "price_pack",
     "score_sentences",
     "select_sentences",
     "sentence_aliases",
@@ -82,6 +83,32 @@ def pack(
     Raises:
         InputError: a bad budget, overflow or cost (the reference's messages, checked in the
             reference's order: budget, overflow, costs).
+    """
+
+def price_pack(
+    chunks: Sequence[Any],
+    labels: Literal["xml", "brackets"],
+    widest: str,
+    budget: int,
+    separator_tokens: int,
+    overflow: Literal["stop", "skip"],
+    encoding: Literal["o200k_base", "cl100k_base", "approx"],
+) -> tuple[list[int], list[int], list[str], list[int], list[int]]:
+    """Render, count and pack source blocks greedily in rank order, in one pass.
+
+    Each chunk (a ``Chunk`` without a page image; read lazily, so a walk that stops never reads
+    the rest) costs its block as ``briefpack.prompt.render_source(widest, chunk, labels)``
+    renders it, counted with a limit of what is left, plus ``separator_tokens``; a chunk's
+    ``tokens`` stands in for the count of its text. Placed as ``pack`` places. Text and values
+    are escaped here; a value that holds an opening bracket is escaped by ``briefpack.prompt``.
+    Same result as ``briefpack.reference.price_pack`` (exact for budgets below 2**64 - 1).
+
+    Returns:
+        ``(kept, costs, blocks, misfits, remaining)``, as ``briefpack._types.PricedPack``
+        names them.
+
+    Raises:
+        InputError: a bad argument, or a chunk with a page image or a non-str field.
     """
 
 def mmr(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["DedupeResult", "PackResult", "SentenceSpans"]
+__all__ = ["DedupeResult", "PackResult", "PricedPack", "SentenceSpans"]
 
 
 class DedupeResult(NamedTuple):
@@ -35,6 +35,29 @@ class PackResult(NamedTuple):
 
     kept: list[int]
     used: int
+
+
+class PricedPack(NamedTuple):
+    """What ``price_pack`` decided, over the sources in rank order.
+
+    Attributes:
+        kept: the placed indices, ascending.
+        costs: each placed source's cost (block under the widest label, separator, and its
+            ``tokens`` in place of its text's count).
+        blocks: each placed source's block under the widest label, with its text.
+        misfits: the indices that did not fit when tried, ascending; with
+            ``overflow="stop"`` at most one, and every index after it was not tried.
+        remaining: for each misfit, what was left of the budget when it was tried.
+
+    >>> PricedPack([0], [12], ["[1] a"], [1], [3]).misfits
+    [1]
+    """
+
+    kept: list[int]
+    costs: list[int]
+    blocks: list[str]
+    misfits: list[int]
+    remaining: list[int]
 
 
 class SentenceSpans(NamedTuple):

@@ -214,6 +214,22 @@ def _escape_brackets_title(s: str) -> str:
     return s
 
 
+def _escape_as(role: str, s: str) -> str:
+    """``s`` escaped as a source block shows it in ``role``: ``"text"`` (free text), ``"value"``
+    (an ``xml`` title, page or date), ``"url"`` (an ``xml`` url) or ``"title"`` (a part of a
+    ``brackets`` head). The Rust core's ``price_pack`` escapes every other value itself and asks
+    here only for values that hold an opening bracket (the label look-alike rule).
+
+    >>> _escape_as("title", "[3] (a)"), _escape_as("url", "x?[1]")
+    ('&#91;3] &#40;a&#41;', 'x?&#91;1]')
+    """
+    if role == "text":
+        return _escape_free_text(s)
+    if role == "title":
+        return _escape_brackets_title(s)
+    return _escape_value(s, anywhere=role == "value")
+
+
 def render_source(label: int | str, chunk: Chunk, style: LabelStyle = "xml") -> str:
     """Render one source block with its label.
 

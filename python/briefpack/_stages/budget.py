@@ -6,7 +6,10 @@ overhead; fixed parts that do not fit are a ``BudgetError``), then packs greedil
 order: an item costs its source block rendered with the widest label this request can produce
 plus a separator (a chunk's ``tokens`` stands in for its text). Items are counted in batches
 that double in size, each only up to what is left (past that it cannot fit), so a large
-candidate set costs only what the budget can hold. ``evict`` runs after order, label and
+candidate set costs only what the budget can hold. Without page images, compression or a
+caller's tokenizer, that loop is one kernel call (``price_pack``: render, count with a running
+limit, pack; a stop reads nothing past the first misfit), and the blocks it placed go to the
+label stage as priced. ``evict`` runs after order, label and
 render: while the rendered block (counted as one string) is over, it drops the lowest-ranked
 placed item and renders again, so the budget holds whatever the tokenizer. With ``compress``
 on, an item that does not fit whole is offered to ``compress.fit`` first: its largest cut that
@@ -78,6 +81,11 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     budget, overflow = ctx.context_budget, ctx.options.overflow
     widest = str(max(1, len(items)))
     n_sep = ctx.count([SOURCE_SEPARATOR], ["source separator"])[0] if items else 0
+    tokenizer = ctx.options.tokenizer
+    if not (ctx.pages or ctx.options.compress is not None or callable(tokenizer)) and (
+        budget < _ONE_PASS_BUDGETS
+    ):
+        return _one_pass(items, ctx, widest, n_sep, tokenizer)
     placed: list[Item] = []
     used, start, size = 0, 0, 16
     cap = ctx.options.the_budget.images
@@ -125,6 +133,34 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
             break
         start += len(batch)
         size *= 2
+    ctx.placed = placed
+    return list(placed)
+
+
+_ONE_PASS_BUDGETS = 2**64 - 1
+"""``price_pack`` is exact for context budgets below this (a token count always is)."""
+
+
+def _one_pass(
+    items: list[Item], ctx: Context, widest: str, n_sep: int, encoding: str
+) -> list[Item]:
+    """``run``'s loop in one kernel call (no page images, no compression, a named encoding):
+    render, count and pack every block in rank order; the same decisions and drop details, and
+    the placed blocks go to the label stage as priced. A dropped item costs a ledger entry
+    (one shared entry for all that follow an ``overflow="stop"`` misfit)."""
+    budget, overflow = ctx.context_budget, ctx.options.overflow
+    r = ctx.kernels.price_pack(
+        [it.chunk for it in items], ctx.options.labels, widest, budget, n_sep, overflow, encoding
+    )
+    placed = [items[i] for i in r.kept]
+    for it, block in zip(placed, r.blocks):
+        it.priced = (it.chunk, widest, block)  # the label stage relabels it, not renders again
+    for i, left in zip(r.misfits, r.remaining):
+        ctx.drop(items[i], "over_budget", {"remaining": left, "context_budget": budget})
+    if overflow == "stop" and r.misfits:
+        misfit = r.misfits[0]
+        after = str(items[misfit].chunk.id)
+        ctx.drop_all(items[misfit + 1 :], "over_budget", {"after": after, "context_budget": budget})
     ctx.placed = placed
     return list(placed)
 

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from .dedupe import dedupe_cosine, dedupe_exact, dedupe_jaccard, dedupe_minhash
 from .pack import mmr, pack
 from .pages import dedupe_pages, page_hashes
+from .render import price_pack
 from .sentences import score_sentences, select_sentences, sentence_aliases, split_sentences
 from .tokens import count_tokens
 
@@ -46,6 +47,7 @@ __all__ = [
     "order",
     "pack",
     "page_hashes",
+    "price_pack",
     "score_sentences",
     "select_sentences",
     "sentence_aliases",

@@ -1,0 +1,502 @@
+//! Price and pack source blocks in one pass: the budget stage's common case (no page images,
+//! no compression) as one kernel.
+//!
+//! Each source, in rank order, is rendered with the widest label exactly as
+//! `briefpack.prompt.render_source` renders it, counted with a limit of what is left of the
+//! budget (its separator and a caller's `tokens` included), and placed greedily as `pack`
+//! places it: with [`Overflow::Stop`] the first source that does not fit ends the walk (nothing
+//! after it is rendered or counted), with [`Overflow::Skip`] the walk goes on. A source with
+//! `tokens` is counted without its text (its wrapper only), and `tokens` stands in for the
+//! text's count.
+//!
+//! Escaping: text as `html.escape(quote=False)`, attribute values as `html.escape(quote=True)`
+//! plus decimal references for the control set (U+0000-U+001F, U+007F-U+009F, U+2028, U+2029),
+//! a `brackets` title (and a page's parts) as text plus the control references plus `(` and
+//! `)` as references. The label look-alike rule (`neutralise_labels`) changes only values that
+//! hold an opening bracket (`[［【〔〖〘〚⟦⁅`); it needs Unicode digit, space and letter classes,
+//! so this module never applies it: a value that holds one of those brackets comes already
+//! escaped from the caller ([`Field::escaped`], see [`needs_caller`]), and every other value is
+//! escaped here. No Unicode tables are consulted.
+//!
+//! Costs are u128 and sums checked: a sum that would overflow cannot fit (nothing wraps or
+//! panics). Counts are exact where they fit (`count_limited`'s contract), so the decisions and
+//! the kept costs equal those of pricing every source in full and calling `pack`.
+//! O(total text of the sources walked).
+
+pub mod py;
+
+use crate::pack::Overflow;
+use crate::tokens::{count_limited_cached, Encoding, CACHE};
+
+/// The label style (`briefpack.prompt.LabelStyle`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `<source id="N" title="…" page="…" updated="…" url="…">` + newline + text + newline +
+    /// `</source>`.
+    Xml,
+    /// `[N] (title) text`; a page: `[N] (title; page P; updated; url) text`.
+    Brackets,
+}
+
+impl Style {
+    /// The legal option strings, in the order error messages list them.
+    pub const ALL: [(&'static str, Style); 2] =
+        [("xml", Style::Xml), ("brackets", Style::Brackets)];
+}
+
+/// The opening brackets of a label look-alike (`briefpack.prompt._OPEN`).
+pub const OPEN: [char; 9] = ['[', '［', '【', '〔', '〖', '〘', '〚', '⟦', '⁅'];
+
+/// Whether `s` holds an opening bracket, so that only the caller can escape it (the label
+/// look-alike rule may change it); every other value is escaped here.
+pub fn needs_caller(s: &str) -> bool {
+    // '[' is ASCII; the others are three UTF-8 bytes led by 0xE2, 0xE3 or 0xEF.
+    let bytes = s.as_bytes();
+    memchr::memchr(b'[', bytes).is_some()
+        || (memchr::memchr3(0xE2, 0xE3, 0xEF, bytes).is_some() && s.contains(&OPEN[1..]))
+}
+
+/// One value of a source: as given (escaped here) or already escaped by the caller (in the
+/// form it takes in the block: for a `brackets` page, the whole `page P` part).
+#[derive(Debug, Clone)]
+pub struct Field<S> {
+    pub value: S,
+    pub escaped: bool,
+}
+
+impl<S: AsRef<str>> Field<S> {
+    fn is_empty(&self) -> bool {
+        self.value.as_ref().is_empty()
+    }
+}
+
+/// A source's label fields (`page` is `""` for none) and its caller's `tokens`.
+#[derive(Debug, Clone)]
+pub struct Source<S> {
+    pub text: Field<S>,
+    pub title: Field<S>,
+    pub url: Field<S>,
+    pub updated: Field<S>,
+    pub page: Field<S>,
+    pub tokens: Option<u128>,
+}
+
+/// What to escape a value as.
+#[derive(Clone, Copy)]
+enum As {
+    Text,
+    Attr,
+    BracketsTitle,
+}
+
+fn reference(out: &mut String, c: char) {
+    out.push_str("&#");
+    out.push_str(&u32::from(c).to_string());
+    out.push(';');
+}
+
+fn is_control(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Byte classes: `&<>` (every role), `"'` (attributes), `()` (a `brackets` title), and the
+/// bytes a control character can start with (ASCII controls, DEL, the lead bytes of U+0080 -
+/// U+009F and of U+2028 / U+2029). Each is ASCII or a lead byte, so a hit is a char boundary.
+const TEXT: u8 = 1;
+const QUOTE: u8 = 2;
+const PAREN: u8 = 4;
+const CONTROL: u8 = 8;
+const CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = CONTROL;
+        b += 1;
+    }
+    t[0x7f] = CONTROL;
+    t[0xc2] = CONTROL;
+    t[0xe2] = CONTROL;
+    t[b'&' as usize] = TEXT;
+    t[b'<' as usize] = TEXT;
+    t[b'>' as usize] = TEXT;
+    t[b'"' as usize] = QUOTE;
+    t[b'\'' as usize] = QUOTE;
+    t[b'(' as usize] = PAREN;
+    t[b')' as usize] = PAREN;
+    t
+};
+
+/// Append `s` escaped as `how` (see the module's notes; no look-alike rule).
+fn escape(out: &mut String, s: &str, how: As) {
+    let bytes = s.as_bytes();
+    let mut last = 0;
+    if matches!(how, As::Text) {
+        for i in memchr::memchr3_iter(b'&', b'<', b'>', bytes) {
+            out.push_str(&s[last..i]);
+            out.push_str(match bytes[i] {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                _ => "&gt;",
+            });
+            last = i + 1;
+        }
+        out.push_str(&s[last..]);
+        return;
+    }
+    let mask = TEXT
+        | CONTROL
+        | match how {
+            As::Attr => QUOTE,
+            _ => PAREN,
+        };
+    for (i, &b) in bytes.iter().enumerate() {
+        if CLASSES[b as usize] & mask == 0 {
+            continue;
+        }
+        let rep = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#x27;",
+            b'(' => "&#40;",
+            b')' => "&#41;",
+            _ => "",
+        };
+        if rep.is_empty() {
+            let Some(c) = s[i..].chars().next() else {
+                continue;
+            };
+            if !is_control(c) {
+                continue;
+            }
+            out.push_str(&s[last..i]);
+            reference(out, c);
+            last = i + c.len_utf8();
+        } else {
+            out.push_str(&s[last..i]);
+            out.push_str(rep);
+            last = i + 1;
+        }
+    }
+    out.push_str(&s[last..]);
+}
+
+fn value<S: AsRef<str>>(out: &mut String, f: &Field<S>, how: As) {
+    if f.escaped {
+        out.push_str(f.value.as_ref());
+    } else {
+        escape(out, f.value.as_ref(), how);
+    }
+}
+
+/// Append the block of `source` under `label` (`briefpack.prompt.render_source`), with its
+/// text or (`with_text` false) with an empty text.
+pub fn render<S: AsRef<str>>(
+    out: &mut String,
+    label: &str,
+    source: &Source<S>,
+    style: Style,
+    with_text: bool,
+) {
+    let text = |out: &mut String| {
+        if with_text {
+            value(out, &source.text, As::Text);
+        }
+    };
+    match style {
+        Style::Xml => {
+            out.push_str("<source id=\"");
+            escape(out, label, As::Attr);
+            out.push('"');
+            for (name, f) in [
+                ("title", &source.title),
+                ("page", &source.page),
+                ("updated", &source.updated),
+                ("url", &source.url),
+            ] {
+                if !f.is_empty() {
+                    out.push(' ');
+                    out.push_str(name);
+                    out.push_str("=\"");
+                    value(out, f, As::Attr);
+                    out.push('"');
+                }
+            }
+            out.push_str(">\n");
+            text(out);
+            out.push_str("\n</source>");
+        }
+        Style::Brackets => {
+            out.push('[');
+            out.push_str(label);
+            out.push(']');
+            if !source.page.is_empty() {
+                out.push_str(" (");
+                let mut first = true;
+                for (f, is_page) in [
+                    (&source.title, false),
+                    (&source.page, true),
+                    (&source.updated, false),
+                    (&source.url, false),
+                ] {
+                    if f.is_empty() {
+                        continue;
+                    }
+                    if !first {
+                        out.push_str("; ");
+                    }
+                    first = false;
+                    if is_page && !f.escaped {
+                        out.push_str("page ");
+                    }
+                    value(out, f, As::BracketsTitle);
+                }
+                out.push(')');
+            } else if !source.title.is_empty() {
+                out.push_str(" (");
+                value(out, &source.title, As::BracketsTitle);
+                out.push(')');
+            }
+            out.push(' ');
+            text(out);
+        }
+    }
+}
+
+/// The fixed settings of one pricing walk.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub style: Style,
+    /// The widest label the request can produce (its decimal digits).
+    pub widest: String,
+    pub budget: u128,
+    /// The token count of the separator that stands before each block.
+    pub separator: u128,
+    pub overflow: Overflow,
+    pub encoding: Encoding,
+}
+
+/// What the walk decided: the placed sources (ascending), their costs and blocks (with the
+/// text, under the widest label), and the sources that did not fit with what was left of the
+/// budget when each was tried. With [`Overflow::Stop`] there is at most one misfit, and every
+/// source after it is dropped after it (never rendered or counted).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Priced {
+    pub kept: Vec<usize>,
+    pub costs: Vec<u128>,
+    pub blocks: Vec<String>,
+    pub misfits: Vec<usize>,
+    pub remaining: Vec<u128>,
+}
+
+/// The walk, one source at a time (so a binding can fetch sources lazily, in batches).
+#[derive(Debug)]
+pub struct Packer {
+    settings: Settings,
+    used: u128,
+    next: usize,
+    stopped: bool,
+    buf: String,
+    pub priced: Priced,
+}
+
+impl Packer {
+    pub fn new(settings: Settings) -> Self {
+        Self {
+            settings,
+            used: 0,
+            next: 0,
+            stopped: false,
+            buf: String::new(),
+            priced: Priced::default(),
+        }
+    }
+
+    /// Whether the walk has ended at a misfit (`overflow="stop"`): push nothing more.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Price the next source and place it if it fits; `false` once the walk has stopped.
+    pub fn push<S: AsRef<str>>(&mut self, source: &Source<S>) -> bool {
+        if self.stopped {
+            return false;
+        }
+        let i = self.next;
+        self.next += 1;
+        let s = &self.settings;
+        let left = s.budget.saturating_sub(self.used);
+        let fixed = s.separator.checked_add(source.tokens.unwrap_or(0));
+        // A cost is at least `fixed`: past what is left, nothing needs counting.
+        let cost = match fixed {
+            Some(fixed) if fixed <= left => {
+                self.buf.clear();
+                render(
+                    &mut self.buf,
+                    &s.widest,
+                    source,
+                    s.style,
+                    source.tokens.is_none(),
+                );
+                let limit = usize::try_from(left - fixed).unwrap_or(usize::MAX);
+                let n = count_limited_cached(s.encoding, &self.buf, limit, &CACHE, true);
+                fixed.checked_add(n as u128)
+            }
+            _ => None,
+        };
+        match cost {
+            Some(cost) if cost <= left => {
+                self.used += cost;
+                let block = if source.tokens.is_none() {
+                    self.buf.clone()
+                } else {
+                    let mut b =
+                        String::with_capacity(self.buf.len() + source.text.value.as_ref().len());
+                    render(&mut b, &s.widest, source, s.style, true);
+                    b
+                };
+                self.priced.kept.push(i);
+                self.priced.costs.push(cost);
+                self.priced.blocks.push(block);
+            }
+            _ => {
+                self.priced.misfits.push(i);
+                self.priced.remaining.push(left);
+                self.stopped = s.overflow == Overflow::Stop;
+            }
+        }
+        !self.stopped
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Price and pack every source of `sources`.
+    fn price_pack<S: AsRef<str>>(sources: &[Source<S>], settings: Settings) -> Priced {
+        let mut packer = Packer::new(settings);
+        for source in sources {
+            if !packer.push(source) {
+                break;
+            }
+        }
+        packer.priced
+    }
+
+    fn raw(s: &str) -> Field<&str> {
+        Field {
+            value: s,
+            escaped: false,
+        }
+    }
+
+    fn source<'a>(text: &'a str, title: &'a str, page: &'a str) -> Source<&'a str> {
+        Source {
+            text: raw(text),
+            title: raw(title),
+            url: raw("https://x/y?a=1&b=2"),
+            updated: raw(""),
+            page: raw(page),
+            tokens: None,
+        }
+    }
+
+    fn block(s: &Source<&str>, style: Style) -> String {
+        let mut out = String::new();
+        render(&mut out, "12", s, style, true);
+        out
+    }
+
+    #[test]
+    fn renders_as_render_source() {
+        let s = source("a < b & \"c\"\n", "T'(x)\n", "");
+        assert_eq!(
+            block(&s, Style::Xml),
+            "<source id=\"12\" title=\"T&#x27;(x)&#10;\" url=\"https://x/y?a=1&amp;b=2\">\na &lt; b &amp; \"c\"\n\n</source>"
+        );
+        assert_eq!(
+            block(&s, Style::Brackets),
+            "[12] (T'&#40;x&#41;&#10;) a &lt; b &amp; \"c\"\n"
+        );
+        let p = source("", "", "iv");
+        assert_eq!(
+            block(&p, Style::Brackets),
+            "[12] (page iv; https://x/y?a=1&amp;b=2) "
+        );
+        assert_eq!(
+            block(&p, Style::Xml),
+            "<source id=\"12\" page=\"iv\" url=\"https://x/y?a=1&amp;b=2\">\n\n</source>"
+        );
+    }
+
+    #[test]
+    fn controls_and_separators_are_references_in_values_only() {
+        let s = source("\u{85}\u{2028}", "\u{7f}\u{9f}\u{a0}\u{2029}", "");
+        assert_eq!(
+            block(&s, Style::Brackets),
+            "[12] (&#127;&#159;\u{a0}&#8233;) \u{85}\u{2028}"
+        );
+    }
+
+    #[test]
+    fn finds_every_opening_bracket() {
+        for b in OPEN {
+            assert!(needs_caller(&format!("x{b}")));
+        }
+        for s in ["", "abc", "]］】〕 é ⟧⁆ (x)", "\u{e2}\u{e3}"] {
+            assert!(!needs_caller(s), "{s}");
+        }
+    }
+
+    fn settings(budget: u128, overflow: Overflow) -> Settings {
+        Settings {
+            style: Style::Brackets,
+            widest: "9".into(),
+            budget,
+            separator: 1,
+            overflow,
+            encoding: Encoding::Approx,
+        }
+    }
+
+    #[test]
+    fn packs_as_pack_does() {
+        // approx: [9] + space + text, max(1, chars / 4)
+        let texts = [
+            "x".repeat(36),
+            "x".repeat(76),
+            "x".repeat(16),
+            "x".repeat(4),
+        ];
+        let sources: Vec<Source<&str>> = texts.iter().map(|t| source(t, "", "")).collect();
+        let costs: Vec<u128> = texts
+            .iter()
+            .map(|t| (t.len() as u128 + 4) / 4 + 1)
+            .collect();
+        for overflow in [Overflow::Stop, Overflow::Skip] {
+            for budget in 0..40 {
+                let p = price_pack(&sources, settings(budget, overflow));
+                let (kept, _) = crate::pack::pack(&costs, budget, overflow);
+                assert_eq!(p.kept, kept);
+                assert_eq!(p.costs, kept.iter().map(|&i| costs[i]).collect::<Vec<_>>());
+                if overflow == Overflow::Stop {
+                    assert!(p.misfits.len() <= 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_tokens_never_fit_and_never_wrap() {
+        let mut s = source("abc", "", "");
+        s.tokens = Some(u128::MAX);
+        let p = price_pack(
+            &[s.clone(), source("abcd", "", "")],
+            settings(u128::MAX, Overflow::Skip),
+        );
+        assert_eq!((p.kept, p.misfits), (vec![1], vec![0]));
+    }
+}
