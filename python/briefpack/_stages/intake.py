@@ -104,7 +104,7 @@ def start(
         )
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
-    chunks = to_chunks(candidates, kernels.valid_texts)
+    chunks = to_chunks(candidates, kernels.intake)
     method = _method(options.dedupe, chunks)
     threshold = 1.0
     if method in DEFAULT_THRESHOLDS:
