@@ -228,3 +228,22 @@ def test_candidates_that_need_no_conversion_are_taken_as_they_are(backend: str) 
     assert chunks[0] is chunk
     assert chunks[1:] == [None, None]
     assert misses == [1, 2]
+
+
+EDGES = [(key, value) for key, values in ODD.items() for value in values]
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+@pytest.mark.parametrize(
+    ("key", "value"), EDGES, ids=[f"{k}-{i}" for i, (k, _) in enumerate(EDGES)]
+)
+def test_each_edge_value_is_decided_as_the_full_check_decides(
+    backend: str, key: str, value: object
+) -> None:
+    base: dict[str, Any] = {"text": "Cap is 4000 EUR.", "id": "a", "doc": "d", "score": 0.5}
+    as_dict = {**base, key: value}
+    cands: list[Any] = [{"text": "first"}, as_dict]
+    if key != "extra":
+        cands.append(bp.Chunk(**{**base, "id": "b", key: value}))
+    fast = _outcome(lambda: to_chunks(cands, get_kernels(backend).intake))
+    assert fast == _full_check(cands)

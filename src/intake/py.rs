@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
@@ -19,31 +20,60 @@ use super::{automatic_id, CHUNK_FIELDS, PLAIN_KEYS};
 const ID: usize = 1;
 const STR_FIELDS: [usize; 3] = [6, 7, 8]; // title, url, updated: "" when a dict omits them
 
-/// What the kernel needs from Python, looked up once: the interned field names,
-/// `object.__new__`, `object.__setattr__` and `collections.abc.Mapping`.
+/// What the kernel needs from Python, looked up once: the interned field names, `object`'s
+/// `tp_new` (what `object.__new__` calls), an empty tuple to call it with, and
+/// `collections.abc.Mapping`.
 struct Shared {
     names: Vec<Py<PyString>>,
-    new: Py<PyAny>,
-    setattr: Py<PyAny>,
+    object_new: ffi::newfunc,
+    no_args: Py<PyTuple>,
     mapping: Py<PyAny>,
     dict: Py<PyString>,
     empty: Py<PyString>,
+    /// Every field with a dict's default, in order: copied, then given the dict's values
+    /// (a copy keeps the key order, and replacing a value keeps its place).
+    template: Py<PyDict>,
 }
 
 fn shared(py: Python<'_>) -> PyResult<&'static Shared> {
     static SHARED: PyOnceLock<Shared> = PyOnceLock::new();
     SHARED.get_or_try_init(py, || {
-        let object = py.import("builtins")?.getattr("object")?;
+        // SAFETY: `PyBaseObject_Type` is `object`, a static type that lives as long as the
+        // interpreter; `PyType_GetSlot` reads its `tp_new` slot (legal on static types since
+        // Python 3.10, this module's minimum), which is null or an `ffi::newfunc`.
+        let object_new = unsafe {
+            let slot = ffi::PyType_GetSlot(
+                std::ptr::addr_of_mut!(ffi::PyBaseObject_Type),
+                ffi::Py_tp_new,
+            );
+            std::mem::transmute::<*mut std::ffi::c_void, Option<ffi::newfunc>>(slot)
+        };
+        let Some(object_new) = object_new else {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "object has no tp_new",
+            ));
+        };
+        let empty = PyString::new(py, "");
+        let template = PyDict::new(py);
+        for (j, f) in CHUNK_FIELDS.iter().enumerate() {
+            let default = if STR_FIELDS.contains(&j) {
+                empty.clone().into_any()
+            } else {
+                py.None().into_bound(py)
+            };
+            template.set_item(PyString::intern(py, f), default)?;
+        }
         Ok(Shared {
+            template: template.unbind(),
             names: CHUNK_FIELDS
                 .iter()
                 .map(|f| PyString::intern(py, f).unbind())
                 .collect(),
-            new: object.getattr("__new__")?.unbind(),
-            setattr: object.getattr("__setattr__")?.unbind(),
+            object_new,
+            no_args: PyTuple::empty(py).unbind(),
             mapping: py.import("collections.abc")?.getattr("Mapping")?.unbind(),
             dict: PyString::intern(py, "__dict__").unbind(),
-            empty: PyString::new(py, "").unbind(),
+            empty: empty.unbind(),
         })
     })
 }
@@ -163,7 +193,8 @@ fn fields_ok(v: &[Bound<'_, PyAny>], mapping: &Bound<'_, PyAny>) -> PyResult<boo
         && page.is_none())
 }
 
-/// A `Chunk`'s field values from its `__dict__`, or None when one is missing.
+/// A `Chunk`'s field values from its `__dict__`, or None when one is missing (other keys are
+/// not fields and are left alone, as attribute access leaves them).
 fn chunk_values<'py>(
     chunk: &Bound<'py, PyAny>,
     s: &Shared,
@@ -187,6 +218,9 @@ fn chunk_values<'py>(
 fn dict_values<'py>(d: &Bound<'py, PyDict>, s: &Shared) -> Option<Vec<Bound<'py, PyAny>>> {
     let py = d.py();
     let mut given: [Option<Bound<'py, PyAny>>; 14] = Default::default();
+    if d.len() > PLAIN_KEYS.len() {
+        return None;
+    }
     for (k, v) in d.iter() {
         if !k.is_exact_instance_of::<PyString>() {
             return None;
@@ -210,20 +244,48 @@ fn dict_values<'py>(d: &Bound<'py, PyDict>, s: &Shared) -> Option<Vec<Bound<'py,
 }
 
 /// A new `Chunk` of `chunk_type` whose `__dict__` holds `values` (every field, in order),
-/// built as `object.__new__` and `object.__setattr__` build it (a frozen dataclass has no
-/// `__post_init__` to run; `tests/test_intake_dicts.py` holds that).
+/// built as `object.__new__(chunk_type)` and `object.__setattr__(chunk, "__dict__", values)`
+/// build it, through the same C functions without a Python call (a frozen dataclass has no
+/// `__post_init__` to run; `tests/test_intake_dicts.py` holds that). Only the values that
+/// differ from the template's defaults are set (by identity: the defaults are `None` and the
+/// template's own `""`).
 fn new_chunk<'py>(
     chunk_type: &Bound<'py, PyType>,
     values: &[Bound<'py, PyAny>],
     s: &Shared,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
     let py = chunk_type.py();
-    let d = PyDict::new(py);
-    for (name, v) in s.names.iter().zip(values) {
-        d.set_item(name.bind(py), v)?;
+    let empty = s.empty.bind(py);
+    let d = s.template.bind(py).copy()?;
+    for (j, (name, v)) in s.names.iter().zip(values).enumerate() {
+        let is_default = if STR_FIELDS.contains(&j) {
+            v.is(empty)
+        } else {
+            v.is_none()
+        };
+        if !is_default {
+            d.set_item(name.bind(py), v)?;
+        }
     }
-    let chunk = s.new.bind(py).call1((chunk_type,))?;
-    s.setattr.bind(py).call1((&chunk, s.dict.bind(py), &d))?;
+    // SAFETY: `object_new` is `object.tp_new`, called as `object.__new__(chunk_type)` calls it
+    // (a live type, an empty args tuple, no keywords); it returns a new reference or null with
+    // an exception set, which `from_owned_ptr_or_err` takes over.
+    let chunk = unsafe {
+        let obj = (s.object_new)(
+            chunk_type.as_type_ptr(),
+            s.no_args.as_ptr(),
+            std::ptr::null_mut(),
+        );
+        Bound::from_owned_ptr_or_err(py, obj)?
+    };
+    // SAFETY: three live objects; `PyObject_GenericSetAttr` is what `object.__setattr__`
+    // calls (bypassing the frozen dataclass's `__setattr__`), and returns -1 with an
+    // exception set on failure. It takes its own references.
+    let status =
+        unsafe { ffi::PyObject_GenericSetAttr(chunk.as_ptr(), s.dict.as_ptr(), d.as_ptr()) };
+    if status < 0 {
+        return Err(PyErr::fetch(py));
+    }
     Ok((chunk, d))
 }
 
