@@ -103,7 +103,7 @@ def _one_call(items: list[Item], ctx: Context) -> list[Item]:
     for i in compress(range(len(items)), map(_is_not_none, dup)):
         sim = sims[i]
         detail: DuplicateDetail = {
-            "of": items[dup[i]].chunk.id,  # type: ignore[index]  # not None here
+            "of": items[dup[i]].chunk.id,
             "similarity": float(sim if sim is not None else 1.0),
             "method": method,
         }
