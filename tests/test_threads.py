@@ -15,6 +15,13 @@ TEXTS = [
     f"Passage {i % 37} about relocation caps, parental leave and budgets, version {i % 5}."
     for i in range(400)
 ] + ["東京の移転上限は4000ユーロです。", "Ünïcode ąćęłńóśźż", "", "   "]
+CANDIDATES: list[object] = [
+    {"text": t, "doc": f"d{i % 7}", "score": 0.5, "meta": {"k": [t]}}
+    if i % 2
+    else bp.Chunk(t, id=f"c{i}", position=i)
+    for i, t in enumerate(TEXTS)
+]
+"""Shared by every thread: dicts (no ids: automatic ones) and Chunks (intake's fast path)."""
 
 
 def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) -> None:
@@ -36,6 +43,7 @@ def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) ->
         lambda: bp.split_sentences(TEXTS),
         lambda: get_kernels("auto").score_sentences("relocation caps version 3", TEXTS, TEXTS),
         lambda: get_kernels("auto").select_sentences(TEXTS, [float(len(t)) for t in TEXTS], 80),
+        lambda: get_kernels("auto").intake(CANDIDATES),
     ],
     ids=[
         "count-o200k",
@@ -47,6 +55,7 @@ def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) ->
         "split-sentences",
         "score-sentences",
         "select-sentences",
+        "intake",
     ],
 )
 def test_kernels_in_threads(fn: Callable[[], Any]) -> None:

@@ -122,7 +122,7 @@ def to_chunks(candidates: Sequence[object], intake: Intake) -> list[Chunk]:
     every candidate it took is valid, so the first of these to fail is the first error.
 
     >>> from briefpack._backend import get_kernels
-    >>> [(c.id, c.text) for c in to_chunks([{"text": "a"}, "b"], get_kernels("rust").intake)]
+    >>> [(c.id, c.text) for c in to_chunks([{"text": "a"}, "b"], get_kernels("auto").intake)]
     [('0', 'a'), ('1', 'b')]
     """
     given = candidates if type(candidates) is list else list(candidates)
