@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod checks;
 mod dedupe;
 mod errors;
+mod intake;
 mod pack;
 mod pages;
 mod render;
@@ -22,6 +23,7 @@ mod vectors;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     text::py::register(m)?;
+    intake::py::register(m)?;
     dedupe::py::register(m)?;
     vectors::py::register(m)?;
     pack::py::register(m)?;

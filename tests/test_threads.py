@@ -15,6 +15,13 @@ TEXTS = [
     f"Passage {i % 37} about relocation caps, parental leave and budgets, version {i % 5}."
     for i in range(400)
 ] + ["東京の移転上限は4000ユーロです。", "Ünïcode ąćęłńóśźż", "", "   "]
+CANDIDATES: list[object] = [
+    {"text": t, "doc": f"d{i % 7}", "score": 0.5, "meta": {"k": [t]}}
+    if i % 2
+    else bp.Chunk(t, id=f"c{i}", position=i)
+    for i, t in enumerate(TEXTS)
+]
+"""Shared by every thread: dicts (no ids: automatic ones) and Chunks (intake's fast path)."""
 
 
 def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) -> None:
@@ -47,6 +54,7 @@ def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) ->
                 "o200k_base",
             )
         ),
+        lambda: get_kernels("auto").intake(CANDIDATES),
     ],
     ids=[
         "count-o200k",
@@ -59,6 +67,7 @@ def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) ->
         "score-sentences",
         "select-sentences",
         "price-pack",
+        "intake",
     ],
 )
 def test_kernels_in_threads(fn: Callable[[], Any]) -> None:

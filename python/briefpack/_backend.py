@@ -28,6 +28,7 @@ KERNEL_NAMES = (
     "count_tokens",
     "count_tokens_limited",
     "valid_texts",
+    "intake_fast",
     "dedupe_exact",
     "dedupe_jaccard",
     "dedupe_minhash",
@@ -57,6 +58,7 @@ class KernelsProtocol(Protocol):
         self, texts: Sequence[str], limits: Sequence[int], encoding: Any
     ) -> list[int]: ...
     def valid_texts(self, texts: list[str]) -> bool: ...
+    def intake(self, candidates: list[object]) -> tuple[list[Chunk | None], list[int]]: ...
     def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult: ...
     def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult: ...
     def price_pack(
@@ -183,6 +185,12 @@ class Kernels:
         if self._rust:
             return bool(self._fns["valid_texts"](texts))
         return _valid_texts(texts)
+
+    def intake(self, candidates: list[object]) -> tuple[list[Chunk | None], list[int]]:
+        """The candidates that need no conversion as checked ``Chunk``s (``None`` for the
+        others, whose indices come second); see ``briefpack.reference.intake``."""
+        chunks, misses = self._fns["intake_fast"](candidates, Chunk)
+        return chunks, misses
 
     def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult:
         """Run the dedupe kernel named ``kernel`` (e.g. ``"dedupe_jaccard"``): every one, on

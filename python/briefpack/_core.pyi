@@ -5,7 +5,7 @@ API wraps them (``DedupeResult`` is a NamedTuple, so ``tuple(result)`` equals th
 """
 
 from collections.abc import Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar
 
 __all__ = [
     "__version__",
@@ -17,6 +17,7 @@ __all__ = [
     "dedupe_minhash",
     "dedupe_pages",
     "exact_keys",
+    "intake_fast",
     "mmr",
     "nfc",
     "nfkc",
@@ -33,6 +34,8 @@ __all__ = [
     "words",
 ]
 __version__: str
+
+_T = TypeVar("_T")
 
 _DedupeColumns: TypeAlias = tuple[list[int], list[int | None], list[float | None]]
 """``(kept, duplicate_of, similarity)``: what every dedupe kernel returns."""
@@ -351,6 +354,14 @@ def valid_texts(texts: Any) -> bool:
     Reading each str as UTF-8 leaves the UTF-8 cached in the str object, so kernels that read
     the same strs afterwards borrow it instead of encoding again. Never raises for bad items:
     anything that is not a valid str answers ``False`` (check one by one for the message).
+    """
+
+def intake_fast(candidates: list[Any], chunk_type: type[_T]) -> tuple[list[_T | None], list[int]]:
+    """Each candidate that needs no conversion as its checked ``chunk_type`` (a ``Chunk`` of
+    exactly that class as it is, a plain dict built in one step), ``None`` for the others, whose
+    indices come second (ascending); when every one was taken, those without an id carry their
+    automatic id. Every str read (``meta``'s too) is valid Unicode, and its UTF-8 is left
+    cached as ``valid_texts`` leaves it (``briefpack.reference.intake`` is the oracle).
     """
 
 def split_sentences(texts: Sequence[str]) -> tuple[list[int], list[int], list[int]]:

@@ -100,112 +100,6 @@ def _check_meta(where: str, meta: Mapping[Any, Any]) -> None:
             _check_field(f"{where}: {path}", text, "meta")
 
 
-def _meta_ok(meta: Mapping[Any, Any]) -> bool:
-    try:
-        _check_meta("", meta)
-    except InputError:
-        return False
-    return True
-
-
-def _checked_as_is(c: Chunk, index: int, unicode: list[str]) -> Chunk | None:
-    """The common case without building anything: a ``Chunk`` whose fields are already what
-    ``to_chunk(..., resolve=False)`` would return, except that its non-ASCII strs still need
-    their Unicode checked:
-    they are appended to ``unicode`` (checked all at once by the caller). ``None`` sends the
-    chunk through the full check (which also writes the error message)."""
-    cid, doc, score, text, title, url, updated = (
-        c.id, c.doc, c.score, c.text, c.title, c.url, c.updated,
-    )  # fmt: skip
-    if (
-        type(text) is not str
-        or (cid is not None and type(cid) is not str)
-        or (doc is not None and type(doc) is not str)
-        or (c.parent is not None and type(c.parent) is not str)
-        or (score is not None and (type(score) is not float or not _isfinite(score)))
-        or (c.position is not None and (type(c.position) is not int or c.position < 0))
-        or (c.tokens is not None and (type(c.tokens) is not int or c.tokens < 0))
-        or (c.meta is not None and not isinstance(c.meta, Mapping))
-        or (c.meta and not _meta_ok(c.meta))
-        or type(title) is not str
-        or type(url) is not str
-        or type(updated) is not str
-        or c.image is not None
-        or c.page is not None
-    ):
-        return None
-    if not text.isascii():  # O(1): CPython knows whether a str is ASCII
-        unicode.append(text)
-    if title and not title.isascii():
-        unicode.append(title)
-    if url and not url.isascii():
-        unicode.append(url)
-    if updated and not updated.isascii():
-        unicode.append(updated)
-    for name in (cid, doc, c.parent):
-        if name is not None and not name.isascii():
-            unicode.append(name)
-    return c
-
-
-_isfinite = math.isfinite
-
-_PLAIN_KEYS = frozenset(_TEXT_FIELDS)
-"""The keys of a mapping ``_checked_mapping`` takes as it is (no page fields)."""
-
-
-def _checked_mapping(d: dict[str, Any], unicode: list[str]) -> Chunk | None:
-    """A plain ``dict`` (what JSON and the CLI give) as its ``Chunk`` in one construction, when
-    its values already have the types ``to_chunk(..., resolve=False)`` would return (``None``
-    otherwise: the full check converts it or writes the error); non-ASCII strs go to
-    ``unicode`` as in ``_checked_as_is``."""
-    if not _PLAIN_KEYS.issuperset(d):
-        return None
-    get = d.get
-    text, cid, doc, score, parent = get("text"), get("id"), get("doc"), get("score"), get("parent")
-    position, tokens, meta = get("position"), get("tokens"), get("meta")
-    title, url, updated = get("title", ""), get("url", ""), get("updated", "")
-    if (
-        type(text) is not str
-        or (cid is not None and type(cid) is not str)
-        or (doc is not None and type(doc) is not str)
-        or (parent is not None and type(parent) is not str)
-        or (score is not None and (type(score) is not float or not _isfinite(score)))
-        or (position is not None and (type(position) is not int or position < 0))
-        or (tokens is not None and (type(tokens) is not int or tokens < 0))
-        or (meta is not None and not isinstance(meta, Mapping))
-        or (meta and not _meta_ok(meta))
-        or type(title) is not str
-        or type(url) is not str
-        or type(updated) is not str
-    ):
-        return None
-    for value in (text, title, url, updated, cid, doc, parent):
-        if value and not value.isascii():
-            unicode.append(value)
-    return _new_chunk(
-        {
-            "text": text, "id": cid, "score": score, "doc": doc, "position": position,
-            "parent": parent, "title": title, "url": url, "updated": updated,
-            "tokens": tokens, "vector": get("vector"), "meta": meta, "image": None,
-            "page": None,
-        }
-    )  # fmt: skip
-
-
-def _new_chunk(values: dict[str, Any]) -> Chunk:
-    """``Chunk(**values)`` for ``values`` that name every field, in a third of the time (a
-    frozen dataclass sets its fields one ``object.__setattr__`` at a time); ``Chunk`` has no
-    ``__post_init__`` and no slots (tests/test_intake_dicts.py holds both)."""
-    chunk = _object_new(Chunk)
-    _object_setattr(chunk, "__dict__", values)
-    return chunk
-
-
-_object_new = object.__new__
-_object_setattr = object.__setattr__
-
-
 def _check_field(where: str, text: object, field: str) -> None:
     try:
         check_text(where, text)
@@ -214,33 +108,30 @@ def _check_field(where: str, text: object, field: str) -> None:
         raise
 
 
-def to_chunks(
-    candidates: Sequence[object], valid_texts: Callable[[list[str]], bool]
-) -> list[Chunk]:
+Intake = Callable[[list[object]], tuple[list[Chunk | None], list[int]]]
+"""The backend's fast path (``Kernels.intake``, see ``briefpack.reference.intake``)."""
+
+
+def to_chunks(candidates: Sequence[object], intake: Intake) -> list[Chunk]:
     """``[to_chunk(c, i) for i, c in enumerate(candidates)]``, with the same result and the same
-    first error, but ``Chunk``s that need no conversion are checked in place, plain dicts are
-    built in one step, and their non-ASCII strs are checked all at once by ``valid_texts``
-    (the Rust core's also caches their UTF-8 for the kernels that read them next).
+    first error, but the candidates that need no conversion (``Chunk``s as they are, plain
+    dicts built in one step) are taken by the backend's ``intake`` in one call, which also
+    gives their automatic ids when it took them all.
+
+    The full check converts (or rejects) only what ``intake`` did not take, in input order:
+    every candidate it took is valid, so the first of these to fail is the first error.
+
+    >>> from briefpack._backend import get_kernels
+    >>> [(c.id, c.text) for c in to_chunks([{"text": "a"}, "b"], get_kernels("auto").intake)]
+    [('0', 'a'), ('1', 'b')]
     """
-    out: list[Chunk] = []
-    add = out.append
-    unicode: list[str] = []
-    try:
-        for i, c in enumerate(candidates):
-            fast = (
-                _checked_as_is(c, i, unicode)
-                if type(c) is Chunk
-                else _checked_mapping(c, unicode)
-                if type(c) is dict
-                else None
-            )
-            add(to_chunk(c, i, resolve=False) if fast is None else fast)
-    except InputError:
-        pass  # a Chunk checked in place before it may hold the first error: start over
-    else:
-        if not unicode or valid_texts(unicode):
-            return _resolved(out)
-    return _resolved([to_chunk(c, i, resolve=False) for i, c in enumerate(candidates)])
+    given = candidates if type(candidates) is list else list(candidates)
+    chunks, misses = intake(given)
+    if not misses:
+        return chunks  # type: ignore[return-value]  # every one taken
+    for i in misses:
+        chunks[i] = to_chunk(given[i], i, resolve=False)
+    return _resolved(chunks)  # type: ignore[arg-type]  # no None left
 
 
 def automatic_id(index: int, given: Container[str]) -> str:

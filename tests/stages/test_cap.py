@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from stage_kit import drops, ids, start
 
 from briefpack._stages import cap
+from briefpack._stages.context import Context, Item
 
 
 def test_items_past_the_cap_of_their_document_are_dropped(backend: str) -> None:
@@ -18,3 +24,38 @@ def test_a_candidate_without_doc_is_not_in_a_document_named_like_its_id(backend:
     rows = [{"text": "own", "id": "kb"}, {"text": "one", "id": "x", "doc": "kb"}]
     items, ctx = start(backend, rows, max_per_doc=1)
     assert ids(cap.run(items, ctx)) == ["kb", "x"]
+
+
+def _capped_one_by_one(items: list[Item], ctx: Context) -> list[Item]:
+    """The contract read literally: count each item in its document (``doc_key``), in order."""
+    cap_, seen, kept = ctx.options.max_per_doc, {}, []
+    for it in items:
+        key = it.chunk.doc if it.chunk.doc is not None else (None, it.chunk.id)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > cap_:  # type: ignore[operator]
+            ctx.drop(it, "capped", {"doc": str(it.chunk.doc), "max_per_doc": cap_})  # type: ignore[typeddict-item]
+        else:
+            kept.append(it)
+    return kept
+
+
+ROWS = st.lists(
+    st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from([None, "a", "x", "y"])),
+    max_size=12,
+)
+
+
+@pytest.mark.parametrize("kernels", ["rust", "python"])
+@given(ROWS, st.integers(1, 3))
+def test_the_same_items_are_kept_and_dropped_in_the_same_order_as_one_by_one(
+    kernels: str, rows: list[tuple[str, str | None]], max_per_doc: int
+) -> None:
+    cands: list[Any] = [
+        {"text": f"t{i}", "id": cid, "doc": doc} for i, (cid, doc) in enumerate(rows)
+    ]
+    items, ctx = start(kernels, cands, max_per_doc=max_per_doc)
+    items2, ctx2 = start(kernels, cands, max_per_doc=max_per_doc)
+    assert [it.members for it in cap.run(items, ctx)] == [
+        it.members for it in _capped_one_by_one(items2, ctx2)
+    ]
+    assert list(ctx.ledger.fate.items()) == list(ctx2.ledger.fate.items())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from stage_kit import drops, ids, start
 
 from briefpack._stages import dedupe
@@ -78,3 +80,19 @@ def test_scope_document_keeps_a_doc_less_candidate_apart_from_a_named_document(
             {"text": "the same words here", "id": "x", "doc": "kb"}]  # fmt: skip
     items, ctx = start(backend, rows, dedupe="exact", scope="document")
     assert ids(dedupe.run(items, ctx)) == ["kb", "x"]
+
+
+@pytest.mark.parametrize("kernels", ["rust", "python"])
+@pytest.mark.parametrize("method", ["exact", "jaccard"])
+@given(st.lists(st.sampled_from(["a b c", "a b c d", "A b c", "x y", "x y z", "q"]), max_size=10))
+def test_one_kernel_call_drops_what_the_general_loop_drops(
+    kernels: str, method: str, texts: list[str]
+) -> None:
+    """Candidates of one document: ``scope="document"`` runs the general loop over them all;
+    the global scope takes the one-call path. Same kept items, drops, details, ledger order."""
+    rows = [{"text": t, "id": f"c{i}", "doc": "d"} for i, t in enumerate(texts)]
+    threshold = None if method == "exact" else 0.6
+    one, ctx1 = start(kernels, rows, dedupe=method, threshold=threshold)
+    loop, ctx2 = start(kernels, rows, dedupe=method, threshold=threshold, scope="document")
+    assert ids(dedupe.run(one, ctx1)) == ids(dedupe.run(loop, ctx2))
+    assert list(ctx1.ledger.fate.items()) == list(ctx2.ledger.fate.items())

@@ -1,15 +1,21 @@
 """Stage 7, cap per document: keep at most ``max_per_doc`` items of each document.
 
-The best-ranked items of a document stay; the rest are dropped as ``"capped"``. O(n).
+The best-ranked items of a document stay; the rest are dropped as ``"capped"``. O(n): one
+count at C speed, then a Python step only for the items of a document that has more than
+``max_per_doc`` (none at all when no document has).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable
+from operator import attrgetter
 
-from .context import Context, Item, doc_key
+from .context import Context, Item
 
 __all__ = ["run"]
+
+_chunk_doc = attrgetter("chunk.doc")
 
 
 def run(items: list[Item], ctx: Context) -> list[Item]:
@@ -17,13 +23,22 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     cap = ctx.options.max_per_doc
     if cap is None:
         return items
+    docs = list(map(_chunk_doc, items))
+    per_doc_name = Counter(docs)
+    if None not in per_doc_name and max(per_doc_name.values(), default=0) <= cap:
+        return items
+    # only the items of a document with more than ``cap`` can be dropped: count just those (a
+    # chunk without a doc is a document of its own, ``doc_key``, which can pass ``cap`` only
+    # when more than ``cap`` chunks have no doc)
+    over = {d for d, n in per_doc_name.items() if n > cap}
     per_doc: dict[Hashable, int] = {}
     kept = []
-    for it in items:
-        doc = doc_key(it.chunk)
-        per_doc[doc] = per_doc.get(doc, 0) + 1
-        if per_doc[doc] > cap:  # a chunk without a doc is one item, never capped
-            ctx.drop(it, "capped", {"doc": str(it.chunk.doc), "max_per_doc": cap})
-        else:
-            kept.append(it)
+    for it, doc in zip(items, docs):
+        if doc in over:
+            key = doc if doc is not None else (None, it.chunk.id)  # doc_key
+            n = per_doc[key] = per_doc.get(key, 0) + 1
+            if n > cap:
+                ctx.drop(it, "capped", {"doc": str(doc), "max_per_doc": cap})
+                continue
+        kept.append(it)
     return kept

@@ -10,6 +10,9 @@ The cost is the kernel's (see ``briefpack.reference.dedupe``); the Python around
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from functools import partial
+from itertools import compress
+from operator import attrgetter, is_, is_not
 from typing import Any
 
 from ..types import DuplicateDetail
@@ -19,6 +22,10 @@ from .vectors import check_vectors_of
 
 __all__ = ["run"]
 
+_chunk_text = attrgetter("chunk.text")
+_is_none = partial(is_, None)
+_is_not_none = partial(is_not, None)
+
 
 def _kernel(ctx: Context, sub: list[Item]) -> Any:
     """The dedupe kernel's result for ``sub`` under the request's method."""
@@ -26,7 +33,7 @@ def _kernel(ctx: Context, sub: list[Item]) -> Any:
     if method == "cosine":
         data = check_vectors_of(sub, ctx.namer(sub), "dedupe='cosine'")
         return k.dedupe("dedupe_cosine", data, threshold=ctx.threshold)
-    texts = [s.chunk.text for s in sub]
+    texts = list(map(_chunk_text, sub))
     if method == "exact":
         return k.dedupe("dedupe_exact", texts)
     if method == "jaccard":
@@ -54,6 +61,8 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     """Drop near duplicates of better-ranked items (by ``ctx.method``)."""
     if len(items) < 2 or ctx.method is None:
         return items
+    if ctx.options.scope != "document" and not ctx.pages:
+        return _one_call(items, ctx)
     parts: Any
     if ctx.options.scope == "document":
         groups: dict[Hashable, list[int]] = {}
@@ -83,3 +92,20 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         else:
             kept.append(item)
     return kept
+
+
+def _one_call(items: list[Item], ctx: Context) -> list[Item]:
+    """``run`` for one text kernel call over all of ``items`` (no document scope, no pages),
+    without a Python step per kept item: the same drops, in the same order."""
+    res = _kernel(ctx, items)
+    dup, sims = res.duplicate_of, res.similarity
+    method = str(ctx.method)
+    for i in compress(range(len(items)), map(_is_not_none, dup)):
+        sim = sims[i]
+        detail: DuplicateDetail = {
+            "of": items[dup[i]].chunk.id,
+            "similarity": float(sim if sim is not None else 1.0),
+            "method": method,
+        }
+        ctx.drop(items[i], "duplicate", detail)
+    return list(compress(items, map(_is_none, dup)))

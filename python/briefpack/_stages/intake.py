@@ -11,6 +11,8 @@ O(n) plus the vector check.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
+from operator import attrgetter, is_not
 from typing import TYPE_CHECKING, Any
 
 from .._checks import check_text, check_vector, type_name
@@ -28,6 +30,9 @@ if TYPE_CHECKING:
     from ..options import Options
 
 __all__ = ["check_history", "start"]
+
+_image = attrgetter("image")
+_is_not_none = partial(is_not, None)
 
 
 def check_history(history: object) -> str | list[dict[str, str]] | None:
@@ -104,14 +109,14 @@ def start(
         )
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
-    chunks = to_chunks(candidates, kernels.valid_texts)
+    chunks = to_chunks(candidates, kernels.intake)
     method = _method(options.dedupe, chunks)
     threshold = 1.0
     if method in DEFAULT_THRESHOLDS:
         given = options.threshold
         threshold = DEFAULT_THRESHOLDS[method] if given is None else given
     ctx = Context(options, kernels, q, hist, qv, chunks, method, threshold, Ledger(chunks))
-    ctx.pages = any(c.image is not None for c in chunks)
+    ctx.pages = any(map(_is_not_none, map(_image, chunks)))
     items = [Item(c, [i], c.vector) for i, c in enumerate(chunks)]
     if options.supersede is not None:
         ctx.updated_keys = _updated_keys(chunks)

@@ -2,10 +2,13 @@
 
 A later candidate with an id seen before is dropped as a ``"duplicate"`` of it (method
 ``"id"``); with a different text it is an ``InputError``, since an id must identify one text.
-O(n) with one dict.
+O(n) with one dict; when no id repeats (almost always), one set built at C speed and no
+Python loop.
 """
 
 from __future__ import annotations
+
+from operator import attrgetter
 
 from ..candidates import describe
 from ..errors import InputError
@@ -13,9 +16,13 @@ from .context import Context, Item
 
 __all__ = ["run"]
 
+_chunk_id = attrgetter("chunk.id")
+
 
 def run(items: list[Item], ctx: Context) -> list[Item]:
     """Drop repeats of an id seen earlier; the first copy stays."""
+    if len(set(map(_chunk_id, items))) == len(items):  # ids are strs (intake resolved them)
+        return items
     kept: list[Item] = []
     seen: dict[str, Item] = {}
     for item in items:

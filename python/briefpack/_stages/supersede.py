@@ -8,7 +8,7 @@ as ``"superseded"`` with the newest item's id and ``updated`` as given (the firs
 in rank order). Ties (the same instant, however written) keep all; an empty url, and a
 candidate without a ``doc`` (a document of its own), are never grouped. Every candidate's
 ``updated`` is parsed at intake, so one that does not parse is an ``InputError`` whichever
-candidates an earlier stage dropped. O(n).
+candidates an earlier stage dropped. O(n); when no url (or doc) is shared, one count at C speed.
 
 Rejected: ``datetime.fromisoformat``, which accepts more forms on Python 3.11+ than on 3.10
 (the package supports both, and an answer must not depend on the interpreter); and comparing
@@ -18,12 +18,17 @@ strings, which puts ``2023-9-1`` after ``2023-10-01`` and ``+02:00`` times after
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import date
+from operator import attrgetter
 
 from ..types import SupersededDetail
 from .context import Context, Item
 
 __all__ = ["FORMS", "run", "updated_key"]
+
+_chunk_url = attrgetter("chunk.url")
+_chunk_doc = attrgetter("chunk.doc")
 
 UpdatedKey = tuple[int, int, str]
 
@@ -80,6 +85,11 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
     """Drop older versions of the same url / doc."""
     by_url = ctx.options.supersede == "url"
     keys = ctx.updated_keys
+    per_key = Counter(map(_chunk_url if by_url else _chunk_doc, items))
+    per_key.pop("", None)
+    per_key.pop(None, None)
+    if max(per_key.values(), default=0) <= 1:
+        return items  # no url / doc is shared: nothing to compare (one count at C speed)
     groups: dict[str, list[Item]] = {}
     for it in items:
         key = it.chunk.url if by_url else it.chunk.doc

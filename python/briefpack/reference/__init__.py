@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from .dedupe import dedupe_cosine, dedupe_exact, dedupe_jaccard, dedupe_minhash
+from .intake import intake_fast
 from .pack import mmr, pack
 from .pages import dedupe_pages, page_hashes
 from .render import price_pack
@@ -43,6 +44,7 @@ __all__ = [
     "dedupe_jaccard",
     "dedupe_minhash",
     "dedupe_pages",
+    "intake_fast",
     "mmr",
     "order",
     "pack",
