@@ -524,7 +524,11 @@ def bench_batch(r: Report, requests: int, n: int, repeat: int = 5) -> None:
             tokenizer="cl100k_base",
         )
 
-    runs = {"1": lambda: many(1), "2": lambda: many(2), "p": lambda: many(2, "processes")}
+    runs: dict[str, Callable[[], list[bp.Assembly]]] = {
+        "1": lambda: many(1),
+        "2": lambda: many(2),
+        "p": lambda: many(2, "processes"),
+    }
     wall: dict[str, list[float]] = {k: [] for k in runs}
     cpu: dict[str, list[float]] = {k: [] for k in runs}
     users: dict[str, list[str]] = {}
