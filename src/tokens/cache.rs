@@ -35,23 +35,6 @@ pub fn key(tag: u8, text: &str) -> Key {
     u128::from_le_bytes(first)
 }
 
-/// The key of a text made of several groups, from the groups' keys (tag `tag`): BLAKE3 over a
-/// marker byte that no single-text key starts with after its tag, then the groups' keys. A text
-/// is keyed this way or as a whole by [`key`], always the same way for the same text (the
-/// split into groups depends only on the text), so one hash pass serves both the text's key
-/// and its groups' keys.
-pub fn key_of_groups(tag: u8, group_keys: &[Key]) -> Key {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(&[tag, 0xFF]); // 0xFF never starts UTF-8, so never a text's first byte
-    for k in group_keys {
-        hasher.update(&k.to_le_bytes());
-    }
-    let hash = hasher.finalize();
-    let mut first = [0u8; 16];
-    first.copy_from_slice(&hash.as_bytes()[..16]);
-    u128::from_le_bytes(first)
-}
-
 struct Slot {
     key: Key,
     count: u32,

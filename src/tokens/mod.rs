@@ -124,14 +124,21 @@
 //!   key collides with another's count.
 //! - Segments (`segments.rs`): both pretokenizers must cut after a newline and before a
 //!   character that is neither whitespace nor `/`, so counts add up there. With `segments`,
-//!   the cached paths key a text by its groups of segments and cache long groups too. The
-//!   pipeline counts each source block while packing (widest label), then the blocks again
+//!   a text whose whole key misses is counted group by group, long groups through the cache.
+//!   The pipeline counts each source block while packing (widest label), then the blocks again
 //!   under their final labels, the sources block and the user message: with segments those
 //!   recounts cost hashing. `assemble`, 200 corpus candidates, cold cache, process CPU time,
 //!   median of 9 on the loaded 2-core machine: 18.1 ms before, 8.0 ms after. Plain counting
-//!   keeps whole-text keys: with segments on every text, a cold 10k-passage batch cost ~10%
-//!   more (group look-ups and inserts) and a warm one 33 ms instead of 22 ms (several small
-//!   hashes instead of one), for nothing when texts share no lines.
+//!   skips the groups: with segments on every text, a cold 10k-passage batch cost ~10% more
+//!   (group look-ups and inserts), for nothing when texts share no lines.
+//! - Whole key first (issue 17). The text's key was once derived from its groups' keys, so a
+//!   hit hashed every ~256-byte group separately (one BLAKE3 chunk each, one SIMD lane, a
+//!   finalisation per group): a warm count of a 50 kB user message took ~98 µs. Keyed whole,
+//!   BLAKE3 hashes 16 of its 1 KiB chunks at a time (AVX-512; the crate's default run-time
+//!   dispatch picks AVX2 or SSE4.1 elsewhere): 18 µs including the call, against 120 µs for a
+//!   miss whose groups are all known (the whole hash, then the groups'). BLAKE3's `rayon`
+//!   feature (`update_rayon`) is left off: a 50 kB hash takes a few µs, less than waking a
+//!   pool, and callers already run requests on their own threads.
 
 pub mod bpe;
 pub mod cache;
@@ -208,22 +215,22 @@ pub static CACHE: LazyLock<TokenCache> = LazyLock::new(|| TokenCache::new(cache:
 /// [`count`] through `cache` (`approx` bypasses it: counting code points is as cheap as
 /// hashing them).
 ///
-/// With `segments`, a text is cut into [`segments::groups`], where counts add up exactly;
-/// each group is hashed once, and the text's key is derived from the groups' keys. A text not
-/// cached whole is counted group by group, each long group through the cache too, so a text
-/// that contains known groups (a source block rendered again with another label, the whole
-/// prompt after its blocks) costs hashing for them, not tokenisation. Without it, the text is
-/// one key (cheaper when nothing is shared: no group look-ups and inserts).
+/// A text's key is always [`cache::key`] of the whole text, so a hit costs one hashing pass
+/// whether or not `segments` is set. With `segments`, a text not cached whole is counted
+/// [`segments::groups`] at a time, each long group through the cache too, so a text that
+/// contains known groups (a source block rendered again with another label, the whole prompt
+/// after its blocks) costs hashing for them, not tokenisation. Without it, a miss counts the
+/// text at once (cheaper when nothing is shared: no group look-ups and inserts).
 pub fn count_cached(encoding: Encoding, text: &str, cache: &TokenCache, segments: bool) -> usize {
     if encoding == Encoding::Approx || !cache.enabled() {
         return count(encoding, text);
     }
-    let keyed = Keyed::new(encoding, text, segments);
-    if let Some(n) = cache.get(keyed.whole) {
+    let whole = cache::key(encoding.tag(), text);
+    if let Some(n) = cache.get(whole) {
         return n as usize;
     }
-    let n = keyed.count(encoding, usize::MAX, cache);
-    cache.insert(keyed.whole, n);
+    let n = count_missed(encoding, text, usize::MAX, cache, segments);
+    cache.insert(whole, n);
     n
 }
 
@@ -239,68 +246,44 @@ pub fn count_limited_cached(
     if encoding == Encoding::Approx || !cache.enabled() {
         return count_limited(encoding, text, limit);
     }
-    let keyed = Keyed::new(encoding, text, segments);
-    if let Some(n) = cache.peek(keyed.whole) {
+    let whole = cache::key(encoding.tag(), text);
+    if let Some(n) = cache.peek(whole) {
         return n as usize;
     }
-    let n = keyed.count(encoding, limit, cache);
+    let n = count_missed(encoding, text, limit, cache, segments);
     if n <= limit {
-        cache.insert(keyed.whole, n);
+        cache.insert(whole, n);
     }
     n
 }
 
-/// A text's groups with their cache keys, and the text's own key.
-struct Keyed<'a> {
-    whole: cache::Key,
-    /// Empty when the text is a single group (then `whole` is its key).
-    groups: Vec<(&'a str, cache::Key)>,
-    text: &'a str,
-}
-
-impl<'a> Keyed<'a> {
-    fn new(encoding: Encoding, text: &'a str, segments: bool) -> Self {
-        let tag = encoding.tag();
-        if !segments {
-            return Self {
-                whole: cache::key(tag, text),
-                groups: Vec::new(),
-                text,
-            };
-        }
-        let mut groups: Vec<(&str, cache::Key)> = segments::groups(text)
-            .map(|g| (g, cache::key(tag, g)))
-            .collect();
-        if groups.len() <= 1 {
-            let whole = groups
-                .pop()
-                .map_or_else(|| cache::key(tag, text), |(_, k)| k);
-            return Self {
-                whole,
-                groups,
-                text,
-            };
-        }
-        let keys: Vec<cache::Key> = groups.iter().map(|&(_, k)| k).collect();
-        Self {
-            whole: cache::key_of_groups(tag, &keys),
-            groups,
-            text,
-        }
+/// The count of a text whose whole key missed: with `segments`, the sum over its groups (long
+/// ones through `cache`), else the text at once. Stops once the sum passes `limit` (then it is
+/// `> limit`, and at most the count). A text of one group is counted directly: its group's key
+/// is the whole text's, which just missed.
+fn count_missed(
+    encoding: Encoding,
+    text: &str,
+    limit: usize,
+    cache: &TokenCache,
+    segments: bool,
+) -> usize {
+    if !segments {
+        return count_limited(encoding, text, limit);
     }
-
-    /// The count, as the sum over groups (long ones through `cache`); stops once the sum
-    /// passes `limit` (then it is `> limit`, and at most the count).
-    fn count(&self, encoding: Encoding, limit: usize, cache: &TokenCache) -> usize {
-        if self.groups.is_empty() {
-            return count_limited(encoding, self.text, limit);
-        }
-        let mut total = 0usize;
-        for &(group, key) in &self.groups {
-            let left = limit.saturating_sub(total);
-            if group.len() < segments::MIN_CACHED {
-                total += count_limited(encoding, group, left);
-            } else if let Some(n) = cache.peek(key) {
+    let mut groups = segments::groups(text).peekable();
+    if groups.peek().is_none_or(|g| g.len() == text.len()) {
+        return count_limited(encoding, text, limit);
+    }
+    let tag = encoding.tag();
+    let mut total = 0usize;
+    for group in groups {
+        let left = limit.saturating_sub(total);
+        if group.len() < segments::MIN_CACHED {
+            total += count_limited(encoding, group, left);
+        } else {
+            let key = cache::key(tag, group);
+            if let Some(n) = cache.peek(key) {
                 total += n as usize;
             } else {
                 let n = count_limited(encoding, group, left);
@@ -309,12 +292,12 @@ impl<'a> Keyed<'a> {
                 }
                 total += n;
             }
-            if total > limit {
-                break;
-            }
         }
-        total
+        if total > limit {
+            break;
+        }
     }
+    total
 }
 
 /// Count every text (through `cache` when given), in input order, on the calling thread.
@@ -434,6 +417,47 @@ mod tests {
             }
         }
         assert!(cache.info().size <= 8);
+    }
+
+    #[test]
+    fn a_text_is_keyed_whole_and_its_long_groups_too() {
+        let body = "A line of documentation text that goes on for a while.\n".repeat(12);
+        let text = format!("<source id=\"1\">\n{body}</source>");
+        let groups: Vec<&str> = segments::groups(&text).collect();
+        assert!(groups.len() > 2);
+        let tag = Encoding::O200kBase.tag();
+        for segments in [false, true] {
+            let cache = TokenCache::new(64);
+            let n = count_cached(Encoding::O200kBase, &text, &cache, segments);
+            assert_eq!(n, count(Encoding::O200kBase, &text));
+            // One key per text, with or without segments: a hit is one hash of the text.
+            assert_eq!(cache.peek(cache::key(tag, &text)), Some(n as u32));
+            for g in &groups {
+                let cached = cache.peek(cache::key(tag, g));
+                if segments && g.len() >= segments::MIN_CACHED {
+                    assert_eq!(cached, Some(count(Encoding::O200kBase, g) as u32), "{g:?}");
+                } else {
+                    assert_eq!(cached, None, "{g:?}");
+                }
+            }
+            assert_eq!(
+                count_cached(Encoding::O200kBase, &text, &cache, !segments),
+                n
+            );
+            assert_eq!((cache.info().hits, cache.info().misses), (1, 1));
+        }
+        // Under another label the known groups are looked up, not counted, with the same sum.
+        let cache = TokenCache::new(64);
+        count_cached(Encoding::O200kBase, &text, &cache, true);
+        let relabelled = text.replacen("id=\"1\"", "id=\"22\"", 1);
+        let limit = count(Encoding::O200kBase, &relabelled);
+        for l in [0, 5, limit - 1, limit, usize::MAX] {
+            let got = count_limited_cached(Encoding::O200kBase, &relabelled, l, &cache, true);
+            assert!(
+                if limit <= l { got == limit } else { got > l },
+                "{l}: {got}"
+            );
+        }
     }
 
     /// Throughput probe, not a check: `BRIEFPACK_BENCH_TEXTS=FILE cargo test --release --lib
