@@ -85,8 +85,10 @@ impl Interner {
     /// An interner sized for about `words` distinct strings (it grows past that).
     pub(crate) fn with_capacity(words: usize) -> Self {
         let words = words.clamp(256, 1 << 20);
-        let size = (words * 2).next_power_of_two();
-        let long = (words / 4).next_power_of_two();
+        // About two words in three are short (1..=8 bytes) on the corpus; each table stays at
+        // most half full (it grows past that).
+        let size = (words * 3 / 2).next_power_of_two();
+        let long = (words * 3 / 4).next_power_of_two();
         let mut starts = Vec::with_capacity(words + 1);
         starts.push(0);
         let hasher = foldhash::fast::RandomState::default();
