@@ -75,6 +75,19 @@
 //!   cheap once it needs no touch); the `PPJoin+` suffix filter (verification is now the
 //!   largest probing cost at 100k, so it is the next thing to try); SIMD/SWAR scanning of
 //!   ASCII runs in the shared tokenizer (`src/text`, shared with `MinHash`).
+//!
+//! Issue 17 (1,000 `benches/workload.py` texts, 1.1 MB, 171k words, 13.4k distinct; `perf`
+//! of the `timing` test, task-clock per call with the builds alternated, +-10% on the shared
+//! VM): the word splitting in `src/text` went from ~45% of the call to ~25% (53 M -> 43 M
+//! instructions a call). After it, `perf` put a quarter of the time on one load in
+//! `Interner::intern_short`: the table, sized at one distinct word per 32 bytes, was 2 MB at 7%
+//! load, so rare words missed the cache. `distinct_words` (Heaps' law) sizes it at 512 KB:
+//! -5%. The per-set repeat test (`last[id] != i`) was a branch taken half the time; without
+//! the branch: another -5% (a few more instructions, fewer mispredictions). About 8 ms -> 5 ms
+//! a call in all. Tried and dropped: a 256 KB table at three-quarters load (no change), and
+//! buffering each text's words to load their table slots four words ahead (+35%: the copy
+//! and the second loop cost more than the misses). What remains: interning ~30% (cache
+//! misses), splitting ~25%, probing ~16%, `rank_rare_first` ~6%.
 
 use super::intern::Interner;
 use super::{Dedupe, TooLarge};
