@@ -33,6 +33,7 @@ import briefpack as bp
 import briefpack._core
 import workload
 from briefpack import reference
+from briefpack.reference import text as ref_text
 
 HERE = Path(__file__).resolve().parent
 
@@ -175,6 +176,33 @@ def _ours_and_reference(
     t_ref, ref_res = median_time(lambda: ref(texts, threshold), repeat=1, warmup=0)
     assert tuple(ref_res) == tuple(res), f"parity failure: {kernel}"
     return t_ours, res, t_ref
+
+
+def bench_words(r: Report, limit: int | None = None) -> None:
+    """Word splitting (NFKC quick check, normalisation where needed, words) on the corpus.
+
+    Times ``_core.word_counts``: the splitting every text kernel shares, run over every text
+    and counted, without building Python lists of words (``_core.words`` would mostly time
+    the ``str`` objects). Checked against ``_core.words`` and, on a sample, the reference."""
+    core = briefpack._core
+    if not hasattr(core, "word_counts"):
+        print("word splitting: this build has no _core.word_counts", flush=True)
+        return
+    texts = [str(c["text"]) for c in workload.corpus_rows(limit)]
+    t, counts = median_time(lambda: core.word_counts(texts), repeat=7)
+    sample = texts[:: max(1, len(texts) // 200)]
+    assert core.word_counts(sample) == [len(ref_text.words(x)) for x in sample]
+    assert counts == [len(w) for w in core.words(texts)], "parity failure: word_counts"
+    size = sum(len(x.encode()) for x in texts)
+    r.v["words"] = (t, size)
+    r.add(
+        f"split words, {len(texts):,} passages ({size / 1e6:.1f} MB, "
+        f"{sum(counts) / 1e6:.1f} M words)",
+        t,
+        None,
+        "",
+        f"{size / t / 1e6:.0f} MB/s",
+    )
 
 
 def bench_jaccard(r: Report, sizes: list[int], ref_limit: int) -> None:
@@ -756,6 +784,7 @@ def main() -> None:
         return
     if args.quick:
         bench_tokens(r, 500)
+        bench_words(r, 2_000)
         bench_jaccard(r, [200], 200)
         bench_minhash(r, [200], 200)
         bench_cosine(r, 500, 256, 100)
@@ -765,6 +794,7 @@ def main() -> None:
         bench_batch(r, 8, 200)
     else:
         bench_tokens(r, 10_000)
+        bench_words(r)
         bench_jaccard(r, [1_000, 10_000, 100_000], 1_000)
         bench_jaccard_serving(r, [50, 200, 1_000])
         bench_minhash(r, [1_000, 10_000], 1_000)

@@ -1,4 +1,5 @@
-"""Parity of the Rust normalisation (``_core.words``, ``_core.exact_keys``) with the reference.
+"""Parity of the Rust normalisation (``_core.words``, ``_core.word_counts``,
+``_core.exact_keys``) with the reference.
 
 Every code point is checked (in chunks), then hypothesis over full Unicode, then the argument
 errors (same class, same message as ``briefpack._checks.check_texts``).
@@ -41,7 +42,9 @@ def _chunk_texts(cps: list[int]) -> list[str]:
 
 def test_every_code_point_words_and_exact_key() -> None:
     texts = [t for cps in CHUNKS for t in _chunk_texts(cps)]
-    assert _core.words(texts) == [ref.words(t) for t in texts]
+    want = [ref.words(t) for t in texts]
+    assert _core.words(texts) == want
+    assert _core.word_counts(texts) == [len(w) for w in want]
     assert _core.exact_keys(texts) == [ref.exact_key(t) for t in texts]
 
 
@@ -62,6 +65,27 @@ def test_words_and_exact_keys_match_reference(texts: list[str]) -> None:
 def test_wordy_text_matches_reference(texts: list[str]) -> None:
     assert _core.words(texts) == [ref.words(t) for t in texts]
     assert _core.exact_keys(texts) == [ref.exact_key(t) for t in texts]
+
+
+_ASCII_RUN = st.text(
+    st.sampled_from("abcxyzABCXYZ0189"), min_size=0, max_size=70
+)  # around the Rust core's 64-byte stride
+_ASCII_GAP = st.text(st.sampled_from(" .,-_\t\n\r\x0b\x0c\x1c\x1f\x00\x7f"), min_size=1, max_size=3)
+
+
+@given(
+    pieces=st.lists(
+        st.one_of(_ASCII_RUN, _ASCII_GAP, strategies.unicode_text(max_size=6)), max_size=30
+    ),
+    lead=st.integers(0, 64),
+)
+def test_long_mixed_text_matches_reference(pieces: list[str], lead: int) -> None:
+    # ASCII runs of every length next to non-ASCII characters, shifted by 0..64 bytes so
+    # that every boundary meets every offset of the core's 64-byte blocks.
+    text = "x" * lead + " " + "".join(pieces)
+    want = ref.words(text)
+    assert _core.words([text, text[lead:]]) == [want, ref.words(text[lead:])]
+    assert _core.word_counts([text]) == [len(want)]
 
 
 class _Seq:
@@ -112,13 +136,14 @@ BAD_INPUTS = [
 def test_accepts_any_sequence_of_str(texts: object) -> None:
     texts_list = list(texts)  # type: ignore[call-overload]
     assert _core.words(texts) == [ref.words(t) for t in texts_list]
+    assert _core.word_counts(texts) == [len(ref.words(t)) for t in texts_list]
     assert _core.exact_keys(texts) == [ref.exact_key(t) for t in texts_list]
     assert _core.nfc(texts) == [ref.nfc(t) for t in texts_list]
     assert _core.nfkc(texts) == [ref.nfkc(t) for t in texts_list]
 
 
 @pytest.mark.parametrize("texts", BAD_INPUTS, ids=repr)
-@pytest.mark.parametrize("func", ["words", "exact_keys", "nfc", "nfkc"])
+@pytest.mark.parametrize("func", ["words", "word_counts", "exact_keys", "nfc", "nfkc"])
 def test_bad_texts_same_error_as_reference(func: str, texts: object) -> None:
     with pytest.raises(InputError) as want:
         check_texts(texts)

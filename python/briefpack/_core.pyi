@@ -31,6 +31,7 @@ __all__ = [
     "split_sentences",
     "token_cache_info",
     "valid_texts",
+    "word_counts",
     "words",
 ]
 __version__: str
@@ -242,6 +243,20 @@ def words(texts: Sequence[str]) -> list[list[str]]:
 
     Returns:
         One list of words per text, as ``briefpack.reference.text.words`` gives.
+
+    Raises:
+        InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.
+    """
+
+def word_counts(texts: Sequence[str]) -> list[int]:
+    """Each text's number of words, ``len(briefpack.reference.text.words(text))``, without
+    building the words (what the dedupe kernels' word splitting costs on its own).
+
+    Arguments:
+        texts: the texts (any sequence of str; not a str itself).
+
+    Returns:
+        One count per text.
 
     Raises:
         InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.

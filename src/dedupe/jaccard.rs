@@ -75,6 +75,19 @@
 //!   cheap once it needs no touch); the `PPJoin+` suffix filter (verification is now the
 //!   largest probing cost at 100k, so it is the next thing to try); SIMD/SWAR scanning of
 //!   ASCII runs in the shared tokenizer (`src/text`, shared with `MinHash`).
+//!
+//! Issue 17 (1,000 `benches/workload.py` texts, 1.1 MB, 171k words, 13.4k distinct; `perf`
+//! of the `timing` test, task-clock per call with the builds alternated, +-10% on the shared
+//! VM): the word splitting in `src/text` went from ~45% of the call to ~25% (53 M -> 43 M
+//! instructions a call). After it, `perf` put a quarter of the time on one load in
+//! `Interner::intern_short`: the table, sized at one distinct word per 32 bytes, was 2 MB at 7%
+//! load, so rare words missed the cache. `distinct_words` (Heaps' law) sizes it at 512 KB:
+//! -5%. The per-set repeat test (`last[id] != i`) was a branch taken half the time; without
+//! the branch: another -5% (a few more instructions, fewer mispredictions). About 8 ms -> 5 ms
+//! a call in all. Tried and dropped: a 256 KB table at three-quarters load (no change), and
+//! buffering each text's words to load their table slots four words ahead (+35%: the copy
+//! and the second loop cost more than the misses). What remains: interning ~30% (cache
+//! misses), splitting ~25%, probing ~16%, `rank_rare_first` ~6%.
 
 use super::intern::Interner;
 use super::{Dedupe, TooLarge};
@@ -110,13 +123,22 @@ impl WordSets {
     }
 }
 
+/// About how many distinct words `bytes` of text hold: vocabularies grow sublinearly (Heaps'
+/// law); on `benches/workload.py` batches, 5.1k distinct words in 217 KB (200 texts) and 13.4k
+/// in 1.1 MB (1,000 texts), about `3.2 * bytes^0.6`. The interner and the per-word columns are
+/// sized from it: an estimate too low costs a rehash, one too high a table that no longer
+/// fits in the cache (sized at one word per 32 bytes, the 1,000-text table was 2 MB at 7% load
+/// and a third of the kernel's time went to cache misses in it). Never changes a result.
+#[allow(clippy::cast_sign_loss, reason = "a positive estimate")]
+fn distinct_words(bytes: usize) -> usize {
+    ((bytes as f64).powf(0.6) * 3.2) as usize
+}
+
 /// Intern every word of `texts` (ids in order of first appearance) and build the sets, each
 /// unique but in no particular order (see `sort_sets`).
 pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge> {
-    // About one distinct word per 40 bytes on the corpus at serving sizes (fewer on larger
-    // batches): sized so that small batches never rehash, capped so large ones grow.
     let bytes: usize = texts.iter().map(|t| t.as_ref().len()).sum();
-    let words = (bytes / 32).min(1 << 16);
+    let words = distinct_words(bytes);
     let mut vocab = Interner::with_capacity(words);
     // Per word id: the last text that had it, to drop repeats without sorting.
     let mut last: Vec<u32> = Vec::with_capacity(words);
@@ -157,11 +179,14 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
             if id as usize == last.len() {
                 last.push(u32::MAX);
             }
-            if last[id as usize] != i {
-                last[id as usize] = i;
-                ids.push(id);
-                hash = hash.wrapping_add(mix64(u64::from(id)));
-            }
+            // Whether the word is new to this set decides without a branch: about half the
+            // words of a text repeat, so a branch here is mispredicted as often as not.
+            let seen = &mut last[id as usize];
+            let fresh = *seen != i;
+            *seen = i;
+            ids.push(id);
+            ids.truncate(ids.len() - usize::from(!fresh));
+            hash = hash.wrapping_add(mix64(u64::from(id)) & 0u64.wrapping_sub(u64::from(fresh)));
         });
         if overflow {
             return Err(TooLarge);

@@ -21,13 +21,22 @@
 //! code point and hypothesis-generated text against it.
 //!
 //! The table is parsed once, on first use, into two two-level lookup tables (256 code points a
-//! block, identical blocks shared): one byte of class per code point (131 distinct blocks,
-//! ~34 KB), and the lowercase target, 0 for "unchanged" (24 distinct blocks). A 256-entry
-//! byte-kind table gives ASCII its fast path (separator, whitespace, plain word byte, upper-case
-//! letter, non-ASCII lead/continuation byte).
+//! block, identical blocks shared): one byte per code point holding its class and a flag for
+//! "the table lowercases it", and the lowercase target, 0 for "unchanged" (24 distinct blocks).
+//! A 256-entry byte-kind table serves the per-character loop (separator, whitespace, plain word
+//! byte, upper-case letter, non-ASCII lead/continuation byte).
+//!
+//! Words are found in two steps (`split_runs`): the only ASCII word characters are letters and
+//! digits (checked against the table when it is parsed), so every other ASCII byte ends a word,
+//! and the text falls into maximal runs of ASCII letters, digits and non-ASCII characters. Each
+//! run is found from per-byte bit masks of 64-byte blocks; a run of ASCII alone is a word as it
+//! stands (lowercased by setting bit 5), and a run holding a non-ASCII character is split one
+//! character at a time (`split_chars`), like the whole text before.
 //!
 //! Complexity: `words` and `exact_key` are O(len(text)) with at most one table look-up per
-//! character; both are total functions over valid UTF-8 (no panics; proptests in `tests`).
+//! character; both are total functions over valid UTF-8 (no panics; proptests in `tests`
+//! compare both against character-by-character twins, with ASCII / non-ASCII boundaries at
+//! every offset of the 64-byte blocks).
 //!
 //! # Performance notes
 //!
@@ -37,8 +46,21 @@
 //!   bytes replaced a `char_indices` loop with a class look-up per character: 396 M -> 340 M
 //!   instructions for 5 passes over 2,000 corpus passages (cachegrind), and `exact_key`
 //!   copies whole runs between whitespace instead of pushing character by character.
-//! * Not tried yet: SIMD scanning of ASCII runs (the tokenizer is now ~15-30% of a Jaccard
-//!   run on the corpus).
+//! * Issue 17, runs from bit masks (the whole corpus: 21,517 passages, 24.2 MB, 91% of the bytes
+//!   ASCII, 3.4 M words; `for_each_word` alone, the `timing` test with `BRIEFPACK_ONLY=words`):
+//!   the per-byte loop spent ~21 instructions a byte, a branch per byte and a mispredicted one
+//!   per word. Masks of 64 bytes (SSE2 compares and `pmovmskb`, ~1.6 instructions a byte; a
+//!   scalar twin elsewhere) and `trailing_zeros` over word starts and ends: 656 M -> 402 M
+//!   instructions a pass (callgrind), 85 ms -> 35 ms (best of 7, the two builds alternated,
+//!   2.4x). The has-lowercase flag in the class byte saves the second look-up for most non-ASCII
+//!   word characters; `decode` is forced inline (it was a call per non-ASCII character).
+//! * What is left (callgrind, one pass over the corpus): the run loop ~40%, `split_chars` on runs
+//!   with non-ASCII characters ~18% (Cyrillic words, CJK sentences), the NFKC quick check ~15%
+//!   and normalisation ~6% (CJK text with full-width punctuation fails the quick check, and
+//!   `normalize` then takes its whole non-ASCII run through the full algorithm: segments could
+//!   instead end at any quick-check-Yes starter, ICU's boundary test). Not done: fusing the quick
+//!   check into the word loop (words already emitted cannot be taken back when a later character
+//!   fails it), and the `exact_key` whitespace scan with the same masks.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -57,6 +79,11 @@ pub const WORD: u8 = 2;
 /// Han, Hiragana or Katakana: a word of its own.
 pub const IDEOGRAPH: u8 = 3;
 
+/// The class bits of a `Table::class_bits` entry; the flag above them marks a character
+/// the table lowercases, so most characters need no second look-up.
+const CLASS: u8 = 0b11;
+const HAS_LOWER: u8 = 0b100;
+
 /// Byte kinds of the ASCII fast path (`Table::byte_kind`).
 const K_SEP: u8 = 0;
 const K_WS: u8 = 1;
@@ -74,6 +101,12 @@ const MAX_CP: u32 = 0x10_FFFF;
 struct Table {
     /// Per byte: `K_SEP`, `K_WS`, `K_PLAIN`, `K_UPPER` for ASCII, `K_HIGH` for 0x80..=0xFF.
     byte_kind: [u8; 256],
+    /// Whether the ASCII classes are the ones `split_runs` assumes: letters and digits are
+    /// words (A..Z lowercased to a..z, nothing else changed), every other ASCII character
+    /// separates words. True for the committed table (`tests::ascii_masks_hold`); if a
+    /// table ever says otherwise, words are split one character at a time.
+    ascii_masks: bool,
+    /// Per code point: the class, with `HAS_LOWER` when the table lowercases it.
     class_index: Vec<u16>,
     class_blocks: Vec<u8>,
     lower_index: Vec<u16>,
@@ -82,10 +115,26 @@ struct Table {
 }
 
 impl Table {
+    /// The class of `cp` with the `HAS_LOWER` flag.
     #[inline]
-    fn class(&self, cp: u32) -> u8 {
+    fn class_bits(&self, cp: u32) -> u8 {
         let block = self.class_index[(cp >> BLOCK_BITS) as usize] as usize;
         self.class_blocks[(block << BLOCK_BITS) | (cp as usize & (BLOCK - 1))]
+    }
+
+    #[inline]
+    fn class(&self, cp: u32) -> u8 {
+        self.class_bits(cp) & CLASS
+    }
+
+    /// `lower(cp)` given `bits = class_bits(cp)`: no look-up unless the flag is set.
+    #[inline]
+    fn lower_if(&self, bits: u8, cp: u32) -> Option<char> {
+        if bits & HAS_LOWER == 0 {
+            None
+        } else {
+            self.lower(cp)
+        }
     }
 
     /// The lowercase of `cp`, or `None` when the table leaves it unchanged.
@@ -168,10 +217,26 @@ fn parse(text: &str) -> Table {
             _ => K_SEP,
         };
     }
+    let ascii_masks = (0..128u8).all(|b| {
+        let (cls, low) = (classes[b as usize], lower[b as usize]);
+        if b.is_ascii_uppercase() {
+            cls == WORD && low == u32::from(b | 0x20)
+        } else if b.is_ascii_alphanumeric() {
+            cls == WORD && low == 0
+        } else {
+            cls == SEPARATOR || cls == WHITESPACE
+        }
+    });
+    for (cls, &low) in classes.iter_mut().zip(&lower) {
+        if low != 0 {
+            *cls |= HAS_LOWER;
+        }
+    }
     let (class_index, class_blocks) = two_level(&classes);
     let (lower_index, lower_blocks) = two_level(&lower);
     Table {
         byte_kind,
+        ascii_masks,
         class_index,
         class_blocks,
         lower_index,
@@ -185,7 +250,11 @@ fn table() -> &'static Table {
 }
 
 /// Decode the character starting at byte `i` of valid UTF-8 `s`: (code point, byte length).
-#[inline]
+#[allow(
+    clippy::inline_always,
+    reason = "a few instructions; called per non-ASCII character"
+)]
+#[inline(always)]
 fn decode(s: &[u8], i: usize) -> (u32, usize) {
     let b = u32::from(s[i]);
     if b < 0x80 {
@@ -208,20 +277,29 @@ fn decode(s: &[u8], i: usize) -> (u32, usize) {
 impl Table {
     /// The byte length of the whitespace character at byte `i` of `s`, or 0 if the character
     /// there is not whitespace (or `i` is not at the start of a character).
-    #[inline]
+    ///
+    /// Called per byte by `collapse_whitespace`: forced inline, with the non-ASCII case out of
+    /// line (once `decode` was forced inline this stopped being inlined, and `exact` on the
+    /// corpus went from 597 M to 922 M instructions).
+    #[allow(clippy::inline_always, reason = "per byte; see above")]
+    #[inline(always)]
     fn whitespace_at(&self, s: &[u8], i: usize) -> usize {
         match self.byte_kind[s[i] as usize] {
             K_WS => 1,
             // Only a lead byte (0xC0..) starts a character; continuation bytes are skipped.
-            K_HIGH if s[i] >= 0xC0 => {
-                let (cp, len) = decode(s, i);
-                if self.class(cp) == WHITESPACE {
-                    len
-                } else {
-                    0
-                }
-            }
+            K_HIGH if s[i] >= 0xC0 => self.high_whitespace_at(s, i),
             _ => 0,
+        }
+    }
+
+    /// `whitespace_at` of the non-ASCII character starting at byte `i`.
+    #[inline(never)]
+    fn high_whitespace_at(&self, s: &[u8], i: usize) -> usize {
+        let (cp, len) = decode(s, i);
+        if self.class(cp) == WHITESPACE {
+            len
+        } else {
+            0
         }
     }
 }
@@ -256,12 +334,220 @@ pub fn char_lower(c: char) -> char {
 /// valid only for the duration of the call.
 pub fn for_each_word<F: FnMut(&str)>(text: &str, mut emit: F) {
     let folded = nfkc(text);
-    let text: &str = &folded;
     let table = table();
+    let mut buf = String::new();
+    if table.ascii_masks {
+        split_runs(&folded, table, &mut buf, &mut emit);
+    } else {
+        split_chars(&folded, table, &mut buf, &mut emit);
+    }
+}
+
+/// Bytes per block of the run scanner (one bit each in a `u64` mask).
+const STRIDE: usize = 64;
+
+/// Per-byte bit masks of one block of `STRIDE` bytes (bit `k` is byte `k`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Masks {
+    /// Bytes that may belong to a word: ASCII letters and digits, and every byte >= 0x80.
+    word: u64,
+    /// ASCII upper-case letters.
+    upper: u64,
+    /// Bytes >= 0x80 (any byte of a non-ASCII character).
+    high: u64,
+}
+
+/// `Masks` of a block, one byte at a time: the definition the SIMD version must match.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+#[inline]
+fn masks_scalar(block: &[u8; STRIDE]) -> Masks {
+    let mut m = Masks {
+        word: 0,
+        upper: 0,
+        high: 0,
+    };
+    for (k, &b) in block.iter().enumerate() {
+        let high = b >= 0x80;
+        let upper = b.is_ascii_uppercase();
+        m.word |= u64::from(high || b.is_ascii_alphanumeric()) << k;
+        m.upper |= u64::from(upper) << k;
+        m.high |= u64::from(high) << k;
+    }
+    m
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn masks(block: &[u8; STRIDE]) -> Masks {
+    // SAFETY: `masks_sse2` only needs SSE2, which this build enables (the cfg above; SSE2 is
+    // part of the x86-64 baseline). It reads nothing but `block`.
+    unsafe { masks_sse2(block) }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline]
+fn masks(block: &[u8; STRIDE]) -> Masks {
+    masks_scalar(block)
+}
+
+/// `masks_scalar` with SSE2: 16 bytes per compare, `pmovmskb` to gather the bits. Bytes
+/// >= 0x80 are negative as `i8`, so the signed range compares never count them as ASCII.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+fn masks_sse2(block: &[u8; STRIDE]) -> Masks {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8, _mm_set_epi64x,
+    };
+    #[allow(clippy::cast_possible_wrap, reason = "ASCII bounds fit in i8")]
+    #[target_feature(enable = "sse2")]
+    fn between(v: __m128i, lo: u8, hi: u8) -> __m128i {
+        _mm_and_si128(
+            _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
+            _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1)),
+        )
+    }
+    // The movemask is 16 bits of an i32; reinterpret them (no sign bit is ever set).
+    #[allow(clippy::cast_sign_loss, reason = "16 mask bits")]
+    #[target_feature(enable = "sse2")]
+    fn bits(v: __m128i) -> u64 {
+        u64::from(_mm_movemask_epi8(v) as u32)
+    }
+    let mut m = Masks {
+        word: 0,
+        upper: 0,
+        high: 0,
+    };
+    for (k, chunk) in block.chunks_exact(16).enumerate() {
+        let half = |r: std::ops::Range<usize>| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&chunk[r]);
+            i64::from_le_bytes(b)
+        };
+        // Two 8-byte halves: the compiler merges them into one unaligned 16-byte load.
+        let v = _mm_set_epi64x(half(8..16), half(0..8));
+        let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+        let alnum = _mm_or_si128(between(v, b'0', b'9'), between(lower, b'a', b'z'));
+        let high = bits(v);
+        let shift = 16 * k;
+        m.word |= (bits(alnum) | high) << shift;
+        m.upper |= bits(between(v, b'A', b'Z')) << shift;
+        m.high |= high << shift;
+    }
+    m
+}
+
+/// The bits below bit `k` (`k < 64`).
+#[inline]
+fn below(k: usize) -> u64 {
+    (1u64 << k) - 1
+}
+
+/// The words of `text` by runs: every ASCII byte other than a letter or digit separates
+/// words (`Table::ascii_masks` checked that against the table), so the words of `text` are
+/// the words of its maximal runs of ASCII letters, digits and non-ASCII characters, taken one
+/// run at a time. A run of ASCII alone is one word (lowercased by setting bit 5, which maps
+/// A..Z to a..z and leaves a..z and 0..9 as they are); a run with a non-ASCII character goes
+/// to `split_chars`. The runs are found 64 bytes at a time from bit masks (`masks`).
+fn split_runs<F: FnMut(&str)>(text: &str, table: &Table, buf: &mut String, emit: &mut F) {
+    let bytes = text.as_bytes();
+    let len = bytes.len();
+    // A run still open at the end of the previous block: its start, and whether it has an
+    // upper-case or a non-ASCII byte so far.
+    let mut open: Option<(usize, bool, bool)> = None;
+    let mut base = 0;
+    let mut pad = [0u8; STRIDE];
+    while base < len {
+        let block: &[u8; STRIDE] = if let Some(Ok(b)) = bytes
+            .get(base..base + STRIDE)
+            .map(<&[u8; STRIDE]>::try_from)
+        {
+            b
+        } else {
+            // The last, partial block, padded with NUL (a separator).
+            pad.fill(0);
+            pad[..len - base].copy_from_slice(&bytes[base..]);
+            &pad
+        };
+        let m = masks(block);
+        let prev = (m.word << 1) | u64::from(open.is_some());
+        let mut starts = m.word & !prev;
+        let mut ends = !m.word & prev;
+        if let Some((s, upper, high)) = open {
+            if ends == 0 {
+                // The whole block continues the run.
+                open = Some((s, upper || m.upper != 0, high || m.high != 0));
+                base += STRIDE;
+                continue;
+            }
+            let e = ends.trailing_zeros() as usize;
+            ends &= ends - 1;
+            let range = below(e);
+            let upper = upper || m.upper & range != 0;
+            let high = high || m.high & range != 0;
+            run(text, s, base + e, upper, high, table, buf, emit);
+            open = None;
+        }
+        // Runs and ends alternate from here: the lowest start pairs with the lowest end.
+        let changed = m.upper | m.high;
+        while starts != 0 {
+            let s = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            if ends == 0 {
+                let from = !below(s);
+                open = Some((base + s, m.upper & from != 0, m.high & from != 0));
+                break;
+            }
+            let e = ends.trailing_zeros() as usize;
+            ends &= ends - 1;
+            let range = below(e) & !below(s);
+            if changed & range == 0 {
+                emit(&text[base + s..base + e]); // ASCII letters and digits, lower case
+            } else {
+                let (upper, high) = (m.upper & range != 0, m.high & range != 0);
+                run(text, base + s, base + e, upper, high, table, buf, emit);
+            }
+        }
+        base += STRIDE;
+    }
+    if let Some((s, upper, high)) = open {
+        run(text, s, len, upper, high, table, buf, emit);
+    }
+}
+
+/// The words of the run `text[start..end]` (see `split_runs`): `start` and `end` are
+/// character boundaries (a run starts at an ASCII byte or a lead byte, since the byte before
+/// it is an ASCII separator, and ends at an ASCII separator or the end of the text).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn run<F: FnMut(&str)>(
+    text: &str,
+    start: usize,
+    end: usize,
+    upper: bool,
+    high: bool,
+    table: &Table,
+    buf: &mut String,
+    emit: &mut F,
+) {
+    let word = &text[start..end];
+    if high {
+        split_chars(word, table, buf, emit);
+    } else if upper {
+        buf.clear();
+        buf.push_str(word);
+        buf.make_ascii_lowercase();
+        emit(buf);
+    } else {
+        emit(word);
+    }
+}
+
+/// The words of `text` one character at a time, with the byte-kind table for ASCII.
+fn split_chars<F: FnMut(&str)>(text: &str, table: &Table, buf: &mut String, emit: &mut F) {
     let kinds = &table.byte_kind;
     let bytes = text.as_bytes();
     let end = bytes.len();
-    let mut buf = String::new();
     let mut i = 0;
     while i < end {
         match kinds[bytes[i] as usize] {
@@ -271,10 +557,11 @@ pub fn for_each_word<F: FnMut(&str)>(text: &str, mut emit: F) {
             }
             K_HIGH => {
                 let (cp, len) = decode(bytes, i);
-                match table.class(cp) {
+                let bits = table.class_bits(cp);
+                match bits & CLASS {
                     WORD => {}
                     IDEOGRAPH => {
-                        match table.lower(cp) {
+                        match table.lower_if(bits, cp) {
                             Some(l) => emit(l.encode_utf8(&mut [0u8; 4])),
                             None => emit(&text[i..i + len]),
                         }
@@ -317,10 +604,11 @@ pub fn for_each_word<F: FnMut(&str)>(text: &str, mut emit: F) {
                 }
                 K_HIGH => {
                     let (cp, len) = decode(bytes, i);
-                    if table.class(cp) != WORD {
+                    let bits = table.class_bits(cp);
+                    if bits & CLASS != WORD {
                         break;
                     }
-                    match table.lower(cp) {
+                    match table.lower_if(bits, cp) {
                         Some(l) => {
                             if !changed {
                                 buf.clear();
@@ -337,7 +625,7 @@ pub fn for_each_word<F: FnMut(&str)>(text: &str, mut emit: F) {
                 _ => break,
             }
         }
-        emit(if changed { &buf } else { &text[start..i] });
+        emit(if changed { buf } else { &text[start..i] });
     }
 }
 
@@ -655,11 +943,90 @@ mod tests {
             .prop_map(|cs| cs.into_iter().collect())
     }
 
+    #[test]
+    fn ascii_masks_hold() {
+        // The committed table classes ASCII as `split_runs` assumes, so the fast path runs.
+        assert!(table().ascii_masks);
+    }
+
+    #[test]
+    fn masks_of_every_byte_at_every_position() {
+        for b in 0..=255u8 {
+            for k in 0..STRIDE {
+                let mut block = [b'x'; STRIDE];
+                block[k] = b;
+                block[(k + 17) % STRIDE] = 0xE4;
+                block[(k + 40) % STRIDE] = b'Q';
+                assert_eq!(masks(&block), masks_scalar(&block), "byte {b:#x} at {k}");
+            }
+        }
+    }
+
+    /// Text whose ASCII / non-ASCII boundaries fall at every offset of the 64-byte stride:
+    /// each character of `inserts` placed after 0..=140 bytes of mixed ASCII, and again
+    /// before them.
+    #[test]
+    fn words_at_every_offset_of_the_stride() {
+        let inserts = [
+            "\u{e9}",
+            "\u{c4}",
+            "\u{130}",
+            "\u{301}",
+            "中",
+            "カ",
+            "😀",
+            "\u{a0}",
+            "\u{3000}",
+            "\u{fb01}",
+            "\u{ff21}",
+            "\u{2000}",
+            "Σ",
+            "ß",
+            "A",
+            " ",
+            ".",
+            "\0",
+            "\u{85}",
+            "\u{1E921}",
+        ];
+        let filler = "The QUICK brown fox, jumps over 42 lazy-dogs.\tAnd_then\nIt RAN away 7x ";
+        let filler: String = filler.repeat(4);
+        for ins in inserts {
+            for offset in 0..=140 {
+                for text in [
+                    format!("{}{ins}{}", &filler[..offset], &filler[offset..]),
+                    format!("{}{ins}", &filler[..offset]),
+                    format!("{ins}{}", &filler[..offset]),
+                    format!("{}{ins}{ins}x{ins}", &filler[..offset]),
+                ] {
+                    assert_eq!(words(&text), words_slow(&text), "{text:?}");
+                }
+            }
+        }
+    }
+
+    /// Longer text: runs of ASCII of every length around the stride, mixed with the
+    /// characters that matter to the table.
+    fn long_texts() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            3 => "[a-zA-Z0-9]{0,70}",
+            2 => "[ .,;:!?()\\[\\]{}\\-_\t\n\r\x0b\x0c\x1c-\x1f\x00\x7f]{1,3}",
+            2 => texts(),
+            1 => "[a-zA-Z0-9 \u{80}-\u{7ff}\u{3040}-\u{30ff}\u{4e00}-\u{4e20}]{0,80}",
+        ];
+        prop::collection::vec(piece, 0..24).prop_map(|ps| ps.concat())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
         #[test]
         fn words_match_the_char_by_char_twin(text in texts()) {
+            prop_assert_eq!(words(&text), words_slow(&text));
+        }
+
+        #[test]
+        fn long_words_match_the_char_by_char_twin(text in long_texts()) {
             prop_assert_eq!(words(&text), words_slow(&text));
         }
 

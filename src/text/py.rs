@@ -13,6 +13,24 @@ fn words(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<String>>>
     Ok(py.detach(|| texts.iter().map(|t| super::words(t)).collect()))
 }
 
+/// Each text's number of words (`len(reference.text.words(t))` per text), without building
+/// them: the word splitting of the dedupe kernels alone.
+#[pyfunction]
+#[pyo3(signature = (texts))]
+fn word_counts(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    let texts = checks::texts(texts, "texts")?;
+    Ok(py.detach(|| {
+        texts
+            .iter()
+            .map(|t| {
+                let mut n = 0;
+                super::for_each_word(t, |_| n += 1);
+                n
+            })
+            .collect()
+    }))
+}
+
 /// Each text's exact key: whitespace runs collapsed to one space, both ends stripped.
 #[pyfunction]
 #[pyo3(signature = (texts))]
@@ -69,6 +87,7 @@ fn valid_texts(texts: &Bound<'_, PyAny>) -> PyResult<bool> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(valid_texts, m)?)?;
     m.add_function(wrap_pyfunction!(words, m)?)?;
+    m.add_function(wrap_pyfunction!(word_counts, m)?)?;
     m.add_function(wrap_pyfunction!(exact_keys, m)?)?;
     m.add_function(wrap_pyfunction!(nfc, m)?)?;
     m.add_function(wrap_pyfunction!(nfkc, m)?)?;
