@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPORT = Path(__file__).resolve().parent / "report.py"
 
-Row = tuple[int, str, float, float, float, float]
+Row = tuple[float | int | str, ...]  # (candidates, inputs, cold, cold CPU, warm, warm CPU, ...)
 
 
 def floors(python: str, quick: bool) -> list[Row]:
@@ -34,7 +34,7 @@ def floors(python: str, quick: bool) -> list[Row]:
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     for line in out.splitlines():
         if line.startswith("FLOORS "):
-            return [tuple(row) for row in json.loads(line[len("FLOORS ") :])]  # type: ignore[misc]
+            return [tuple(row) for row in json.loads(line[len("FLOORS ") :])]
     raise SystemExit(f"{python}: report.py printed no floor rows:\n{out}")
 
 
@@ -43,9 +43,9 @@ def medians(runs: list[list[Row]]) -> list[Row]:
     out = []
     for rows in zip(*runs):
         n, kind = rows[0][0], rows[0][1]
-        cols = [statistics.median(r[k] for r in rows) for k in range(2, 6)]
+        cols = [statistics.median(float(r[k]) for r in rows) for k in range(2, 6)]
         out.append((n, kind, *cols))
-    return out  # type: ignore[return-value]
+    return out
 
 
 def table(before: list[Row], after: list[Row]) -> list[str]:

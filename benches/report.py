@@ -76,7 +76,10 @@ class Report:
         self.rows: list[tuple[str, str, str, str, str]] = []
         self.notes: list[str] = []
         # (candidates, inputs, cold ratio wall / CPU, warm ratio wall / CPU) of each floor row
-        self.floors: list[tuple[int, str, float, float, float, float]] = []
+        # and the CPU medians behind them (cold, floor, warm, dedupe alone)
+        self.floors: list[
+            tuple[int, str, float, float, float, float, float, float, float, float]
+        ] = []
         self.v: dict[str, Any] = {}  # the figures the README's table is written from
 
     def add(self, work: str, ours: float, ref: float | None, peer: str, note: str = "") -> None:
@@ -469,7 +472,7 @@ def bench_floor(r: Report, sizes: list[int], repeat: int = 9) -> None:
                 "(goal 1.2x)",
                 "alternating, medians",
             )
-            r.floors.append((n, name, c / f, cc / cf, w / fw, cw / cfw))
+            r.floors.append((n, name, c / f, cc / cf, w / fw, cw / cfw, cc, cf, cw, cfw))
 
 
 def bench_assemble(r: Report, sizes: list[int], ref_limit: int) -> None:
@@ -757,11 +760,15 @@ def floor_table(r: Report) -> list[str]:
         f"Measured by `python benches/report.py` on {time.strftime('%Y-%m-%d')} (o200k, 12k "
         "budget, jaccard; medians, alternating; wall / calling thread's CPU time):",
         "",
-        "| candidates | inputs | cold: `assemble` / floor | warm: `assemble` / dedupe alone |",
-        "|---|---|---|---|",
+        "| candidates | inputs | cold: `assemble` / floor | warm: `assemble` / dedupe alone "
+        "| CPU: cold, floor, warm, dedupe alone |",
+        "|---|---|---|---|---|",
     ]
-    for n, kind, cw, cc, ww, wc in r.floors:
-        lines.append(f"| {n:,} | {kind} | {cw:.2f}x / {cc:.2f}x | {ww:.2f}x / {wc:.2f}x |")
+    for n, kind, cw, cc, ww, wc, *cpu in r.floors:
+        times = ", ".join(fmt(t) for t in cpu)
+        lines.append(
+            f"| {n:,} | {kind} | {cw:.2f}x / {cc:.2f}x | {ww:.2f}x / {wc:.2f}x | {times} |"
+        )
     return lines
 
 
