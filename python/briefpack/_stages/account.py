@@ -4,9 +4,10 @@ Sources with their labels, members and token counts; the token accounting; the s
 ``Options``; every candidate's fate in input order (a label, or the ledger's reason and
 detail; ``dropped`` and ``fates`` are built from the ledger's columns when first read). A
 request with page images also counts their tokens (``tokens["images"]``, included
-in ``sources`` and ``total``) and records the page settings. O(n) plus counting each source
-block once. Logs the request's counts at DEBUG and each drop at ``DEBUG - 1`` on the
-``briefpack`` logger, only when that level is enabled.
+in ``sources`` and ``total``) and records the page settings. O(n): each source block's count is
+the budget stage's (counted here only for a caller's tokenizer). Logs the request's counts at
+DEBUG and each drop at ``DEBUG - 1`` on the ``briefpack`` logger, only when that level is
+enabled.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ TRACE = logging.DEBUG - 1
 def assembly(items: list[Item], ctx: Context) -> Assembly:
     """The result of one call, from the items as placed, ordered and labelled."""
     chunks, b = ctx.chunks, ctx.options.the_budget
-    per_source = ctx.count(ctx.rendered, ctx.namer(items)) if ctx.rendered else []
+    per_source = ctx.n_blocks
+    if per_source is None:  # a caller's tokenizer: the budget stage counted whole texts only
+        per_source = ctx.count(ctx.rendered, ctx.namer(items)) if ctx.rendered else []
     if ctx.pages:  # a page's tokens include its images'
         per_source = [n + images.cost(it, ctx) for n, it in zip(per_source, items)]
     sources = [_source(n, it, per_source[n - 1], chunks) for n, it in enumerate(items, 1)]

@@ -17,6 +17,20 @@ fits is placed, and packing goes on in rank order with the next item. Page image
 tokens to their item's cost and to the rendered block's, and ``Budget(images=N)`` caps their
 number (``images``).
 
+The final counts are exact arithmetic, not counts of the whole texts: for ``o200k_base`` and
+``cl100k_base`` a text splits after a newline before an ASCII graphic character other than
+``/`` with counts adding up (the lemma in the Rust core's ``tokens::segments``). An ``xml``
+block starts with ``<`` and ends in ``\\n</source>``, and blocks are joined by ``\\n\\n``, so the
+sources block counts ``sum(count(block)) + (m - 1) * (count("</source>\\n\\n") -
+count("</source>"))``. The user message is ``... <sources>\\n`` + sources block +
+``\\n</sources>\\n\\nQuestion: ...`` and the framing (``n_framing``) the same without the block and
+its line break, cut at the same places (with or without history), so it counts ``n_framing +
+n_sources + count("</source>\\n") - count("</source>")``. ``approx`` is a function of the
+length. The blocks' counts are kept for the account. A caller's tokenizer counts the whole
+texts (it promises nothing about splits), and so does the ``brackets`` style: a block's last
+segment is its text after its last line break the lemma cuts at, often most of the block, and
+counting it again costs more than the whole texts.
+
 Rejected: trusting the sum of per-item costs (BPE merges across block boundaries, and a
 caller's ``tokens`` may lie), and cutting an item in half.
 """
@@ -172,11 +186,9 @@ def evict(items: list[Item], ctx: Context) -> list[Item]:
     overhead = 2 * MESSAGE_OVERHEAD
     while True:
         if ctx.placed:
-            ctx.n_sources, ctx.n_user = ctx.count(
-                [ctx.sources_block, ctx.user], ["sources block", "user message"]
-            )
+            _final_counts(items, ctx)
         else:
-            ctx.n_sources, ctx.n_user = 0, ctx.n_framing
+            ctx.n_sources, ctx.n_user, ctx.n_blocks = 0, ctx.n_framing, []
         ctx.n_images = sum(images.cost(it, ctx) for it in ctx.placed) if ctx.pages else 0
         fits = ctx.n_sources + ctx.n_images <= ctx.context_budget
         if ctx.window_left is not None:
@@ -193,3 +205,38 @@ def evict(items: list[Item], ctx: Context) -> list[Item]:
             },
         )
         items = render.run(label.run(order.run(list(ctx.placed), ctx), ctx), ctx)
+
+
+def _final_counts(items: list[Item], ctx: Context) -> None:
+    """Set ``n_sources`` and ``n_user`` (and ``n_blocks``, each block's count, for the account)
+    from the blocks' counts and three short ones where the split lemma makes that exact (see
+    the module docstring); else count the sources block and the user message whole."""
+    encoding, blocks = ctx.options.tokenizer, ctx.rendered
+    if callable(encoding):  # a caller's tokenizer: count the whole texts, the account the blocks
+        ctx.n_blocks = None
+        ctx.n_sources, ctx.n_user = ctx.count(
+            [ctx.sources_block, ctx.user], ["sources block", "user message"]
+        )
+        return
+    ctx.n_blocks = n_blocks = ctx.count(blocks, ctx.namer(items))
+    if encoding == "approx":  # max(1, code points // 4): only the lengths matter
+        ctx.n_sources = max(1, len(ctx.sources_block) // 4)
+        ctx.n_user = max(1, len(ctx.user) // 4)
+    elif ctx.options.labels == "xml" and all(
+        b[0] == "<" and b.endswith(_XML_END) for b in blocks
+    ):  # each block's last segment is "</source>"
+        end, between, last = ctx.count(
+            [_XML_END[1:], _XML_END[1:] + SOURCE_SEPARATOR, _XML_END[1:] + "\n"],
+            ["</source>", "</source> + separator", "</source> + line break"],
+        )
+        ctx.n_sources = sum(n_blocks) + (len(blocks) - 1) * (between - end)
+        ctx.n_user = ctx.n_framing + ctx.n_sources + last - end
+    else:  # brackets: a block's last segment is all its text after its last line break
+        # that the lemma cuts at, often most of it: counting it twice costs more than the
+        # whole texts (whose segments the blocks' counts left in the cache)
+        ctx.n_sources, ctx.n_user = ctx.count(
+            [ctx.sources_block, ctx.user], ["sources block", "user message"]
+        )
+
+
+_XML_END = "\n</source>"

@@ -149,6 +149,8 @@ class Context:
     n_sources: int = 0
     n_user: int = 0
     n_images: int = 0  # tokens of the placed page images (set with ``n_sources``)
+    # each rendered block's count, set with ``n_sources`` (None: the account counts them)
+    n_blocks: list[int] | None = None
 
     def count(self, texts: list[str], names: Names) -> list[int]:
         """Count ``texts`` with the request's tokenizer; a caller's tokenizer that fails is
