@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from stage_kit import start
 
+import briefpack as bp
+from briefpack._backend import get_kernels
 from briefpack._stages import label
+from briefpack._stages.context import Item
+from briefpack.prompt import render_source
 
 
 def test_labels_are_dense_in_the_final_order(backend: str) -> None:
@@ -46,3 +50,44 @@ def test_a_priced_block_is_relabelled_to_what_rendering_gives(backend: str) -> N
         label.run(placed[::-1], ctx)
         want = [render_source(n, it.chunk, style) for n, it in enumerate(placed[::-1], 1)]
         assert ctx.rendered == want
+
+
+# Texts whose first and last characters, and the characters around the label, vary: digits,
+# brackets, quotes, spaces, line breaks, non-ASCII, nothing.
+_TEXTS = ["12 apples", "]] [3] x", '"quoted"', " lead", "\n\nbreaks\n", "中文 7", "", "x" * 300]
+_LABELS = (1, 9, 10, 99, 100, 999, 1000, 99_999, 999_999, 1_000_000)
+
+
+def test_a_relabelled_count_is_the_count_of_the_relabelled_block(backend: str) -> None:
+    """``relabel``'s count (the priced count, less the widest label's digit pieces, plus the
+    label's) equals counting the relabelled block, across the places where a label gains a
+    piece of digits (9 -> 10, 999 -> 1000, 999999 -> 1000000), in both styles and both
+    encodings the budget stage gives counts for."""
+    kernels = get_kernels(backend)
+    for encoding in ("o200k_base", "cl100k_base"):
+        for style in ("xml", "brackets"):
+            for text in _TEXTS:
+                chunk = bp.Chunk(text, title="T [1]", url="https://x/y?a=1")
+                for widest in ("9", "10", "999", "1000", "1000000"):
+                    priced = render_source(widest, chunk, style)
+                    (count,) = kernels.count_tokens([priced], encoding)
+                    for n in (n for n in _LABELS if n <= int(widest)):
+                        block, got = label.relabel(str(n), (chunk, widest, priced, count), style)
+                        assert block == render_source(n, chunk, style)
+                        want = kernels.count_tokens([block], encoding)[0]
+                        assert got == want, (encoding, style, text, widest, n)
+
+
+def test_the_stage_passes_on_the_relabelled_counts(backend: str) -> None:
+    """A request's placed blocks carry their counts from the budget to the account: each
+    equals counting the block as rendered (and an unpriced block has None)."""
+    from briefpack._stages import budget
+
+    rows = [{"text": t, "title": f"T{i}"} for i, t in enumerate(_TEXTS * 2)]
+    for encoding in ("o200k_base", "cl100k_base"):
+        items, ctx = start(backend, rows, tokenizer=encoding, budget=100_000)
+        placed = budget.run(items, ctx)
+        label.run([*placed[::-1], Item(bp.Chunk("not priced"), [0])], ctx)
+        counts = ctx.relabelled_counts
+        assert counts[-1] is None
+        assert counts[:-1] == ctx.kernels.count_tokens(ctx.rendered[:-1], encoding)

@@ -80,7 +80,7 @@ def _costs(batch: list[Item], ctx: Context, widest: str, left: int, n_sep: int) 
         chunk = it.chunk
         if chunk.tokens is None:
             block = render_source(widest, chunk, labels)
-            it.priced = (chunk, widest, block)  # the label stage relabels it, not renders again
+            it.priced = (chunk, widest, block, None)  # the label stage relabels it
         else:
             block = render_source(widest, chunk.replace(text=""), labels)
         texts.append(block)
@@ -167,8 +167,10 @@ def _one_pass(
         [it.chunk for it in items], ctx.options.labels, widest, budget, n_sep, overflow, encoding
     )
     placed = [items[i] for i in r.kept]
-    for it, block in zip(placed, r.blocks):
-        it.priced = (it.chunk, widest, block)  # the label stage relabels it, not renders again
+    counted = encoding in _DIGIT_LABELS  # the block's count is its cost less the separator
+    for it, block, cost in zip(placed, r.blocks, r.costs):
+        n = cost - n_sep if counted and it.chunk.tokens is None else None
+        it.priced = (it.chunk, widest, block, n)  # the label stage relabels it
     for i, left in zip(r.misfits, r.remaining):
         ctx.drop(items[i], "over_budget", {"remaining": left, "context_budget": budget})
     if overflow == "stop" and r.misfits:
@@ -218,7 +220,7 @@ def _final_counts(items: list[Item], ctx: Context) -> None:
             [ctx.sources_block, ctx.user], ["sources block", "user message"]
         )
         return
-    ctx.n_blocks = n_blocks = ctx.count(blocks, ctx.namer(items))
+    ctx.n_blocks = n_blocks = _block_counts(items, ctx)
     if encoding == "approx":  # max(1, code points // 4): only the lengths matter
         ctx.n_sources = max(1, len(ctx.sources_block) // 4)
         ctx.n_user = max(1, len(ctx.user) // 4)
@@ -238,5 +240,26 @@ def _final_counts(items: list[Item], ctx: Context) -> None:
             [ctx.sources_block, ctx.user], ["sources block", "user message"]
         )
 
+
+def _block_counts(items: list[Item], ctx: Context) -> list[int]:
+    """Each rendered block's count: the label stage's, where it derived one from the priced
+    count (see ``label``), else counted (one call for all that are not known)."""
+    known = ctx.relabelled_counts
+    missing = [j for j, n in enumerate(known) if n is None]
+    if len(known) != len(ctx.rendered):  # no label stage ran since the blocks were rendered
+        missing = list(range(len(ctx.rendered)))
+        known = [None] * len(ctx.rendered)
+    if not missing:
+        return known  # type: ignore[return-value]
+    counts = ctx.count([ctx.rendered[j] for j in missing], lambda k: ctx.name(items[missing[k]]))
+    out = list(known)
+    for j, n in zip(missing, counts):
+        out[j] = n
+    return out  # type: ignore[return-value]
+
+
+_DIGIT_LABELS = frozenset({"o200k_base", "cl100k_base"})
+"""Encodings in which a label's digits are their own pieces and every run of up to three
+digits is one token (``label`` relies on it; tests/stages/test_label.py checks both)."""
 
 _XML_END = "\n</source>"

@@ -42,8 +42,9 @@ class Item:
     expanded: bool = False
     vector_checked: bool = False  # ``vector`` is already a checked list of floats (or row)
     compression: Compression | None = None  # set when compression cut its text (``compress``)
-    # its block as the budget priced it (under the widest label), and the chunk it rendered
-    priced: tuple[Chunk, str, str] | None = None  # (chunk, widest label, block)
+    # its block as the budget priced it (under the widest label), the chunk it rendered, and
+    # the block's exact count when the budget knows it (None: not known, count it)
+    priced: tuple[Chunk, str, str, int | None] | None = None  # (chunk, widest, block, count)
 
 
 class Ledger:
@@ -142,8 +143,9 @@ class Context:
     placed: list[Item] = field(default_factory=list)  # rank order, for eviction
     # set by the compress stage: each item's sentences and scores, by its best member's index
     sentences: dict[int, Any] = field(default_factory=dict)
-    # set by the label and render stages
+    # set by the label and render stages; each block's count when the label stage knows it
     rendered: list[str] = field(default_factory=list)
+    relabelled_counts: list[int | None] = field(default_factory=list)
     sources_block: str = ""
     user: str = ""
     n_sources: int = 0
