@@ -185,7 +185,7 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
             }
         }
         first.push(i);
-        let mut hash = 0u64;
+        let start = ids.len();
         for_each_word(text, |w| {
             let Some(id) = vocab.intern(w) else {
                 overflow = true;
@@ -201,11 +201,16 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
             *seen = i;
             ids.push(id);
             ids.truncate(ids.len() - usize::from(!fresh));
-            hash = hash.wrapping_add(mix64(u64::from(id)) & 0u64.wrapping_sub(u64::from(fresh)));
         });
         if overflow {
             return Err(TooLarge);
         }
+        // The order-free hash over the finished set: one mix per distinct word, in a loop
+        // without dependencies between words (mixing each word as it came, repeats masked
+        // out, was ~3% of a 1,000-text call).
+        let hash = ids[start..]
+            .iter()
+            .fold(0u64, |h, &id| h.wrapping_add(mix64(u64::from(id))));
         offsets.push(ids.len());
         hashes.push(hash);
     }
