@@ -88,6 +88,21 @@
 //! buffering each text's words to load their table slots four words ahead (+35%: the copy
 //! and the second loop cost more than the misses). What remains: interning ~30% (cache
 //! misses), splitting ~25%, probing ~16%, `rank_rare_first` ~6%.
+//!
+//! Issue 17, second pass (release builds side by side, `time.thread_time` medians over the
+//! `benches/workload.py` batches at 0.7, the two builds' processes alternated; instructions
+//! per warm call from callgrind): `exact_need` is a table by size sum (`needs_by_sum`: the
+//! reference's similarity depends on the two sizes only through their sum), which removed
+//! two divisions per probe and partner size (~6% of the call); words of 9..=16 bytes have a
+//! table keyed by their bytes (`intern`); identical texts are found by a hash of three
+//! samples, confirmed by comparison; the set hash mixes the finished set. 200 texts: 0.832
+//! -> 0.818 ms, 8.95 M -> 8.63 M instructions; 1,000: 4.64 -> 4.29 ms, 46.4 M -> 42.8 M;
+//! 10,000: 81 -> 69 ms, 594 M -> 516 M. Tried and dropped: a 256 KB short-word table (1,000
+//! texts: +4%), prefetching each short word's slot one word ahead and interning it at the
+//! next word (+6% at 1,000, +14% at 200), and dropping a text's repeats in a second pass over
+//! its ids so the `last` look-ups do not wait on the interner's (no change). Still the
+//! largest single cost: the load of the short-word slot (~13% of the call by `perf`), then
+//! `rank_rare_first`'s scattered writes (~4%).
 
 use super::intern::Interner;
 use super::{Dedupe, TooLarge};
@@ -134,6 +149,21 @@ fn distinct_words(bytes: usize) -> usize {
     ((bytes as f64).powf(0.6) * 3.2) as usize
 }
 
+/// A hash of a text's length and its first, middle and last 32 bytes (all of it below 96
+/// bytes). Identical texts get equal keys; a match is confirmed by comparing the texts, so
+/// different texts with equal keys cost a comparison and are told apart by it. Hashing every
+/// byte was ~4% of a 1,000-text call.
+#[inline]
+fn text_key(hasher: &foldhash::fast::RandomState, b: &[u8]) -> u64 {
+    const W: usize = 32;
+    let n = b.len();
+    if n <= 3 * W {
+        return hasher.hash_one(b);
+    }
+    let mid = n / 2 - W / 2;
+    hasher.hash_one((n, &b[..W], &b[mid..mid + W], &b[n - W..]))
+}
+
 /// Intern every word of `texts` (ids in order of first appearance) and build the sets, each
 /// unique but in no particular order (see `sort_sets`).
 pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge> {
@@ -155,7 +185,7 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
     for (i, text) in texts.iter().enumerate() {
         let i = i as u32; // the caller checked that the batch fits in u32
         let text = text.as_ref();
-        match first_text.entry(text_hasher.hash_one(text.as_bytes())) {
+        match first_text.entry(text_key(&text_hasher, text.as_bytes())) {
             Entry::Occupied(e) => {
                 let f = *e.get();
                 if texts[f as usize].as_ref() == text {
@@ -170,7 +200,7 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
             }
         }
         first.push(i);
-        let mut hash = 0u64;
+        let start = ids.len();
         for_each_word(text, |w| {
             let Some(id) = vocab.intern(w) else {
                 overflow = true;
@@ -186,11 +216,16 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
             *seen = i;
             ids.push(id);
             ids.truncate(ids.len() - usize::from(!fresh));
-            hash = hash.wrapping_add(mix64(u64::from(id)) & 0u64.wrapping_sub(u64::from(fresh)));
         });
         if overflow {
             return Err(TooLarge);
         }
+        // The order-free hash over the finished set: one mix per distinct word, in a loop
+        // without dependencies between words (mixing each word as it came, repeats masked
+        // out, was ~3% of a 1,000-text call).
+        let hash = ids[start..]
+            .iter()
+            .fold(0u64, |h, &id| h.wrapping_add(mix64(u64::from(id))));
         offsets.push(ids.len());
         hashes.push(hash);
     }
@@ -418,6 +453,36 @@ fn exact_need(la: usize, lb: usize, t: f64, ratio: f64) -> u32 {
     }
 }
 
+/// `exact_need` by the sum of the two sizes (index `s`, up to `2 * max_len`): the reference's
+/// similarity `o / (la + lb - o)` depends on the sizes only through `la + lb`, and it is
+/// monotone in `o`, so the least qualifying overlap for the sum, searched up to `s / 2` (the
+/// largest the smaller size can be), answers every pair with that sum whose smaller size
+/// reaches it (`need_of`). Replaced two divisions per (probe, partner size), ~6% of a
+/// 1,000-text call.
+fn needs_by_sum(max_len: usize, t: f64) -> Vec<u32> {
+    let ratio = t / (1.0 + t);
+    (0..=2 * max_len)
+        .map(|s| {
+            if s < 2 {
+                u32::MAX
+            } else {
+                exact_need(s - s / 2, s / 2, t, ratio)
+            }
+        })
+        .collect()
+}
+
+/// `exact_need(la, lb)` from `needs_by_sum`.
+#[inline]
+fn need_of(needs: &[u32], la: u32, lb: u32) -> u32 {
+    let o = needs[(la + lb) as usize];
+    if o <= la.min(lb) {
+        o
+    } else {
+        u32::MAX
+    }
+}
+
 /// Per-probe state of one kept item: the probe that last touched it, the overlap counted in
 /// the two prefixes so far, the position in it of the last common word found, and the
 /// overlap the pair needs (`u32::MAX`: pruned).
@@ -542,10 +607,9 @@ fn prefix_filtered<const STATS: bool>(
         ],
         marks: vec![0u64; vocab.div_ceil(64)],
         cands: Vec::new(),
-        need_memo: vec![(0, 0); max_len + 1],
+        needs: needs_by_sum(max_len, threshold),
         max_partner: max_partners(&min_overlap),
         min_overlap: min_overlap.clone(),
-        ratio: threshold / (1.0 + threshold),
         threshold,
     };
     let mut first_of: FxHashMap<u64, u32> = FxHashMap::default();
@@ -667,26 +731,18 @@ struct Probe {
     touch: Vec<Touch>,
     marks: Vec<u64>,
     cands: Vec<u32>,
-    /// Per partner size `lb`: `(la, need(la, lb))` for the last probe size `la` that asked.
-    need_memo: Vec<(u32, u32)>,
+    /// `exact_need` by the sum of the sizes (`needs_by_sum`).
+    needs: Vec<u32>,
     min_overlap: Vec<usize>,
     max_partner: Vec<u32>,
-    ratio: f64,
     threshold: f64,
 }
 
 impl Probe {
-    /// `exact_need(la, lb)`, memoised per `lb` for the current `la` (`la >= 1`).
+    /// `exact_need(la, lb)` (`la, lb >= 1`, at most the batch's largest set).
     #[inline]
-    fn need(&mut self, la: u32, lb: u32) -> u32 {
-        let slot = &mut self.need_memo[lb as usize];
-        if slot.0 != la {
-            *slot = (
-                la,
-                exact_need(la as usize, lb as usize, self.threshold, self.ratio),
-            );
-        }
-        slot.1
+    fn need(&self, la: u32, lb: u32) -> u32 {
+        need_of(&self.needs, la, lb)
     }
 
     /// The earliest kept item that `set` (item `item`) duplicates, with the similarity.
@@ -878,6 +934,20 @@ mod tests {
     }
 
     #[test]
+    fn needs_by_sum_equal_exact_need() {
+        for &t in &[1e-300, 0.1, 1.0 / 3.0, 0.5, 0.7, 0.8, 0.9, 0.999_999, 1.0] {
+            let ratio = t / (1.0 + t);
+            let needs = needs_by_sum(150, t);
+            for la in 1..=150u32 {
+                for lb in 1..=150u32 {
+                    let want = exact_need(la as usize, lb as usize, t, ratio);
+                    assert_eq!(need_of(&needs, la, lb), want, "{t} {la} {lb}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn length_range_is_exact() {
         for &t in &[1e-300, 0.1, 1.0 / 3.0, 0.5, 0.7, 0.8, 0.9, 0.999_999, 1.0] {
             let mo = min_overlaps(200, t);
@@ -913,6 +983,18 @@ mod tests {
         assert_eq!(stats.same_text, 1);
         assert_eq!(stats.same_set, 2);
         assert_eq!(stats.probes, 3);
+    }
+
+    #[test]
+    fn texts_alike_at_the_sampled_bytes_are_still_compared() {
+        // Same length, same first, middle and last 32 bytes: only the full comparison tells
+        // them apart.
+        let fill = |w: &str| format!("{} {w} {}", "pad ".repeat(10), "more ".repeat(30));
+        let texts = [fill("cat"), fill("dog"), fill("cat")];
+        assert_eq!(texts[0].len(), texts[1].len());
+        let (d, stats) = jaccard_stats(&texts, 1.0);
+        assert_eq!(d.duplicate_of, [None, None, Some(0)]);
+        assert_eq!(stats.same_text, 1);
     }
 
     #[test]
