@@ -27,7 +27,6 @@ BACKENDS = ("auto", "rust", "python")
 KERNEL_NAMES = (
     "count_tokens",
     "count_tokens_limited",
-    "valid_texts",
     "intake_fast",
     "dedupe_exact",
     "dedupe_jaccard",
@@ -42,8 +41,8 @@ KERNEL_NAMES = (
     "page_hashes",
     "dedupe_pages",
 )
-"""What a backend provides (the reference computes ``count_tokens_limited`` and ``valid_texts``
-in full, which satisfies their contracts)."""
+"""What a backend provides (the reference computes ``count_tokens_limited`` in full, which
+satisfies its contract)."""
 
 
 class KernelsProtocol(Protocol):
@@ -57,7 +56,6 @@ class KernelsProtocol(Protocol):
     def count_tokens_limited(
         self, texts: Sequence[str], limits: Sequence[int], encoding: Any
     ) -> list[int]: ...
-    def valid_texts(self, texts: list[str]) -> bool: ...
     def intake(self, candidates: list[object]) -> tuple[list[Chunk | None], list[int]]: ...
     def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult: ...
     def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult: ...
@@ -115,15 +113,6 @@ def _missing(core: ModuleType) -> list[str]:
     return [name for name in KERNEL_NAMES if not callable(getattr(core, name, None))]
 
 
-def _valid_texts(texts: list[str]) -> bool:
-    try:
-        for t in texts:
-            t.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 class Kernels:
     """One backend's kernels, resolved by name when built (see ``KERNEL_NAMES``)."""
 
@@ -179,12 +168,6 @@ class Kernels:
         if not callable(enc) and self._rust:
             return list(self._fns["count_tokens_limited"](texts, limits, enc, segments=True))
         return self.count_tokens(texts, enc)
-
-    def valid_texts(self, texts: list[str]) -> bool:
-        """Whether every str is valid Unicode (the Rust core also caches their UTF-8)."""
-        if self._rust:
-            return bool(self._fns["valid_texts"](texts))
-        return _valid_texts(texts)
 
     def intake(self, candidates: list[object]) -> tuple[list[Chunk | None], list[int]]:
         """The candidates that need no conversion as checked ``Chunk``s (``None`` for the

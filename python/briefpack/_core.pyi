@@ -30,7 +30,6 @@ __all__ = [
     "set_token_cache_capacity",
     "split_sentences",
     "token_cache_info",
-    "valid_texts",
     "word_counts",
     "words",
 ]
@@ -363,20 +362,13 @@ def dedupe_minhash(
         MemoryError: ``num_perm`` is too large to allocate.
     """
 
-def valid_texts(texts: Any) -> bool:
-    """Whether ``texts`` is a sequence (not a str) of str without lone surrogates.
-
-    Reading each str as UTF-8 leaves the UTF-8 cached in the str object, so kernels that read
-    the same strs afterwards borrow it instead of encoding again. Never raises for bad items:
-    anything that is not a valid str answers ``False`` (check one by one for the message).
-    """
-
 def intake_fast(candidates: list[Any], chunk_type: type[_T]) -> tuple[list[_T | None], list[int]]:
     """Each candidate that needs no conversion as its checked ``chunk_type`` (a ``Chunk`` of
     exactly that class as it is, a plain dict built in one step), ``None`` for the others, whose
     indices come second (ascending); when every one was taken, those without an id carry their
     automatic id. Every str read (``meta``'s too) is valid Unicode, and its UTF-8 is left
-    cached as ``valid_texts`` leaves it (``briefpack.reference.intake`` is the oracle).
+    cached in the str object, so kernels that read it afterwards borrow it
+    (``briefpack.reference.intake`` is the oracle).
     """
 
 def split_sentences(texts: Sequence[str]) -> tuple[list[int], list[int], list[int]]:

@@ -1,7 +1,7 @@
 //! Python binding of intake's fast path (`briefpack.reference.intake.intake_fast`).
 //!
 //! It reads and builds Python objects throughout, so it runs with the GIL held (there is no
-//! pure-Rust loop to detach). A str is checked as `valid_texts` checks it: reading it as UTF-8
+//! pure-Rust loop to detach). A str is checked by reading it as UTF-8, which
 //! fails on a lone surrogate, and otherwise leaves the UTF-8 cached in the str object for the
 //! kernels that read the same texts next (free for an ASCII str). Anything unusual (a
 //! subclass, another mapping type, a key that is not a field, a missing `__dict__` entry) is a

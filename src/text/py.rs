@@ -1,7 +1,6 @@
 //! Python bindings of the normalisation kernels.
 
 use pyo3::prelude::*;
-use pyo3::types::{PySequence, PyString};
 
 use crate::checks;
 
@@ -60,32 +59,8 @@ fn nfkc(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     Ok(py.detach(|| texts.iter().map(|t| super::nfkc(t).into_owned()).collect()))
 }
 
-/// Whether every item is a str of valid Unicode (no lone surrogates).
-///
-/// Reading a str as UTF-8 this way keeps the UTF-8 inside the str object (`CPython` caches it),
-/// so the kernels that read the same strs later borrow it instead of encoding again. Anything
-/// that is not a str, or not a sequence, answers `False` (the caller then checks one by one).
-#[pyfunction]
-#[pyo3(signature = (texts))]
-fn valid_texts(texts: &Bound<'_, PyAny>) -> PyResult<bool> {
-    if texts.is_instance_of::<PyString>() || !texts.is_instance_of::<PySequence>() {
-        return Ok(false);
-    }
-    for item in texts.try_iter()? {
-        let item = item?;
-        let Ok(s) = item.cast::<PyString>() else {
-            return Ok(false);
-        };
-        if s.to_str().is_err() {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
 /// Add this module's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(valid_texts, m)?)?;
     m.add_function(wrap_pyfunction!(words, m)?)?;
     m.add_function(wrap_pyfunction!(word_counts, m)?)?;
     m.add_function(wrap_pyfunction!(exact_keys, m)?)?;

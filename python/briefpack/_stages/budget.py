@@ -244,11 +244,8 @@ def _final_counts(items: list[Item], ctx: Context) -> None:
 def _block_counts(items: list[Item], ctx: Context) -> list[int]:
     """Each rendered block's count: the label stage's, where it derived one from the priced
     count (see ``label``), else counted (one call for all that are not known)."""
-    known = ctx.relabelled_counts
+    known = ctx.relabelled_counts  # the label stage sets it with ``rendered``, one per block
     missing = [j for j, n in enumerate(known) if n is None]
-    if len(known) != len(ctx.rendered):  # no label stage ran since the blocks were rendered
-        missing = list(range(len(ctx.rendered)))
-        known = [None] * len(ctx.rendered)
     if not missing:
         return known  # type: ignore[return-value]
     counts = ctx.count([ctx.rendered[j] for j in missing], lambda k: ctx.name(items[missing[k]]))
