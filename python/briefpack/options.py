@@ -2,20 +2,20 @@
 
 To add an option (three places):
 
-1. A row in ``Options`` below: ``name: Type = spec(default, rule, ...)``. The row says
-   everything once: the check (``rule``, or ``choices=`` for a fixed set), what the record's
-   ``settings`` write (``record=``: ``AS_GIVEN``, ``IS_SET``, ``NAME_OR_CALLABLE`` or a
-   writer of your own; leave it out to record nothing), the command-line flag (``cli=Flag(help,
-   ...)``: ``--my-option`` on ``briefpack assemble``), whether ``briefpack eval`` sweeps it
-   (``sweep="int"``), whether a request may override it (``per_request``) and what
-   ``whole_corpus`` sets it to (``whole_corpus=``). ``Options``, ``settings()``, the CLI,
-   ``eval``, the adapters, ``assemble_many`` and ``whole_corpus`` read the row; nothing else
-   lists options.
-2. The stage that reads ``options.my_option`` (``briefpack/_stages/``), and in
-   ``_stages.plan`` the condition under which it runs.
-3. A test of the stage on both backends (``tests/stages/``); ``tests/test_specs.py`` already
-   checks that the row is wired everywhere it says.
-Then ``python tests/snapshot/make.py`` must report 0 changed outputs while the option is off.
+1. A row at the end of ``Options``::
+
+       my_option: int | None = field(default=None, metadata=spec(
+           r.optional_count("my_option"), record=AS_GIVEN,
+           cli=Flag("what it does", "int", "N"), whole_corpus=None))
+
+   The row is the whole specification: the check (a rule from ``_option_rules``, or
+   ``choices=`` for a fixed set), what ``settings`` records (``record=``; none: nothing), the
+   ``briefpack assemble`` flag (``cli=``, spelled ``--my-option``), ``sweep=`` for ``briefpack
+   eval``, ``per_request`` (a request may override it) and ``whole_corpus=``. ``Options``,
+   ``settings()``, the CLI, eval, ``assemble_many``, the adapters and ``whole_corpus`` read it.
+2. The stage that reads ``options.my_option`` (``_stages/``; ``plan`` says when it runs).
+3. A test of that stage on both backends (``tests/stages/``). ``tests/test_specs.py`` checks
+   the row is wired everywhere it says; the snapshot must not change while the option is off.
 
 Invariants: an ``Options`` that exists is valid (the rules run in ``__post_init__`` and on
 ``replace``, in the order of the rows, so of two bad options the one declared first is
