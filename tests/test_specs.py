@@ -216,12 +216,21 @@ def test_a_request_may_override_what_the_rows_allow() -> None:
     assert len(out[0].sources) == 2
 
 
-def test_the_adapters_default_to_the_librarys_options() -> None:
+@pytest.mark.parametrize(
+    ("module", "model"),
+    [("langchain", "BriefpackCompressor"), ("llamaindex", "BriefpackPostprocessor")],
+)
+def test_the_pydantic_adapters_default_to_the_librarys_options(module: str, model: str) -> None:
+    adapter = pytest.importorskip(f"briefpack.integrations.{module}")
+    cls = getattr(adapter, model)
+    for name in adapter._OWN_FIELDS:  # the options promoted to fields of the model
+        assert cls.model_fields[name].default == DEFAULTS[name], name
+    assert cls()._options().assembler.options == Options()  # budget 12,000, not 4,000
+
+
+def test_the_haystack_builder_defaults_to_the_librarys_options() -> None:
     haystack = pytest.importorskip("briefpack.integrations.haystack")
-    builder = haystack.BriefpackPromptBuilder()
-    assert builder._built.assembler.options == Options()
-    langchain = pytest.importorskip("briefpack.integrations.langchain")
-    assert langchain.BriefpackCompressor()._options().assembler.options == Options()
+    assert haystack.BriefpackPromptBuilder()._built.assembler.options == Options()
 
 
 def test_whole_corpus_overrides_what_the_rows_say() -> None:
@@ -274,7 +283,7 @@ def test_unknown_names_without_a_close_one_are_listed_plainly() -> None:
 # ------------------------------------------------------------------- layers
 
 
-@pytest.mark.parametrize("module", ["options.py", "_option_rules.py"])
+@pytest.mark.parametrize("module", ["options.py", "_specs.py", "_option_rules.py"])
 def test_options_import_only_leaves(module: str) -> None:
     tree = ast.parse((PACKAGE / module).read_text("utf-8"))
     local = set()
@@ -286,7 +295,7 @@ def test_options_import_only_leaves(module: str) -> None:
                 local.add(node.module)
         elif isinstance(node, ast.Import):
             assert not any(a.name.startswith("briefpack") for a in node.names)
-    assert local <= {"_option_rules", "_checks", "errors", "types"}, local
+    assert local <= {"_specs", "_option_rules", "_checks", "errors", "types"}, local
 
 
 # ------------------------------------------------------------------- the cache of assemble

@@ -26,13 +26,12 @@ Rejected: a pydantic model (a dependency, and its messages are not ours).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import MISSING, dataclass, field
-from difflib import get_close_matches
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from . import _option_rules as r
-from ._checks import ENCODINGS, shown
+from ._checks import ENCODINGS
 from ._option_rules import (
     BACKENDS,
     COMPRESS_MODES,
@@ -50,6 +49,21 @@ from ._option_rules import (
     ImageTokenRule,
     LabelStyle,
     Rule,
+)
+from ._specs import (
+    AS_GIVEN,
+    CHOICE,
+    IN_PAGES,
+    IS_SET,
+    KEEP,
+    NAME_OR_CALLABLE,
+    OMIT,
+    Flag,
+    Resolved,
+    Spec,
+    check_names,
+    named,
+    spec,
 )
 from .errors import InputError
 from .types import Budget, Chunk
@@ -77,121 +91,12 @@ __all__ = [
     "Resolved",
     "Spec",
     "check_names",
+    "named",
     "spec",
 ]
 
 Method = Literal["auto", "exact", "jaccard", "minhash", "cosine"]
 OrderName = Literal["relevance", "edges", "round_robin", "document"]
-
-
-class Resolved(NamedTuple):
-    """What a request resolved, for the record's writers: the dedupe method ``auto`` chose,
-    its threshold, the backend that ran, and whether the request carries page images."""
-
-    options: Options
-    method: str | None
-    threshold: float
-    backend: str
-    pages: bool
-
-
-Writer = Callable[[Any, Resolved], Any]
-"""``(the option's value, the request) -> what settings[name] holds`` (``OMIT``: nothing)."""
-
-OMIT: Any = object()
-"""A writer's answer for "leave this option out of the settings"."""
-IN_PAGES: Writer = lambda value, _: value  # noqa: E731 - a marker that is also a writer
-"""The option is written in ``settings["pages"]`` (a request with page images only)."""
-KEEP: Any = object()
-"""``whole_corpus`` keeps this Assembler's value of the option."""
-
-
-def AS_GIVEN(value: Any, _: Resolved) -> Any:
-    """The value as checked."""
-    return value
-
-
-def IS_SET(value: Any, _: Resolved) -> bool:
-    """Whether a callable or mapping was given (the record cannot hold it)."""
-    return value is not None
-
-
-def NAME_OR_CALLABLE(value: Any, _: Resolved) -> Any:
-    """A name as it is; a callable as ``"callable"``."""
-    return value if isinstance(value, str) else "callable"
-
-
-@dataclass(frozen=True)
-class Flag:
-    """How ``briefpack assemble`` spells an option: ``--name-with-dashes``.
-
-    ``kind`` is how the flag parses (``"choice"``: one of the option's ``choices`` that a
-    command line can type, plus ``none`` when None is legal but not the default);
-    ``show_default`` adds the default to the help; ``passes``: the value goes to ``assemble``
-    unchanged (else the command builds it, as ``--budget`` with ``--window``); ``commands``:
-    the commands that take it; ``also``: other API names the flag stands for in messages.
-    """
-
-    help: str
-    kind: Literal["choice", "text", "int", "float"] = "choice"
-    metavar: str | None = None
-    commands: tuple[str, ...] = ("assemble",)
-    show_default: bool = False
-    passes: bool = True
-    also: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Spec:
-    """One option: its name and type (from its ``Options`` field), default, check and where
-    it is read. See the module docstring for what each part does."""
-
-    default: Any
-    rule: Rule
-    choices: tuple[object, ...] | None = None
-    record: Writer | None = None
-    cli: Flag | None = None
-    sweep: Literal["int", "float", "str"] | None = None
-    per_request: bool = True
-    whole_corpus: Any = KEEP
-    name: str = ""
-    annotation: str = ""
-
-    @property
-    def flag(self) -> str:
-        """The command-line spelling of the name."""
-        return "--" + self.name.replace("_", "-")
-
-
-def spec(
-    rule: Rule | None = None,
-    *,
-    choices: Sequence[object] | None = None,
-    record: Writer | None = None,
-    cli: Flag | None = None,
-    sweep: Literal["int", "float", "str"] | None = None,
-    per_request: bool = True,
-    whole_corpus: Any = KEEP,
-) -> dict[str, Spec]:
-    """An ``Options`` field's metadata: its ``Spec`` (the name, type and default come from the
-    field). ``choices`` alone makes the rule "one of these"."""
-    if rule is None and choices is None:
-        raise TypeError("an option needs a rule or choices")
-    row = Spec(
-        MISSING,
-        rule or _CHOICE,
-        None if choices is None else tuple(choices),
-        record,
-        cli,
-        sweep,
-        per_request,
-        whole_corpus,
-    )
-    return {"spec": row}
-
-
-def _CHOICE(value: Any, _: Mapping[str, Any]) -> Any:
-    raise AssertionError("replaced by the option's choice rule")  # pragma: no cover
 
 
 def _record_budget(b: Budget, at: Resolved) -> dict[str, Any]:
@@ -526,10 +431,10 @@ backend, minhash, compress, sentence_scorer, image_tokens, page_max_distance
         """
         at = Resolved(self, method, threshold, backend, pages)
         out: dict[str, Any] = {}
-        for s in _RECORDED:
-            value = s.record(getattr(self, s.name), at)  # type: ignore[misc]
+        for name, write in _RECORDED:
+            value = write(getattr(self, name), at)
             if value is not OMIT:
-                out[s.name] = value
+                out[name] = value
         if pages:
             out["pages"] = {
                 "dedupe": "page_hash" if self.dedupe == "auto" and method != "cosine" else None,
@@ -545,7 +450,7 @@ def _rows() -> tuple[Spec, ...]:
     for f in dataclasses.fields(Options):
         s: Spec = f.metadata["spec"]
         rule = s.rule
-        if rule is _CHOICE:
+        if rule is CHOICE:
             assert s.choices is not None
             rule = r.choice_rule(f.name, s.choices)
         rows.append(
@@ -579,42 +484,7 @@ READ_EVERYTHING: dict[str, Any] = {
 OVERRIDABLE: tuple[str, ...] = tuple(s.name for s in SPECS if s.per_request)
 """The options one request may override (``assemble_many``'s request mappings, adapters' runs)."""
 
-_RECORDED = tuple(s for s in SPECS if s.record is not None and s.record is not IN_PAGES)
+_RECORDED = tuple(
+    (s.name, s.record) for s in SPECS if s.record is not None and s.record is not IN_PAGES
+)
 _IN_PAGES = tuple(s for s in SPECS if s.record is IN_PAGES)
-
-
-def check_names(
-    given: Iterable[object], allowed: Sequence[str], *, what: str = "option", where: str = ""
-) -> None:
-    """Raise the one "unknown option" ``InputError`` if a name of ``given`` is not ``allowed``.
-
-    ``what`` is what the names are (``"assemble option"``), ``where`` a prefix naming the
-    caller's part (``"requests[3]: "``). The error's ``option`` is the first unknown name.
-
-    >>> check_names({"budget": 1}, FIELDS)
-    >>> check_names(["ordr"], ("order", "labels"))
-    Traceback (most recent call last):
-    ...
-    briefpack.errors.InputError: unknown option(s) 'ordr' (did you mean 'order'?); expected \
-some of order, labels
-    """
-    unknown = [k for k in given if k not in allowed]
-    if unknown:
-        raise InputError(
-            f"{where}unknown {what}(s) {named(unknown, allowed)}; "
-            f"expected some of {', '.join(allowed)}",
-            option=str(unknown[0]),
-        )
-
-
-def named(unknown: Sequence[object], allowed: Sequence[str]) -> str:
-    """The unknown names, quoted and cut, each with the close legal name if there is one.
-
-    >>> named(["bugdet", 3], ("budget", "order"))
-    "'bugdet' (did you mean 'budget'?), 3"
-    """
-    parts = []
-    for k in unknown:
-        close = get_close_matches(k, allowed, 1, 0.6) if isinstance(k, str) else []
-        parts.append(shown(k) + (f" (did you mean {close[0]!r}?)" if close else ""))
-    return ", ".join(parts)
