@@ -96,8 +96,19 @@ class Flag:
 
 @dataclass(frozen=True)
 class Spec:
-    """One option: its name and type (from its ``Options`` field), default, check and where
-    it is read. See the module docstring for what each part does."""
+    """One option, as ``briefpack.options.SPECS`` holds it: ``name``, ``annotation`` and
+    ``default`` (from its ``Options`` field); ``rule``, its check; ``choices``, its fixed
+    legal values (if any); ``record``, what the record's ``settings`` write (None: nothing);
+    ``cli``, its ``briefpack assemble`` flag (None: none); ``sweep``, how ``briefpack eval``
+    reads one of a comma-separated list (None: no list flag); ``per_request``, whether one
+    request may override it; ``whole_corpus``, the value ``whole_corpus`` uses (``KEEP``:
+    the Assembler's).
+
+    >>> from briefpack.options import SPECS
+    >>> order = next(s for s in SPECS if s.name == "order")
+    >>> order.default, order.flag, order.whole_corpus, order.choices[:2]
+    ('edges', '--order', 'document', ('relevance', 'edges'))
+    """
 
     default: Any
     rule: Rule
@@ -127,7 +138,12 @@ def spec(
     whole_corpus: Any = KEEP,
 ) -> dict[str, Spec]:
     """An ``Options`` field's metadata: its ``Spec`` (the name, type and default come from the
-    field). ``choices`` alone makes the rule "one of these"."""
+    field). ``choices`` alone makes the rule "one of these".
+
+    >>> meta = spec(choices=("a", "b"), record=AS_GIVEN)
+    >>> meta["spec"].choices, meta["spec"].per_request
+    (('a', 'b'), True)
+    """
     if rule is None and choices is None:
         raise TypeError("an option needs a rule or choices")
     row = Spec(
