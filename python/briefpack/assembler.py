@@ -20,26 +20,9 @@ from ._backend import Kernels, get_kernels
 from ._checks import type_name
 from ._stages import account, intake, plan
 from .errors import BudgetError, InputError
-from .options import FIELDS, Options
+from .options import FIELDS, READ_EVERYTHING, Options
 from .routing import Route
 from .types import Assembly
-
-_READ_EVERYTHING: dict[str, Any] = {
-    "dedupe": None,
-    "supersede": None,
-    "parents": None,
-    "neighbors": 0,
-    "chunks_of": None,
-    "rerank": None,
-    "max_per_doc": None,
-    "mmr": None,
-    "mmr_k": None,
-    "minhash": None,
-    "threshold": None,
-    "order": "document",
-    "overflow": "stop",
-}
-"""The options ``whole_corpus`` overrides: nothing is selected away, the corpus keeps its order."""
 
 if TYPE_CHECKING:
     from .batch import Request
@@ -67,7 +50,7 @@ class Assembler:
 
     def __init__(self, options: Options | None = None, /, **changes: Any) -> None:
         if options is None:
-            opts = Options(**changes)
+            opts = Options.from_mapping(changes)
         else:
             opts = options.replace(**changes) if changes else options
         self._options = opts
@@ -144,7 +127,7 @@ class Assembler:
             InputError: a bad text, question or history (as for a call).
         """
         _check_route(route)
-        whole = self.replace(**_READ_EVERYTHING)
+        whole = self.replace(**READ_EVERYTHING)
         result = whole(question, corpus, history=history)
         if result.dropped:
             raise BudgetError(

@@ -34,14 +34,17 @@ from typing import Any, Literal, overload
 from ._checks import check_count, type_name
 from .assembler import Assembler
 from .errors import BriefpackError, InputError
-from .options import FIELDS
+from .options import FIELDS, OVERRIDABLE, check_names
 from .types import Assembly
 
 __all__ = ["REQUEST_KEYS", "assemble_many", "run_many"]
 
 PER_REQUEST = ("history", "query_vector")
-REQUEST_KEYS = frozenset({"question", "candidates", *PER_REQUEST, *FIELDS})
-"""What a request mapping may hold: the request, and any option to override for it."""
+REQUEST_NAMES = ("question", "candidates", *PER_REQUEST, *OVERRIDABLE)
+"""What a request mapping may hold: the request, and any option a request may override."""
+REQUEST_KEYS = frozenset(REQUEST_NAMES)
+SHARED_NAMES = (*PER_REQUEST, *FIELDS)
+"""What ``assemble_many``'s shared keywords may be: ``assemble``'s."""
 
 Base = Assembler | InputError
 """The shared assembler, or the error its options raised (reported by every request using it)."""
@@ -58,7 +61,7 @@ def _call(index: int, request: object, base: Base, shared: Mapping[str, Any]) ->
             )
         question = args.pop("question")
         candidates = args.pop("candidates")
-        overrides = {k: v for k, v in request.items() if k in FIELDS}
+        overrides = {k: v for k, v in request.items() if k in OVERRIDABLE}
     elif isinstance(request, tuple) and len(request) == 2:
         question, candidates = request
         args, overrides = dict(shared), {}
@@ -67,11 +70,10 @@ def _call(index: int, request: object, base: Base, shared: Mapping[str, Any]) ->
             f"requests[{index}] must be a (question, candidates) pair or a mapping of assemble's "
             f"arguments, got {type_name(request)}"
         )
-    unknown = [key for key in args if key not in REQUEST_KEYS]
-    if unknown:  # checked here, so that a TypeError raised inside a caller's callable passes
-        raise InputError(
-            f"requests[{index}]: assemble() got an unexpected keyword argument {unknown[0]!r}"
-        )
+    # checked here, so that a TypeError raised inside a caller's callable passes
+    check_names(shared, SHARED_NAMES, where=f"requests[{index}]: ")
+    if isinstance(request, Mapping):
+        check_names(request, REQUEST_NAMES, where=f"requests[{index}]: ")
     if isinstance(base, InputError):
         if not overrides:
             raise base
@@ -222,7 +224,7 @@ def _check_run(
 
 
 def _known(options: Mapping[str, Any]) -> bool:
-    return all(k in REQUEST_KEYS for k in options)
+    return all(k in SHARED_NAMES for k in options)
 
 
 def run_many(

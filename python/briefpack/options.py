@@ -1,49 +1,75 @@
-"""``Options``: every setting of the pipeline, checked once, by one table of rules.
+"""``Options`` and ``SPECS``: every option of the pipeline, one row each.
 
-An ``Assembler`` is configured by one frozen ``Options``; ``assemble``, ``assemble_many``, the
-framework adapters and (through ``FIELDS``, ``CHOICES`` and ``DEFAULTS``) a command-line parser
-all take their option names, legal values and defaults from here, and the record's
-``settings`` is written by ``Options.settings``.
+To add an option (three places):
+
+1. A row at the end of ``Options``::
+
+       my_option: int | None = field(default=None, metadata=spec(
+           r.optional_count("my_option"), record=AS_GIVEN,
+           cli=Flag("what it does", "int", "N"), whole_corpus=None))
+
+   The row is the whole specification: the check (a rule from ``_option_rules``, or
+   ``choices=`` for a fixed set), what ``settings`` records (``record=``; none: nothing), the
+   ``briefpack assemble`` flag (``cli=``, spelled ``--my-option``), ``sweep=`` for ``briefpack
+   eval``, ``per_request`` (a request may override it) and ``whole_corpus=``. ``Options``,
+   ``settings()``, the CLI, eval, ``assemble_many``, the adapters and ``whole_corpus`` read it.
+2. The stage that reads ``options.my_option`` (``_stages/``; ``plan`` says when it runs).
+3. A test of that stage on both backends (``tests/stages/``). ``tests/test_specs.py`` checks
+   the row is wired everywhere it says; the snapshot must not change while the option is off.
 
 Invariants: an ``Options`` that exists is valid (the rules run in ``__post_init__`` and on
-``replace``); the rules run in the order of ``RULES``, so of two bad options the one listed first
-is reported; every "must be one of" message comes from ``_checks.choice``. Checking is O(number
-of options), once per ``Assembler``, never per request.
-
-Rejected: a pydantic model (a dependency, and its messages are not ours), and checking options
-inside each stage (a bad option would surface only when a request happens to reach that stage).
+``replace``, in the order of the rows, so of two bad options the one declared first is
+reported); an unknown name anywhere is reported by ``check_names``, in one wording.
+Rejected: a pydantic model (a dependency, and its messages are not ours).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ._checks import (
-    ENCODINGS,
-    MAX_NEIGHBORS,
-    MAX_NUM_PERM,
-    MAX_SHINGLE,
-    MAX_SIZE,
-    check_count,
-    check_encoding,
-    check_seed,
-    check_text,
-    choice,
-    integer,
-    real,
-    shown,
-    type_name,
+from . import _option_rules as r
+from ._checks import ENCODINGS
+from ._option_rules import (
+    BACKENDS,
+    COMPRESS_MODES,
+    DEDUPE_METHODS,
+    DEFAULT_INSTRUCTIONS,
+    DEFAULT_MAX_DISTANCE,
+    DEFAULT_SYSTEM,
+    DEFAULT_THRESHOLDS,
+    IMAGE_TOKEN_RULES,
+    LABEL_STYLES,
+    ORDERS,
+    OVERFLOWS,
+    SCOPES,
+    SUPERSEDE,
+    ImageTokenRule,
+    LabelStyle,
+    Rule,
+)
+from ._specs import (
+    AS_GIVEN,
+    CHOICE,
+    IN_PAGES,
+    IS_SET,
+    KEEP,
+    NAME_OR_CALLABLE,
+    OMIT,
+    Flag,
+    Resolved,
+    Spec,
+    check_names,
+    named,
+    spec,
 )
 from .errors import InputError
-from .pages import IMAGE_TOKEN_RULES, ImageTokenRule
-from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM, LABEL_STYLES, LabelStyle
-from .reference.pages import DEFAULT_MAX_DISTANCE
 from .types import Budget, Chunk
 
 __all__ = [
+    "AS_GIVEN",
     "BACKENDS",
     "CHOICES",
     "COMPRESS_MODES",
@@ -51,22 +77,52 @@ __all__ = [
     "DEFAULTS",
     "DEFAULT_THRESHOLDS",
     "FIELDS",
+    "IN_PAGES",
+    "IS_SET",
+    "KEEP",
+    "NAME_OR_CALLABLE",
+    "OMIT",
     "OVERFLOWS",
+    "OVERRIDABLE",
+    "READ_EVERYTHING",
+    "SPECS",
+    "Flag",
     "Options",
+    "Resolved",
+    "Spec",
+    "check_names",
+    "named",
+    "spec",
 ]
 
 Method = Literal["auto", "exact", "jaccard", "minhash", "cosine"]
 OrderName = Literal["relevance", "edges", "round_robin", "document"]
 
-DEDUPE_METHODS = ("auto", "exact", "jaccard", "minhash", "cosine", None)
-DEFAULT_THRESHOLDS = {"jaccard": 0.7, "minhash": 0.8, "cosine": 0.97}
-ORDERS = ("relevance", "edges", "round_robin", "document")
-OVERFLOWS = ("stop", "skip")
-COMPRESS_MODES = (None, "overflow", "all")
-BACKENDS = ("auto", "rust", "python")
-SCOPES = ("global", "document")
-SUPERSEDE = ("url", "doc", None)
-MINHASH_KEYS = ("num_perm", "shingle", "seed")
+
+def _record_budget(b: Budget, at: Resolved) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "context": b.context,
+        "window": b.window,
+        "max_output": b.max_output,
+        "margin": b.margin,
+    }
+    if b.images is not None or at.pages:
+        out["images"] = b.images
+    return out
+
+
+def _record_threshold(_: Any, at: Resolved) -> float | None:
+    return at.threshold if at.method in DEFAULT_THRESHOLDS else None
+
+
+def _record_sentence_scorer(value: Any, at: Resolved) -> Any:
+    if at.options.compress is None:
+        return OMIT
+    return "builtin" if value is None else "callable"
+
+
+_PROMPT = ("demo", "assemble")
+_AND_DEDUPE = ("assemble", "dedupe")
 
 
 @dataclass(frozen=True)
@@ -86,38 +142,249 @@ class Options:
 'document', got 'random'
     """
 
-    system: str = DEFAULT_SYSTEM
-    instructions: str | None = DEFAULT_INSTRUCTIONS
-    budget: int | Budget = 12_000
-    dedupe: Method | None = "auto"
-    threshold: float | None = None
-    scope: Literal["global", "document"] = "global"
-    supersede: Literal["url", "doc"] | None = None
-    parents: Mapping[str, Any] | Callable[[Chunk], Any] | None = None
-    neighbors: int = 0
-    chunks_of: Mapping[str, Sequence[Any]] | Callable[[str], Sequence[Any]] | None = None
-    rerank: Callable[[str, list[Chunk]], Sequence[float]] | None = None
-    max_per_doc: int | None = None
-    mmr: float | None = None
-    mmr_k: int | None = None
-    order: OrderName = "edges"
-    labels: LabelStyle = "xml"
-    overflow: Literal["stop", "skip"] = "stop"
-    tokenizer: str | Callable[[str], int] = "o200k_base"
-    backend: Literal["auto", "rust", "python"] = "auto"
-    minhash: Mapping[str, int] | None = None
-    compress: Literal["overflow", "all"] | None = None
-    sentence_scorer: Callable[[str, list[str]], Sequence[float]] | None = None
-    image_tokens: ImageTokenRule = "openai"
-    page_max_distance: int = DEFAULT_MAX_DISTANCE
+    system: str = field(
+        default=DEFAULT_SYSTEM,
+        metadata=spec(
+            r.text_rule("system", optional=False),
+            cli=Flag("the system prompt's identity line (default: briefpack's)", "text", "TEXT"),
+        ),
+    )
+    instructions: str | None = field(
+        default=DEFAULT_INSTRUCTIONS,
+        metadata=spec(
+            r.text_rule("instructions", optional=True),
+            cli=Flag(
+                "the instructions after it (default: briefpack's; '' for none)", "text", "TEXT"
+            ),
+        ),
+    )
+    budget: int | Budget = field(
+        default=12_000,
+        metadata=spec(
+            r.budget,
+            record=_record_budget,
+            cli=Flag(
+                "tokens for the sources block (default: 12000, or what --window leaves)",
+                "int",
+                "N",
+                passes=False,
+                also=("budget.context",),
+            ),
+            sweep="int",
+        ),
+    )
+    dedupe: Method | None = field(
+        default="auto",
+        metadata=spec(
+            choices=DEDUPE_METHODS,
+            record=lambda _, at: at.method,
+            cli=Flag(
+                "duplicate detection; auto is cosine when every candidate has a vector, else "
+                "jaccard",
+                show_default=True,
+                passes=False,
+            ),
+            sweep="str",
+            whole_corpus=None,
+        ),
+    )
+    threshold: float | None = field(
+        default=None,
+        metadata=spec(
+            r.threshold,
+            record=_record_threshold,
+            cli=Flag(
+                "similarity in [0, 1] at which two candidates are duplicates (default: jaccard "
+                "0.7, minhash 0.8, cosine 0.97)",
+                "float",
+                "T",
+                commands=_AND_DEDUPE,
+                passes=False,
+            ),
+            sweep="float",
+            whole_corpus=None,
+        ),
+    )
+    scope: Literal["global", "document"] = field(
+        default="global",
+        metadata=spec(
+            choices=SCOPES,
+            record=AS_GIVEN,
+            cli=Flag(
+                "compare every pair (global) or only within a document (document; a row without "
+                "'doc' is a document of its own in dedupe)",
+                commands=_AND_DEDUPE,
+                show_default=True,
+            ),
+        ),
+    )
+    supersede: Literal["url", "doc"] | None = field(
+        default=None,
+        metadata=spec(
+            choices=SUPERSEDE,
+            record=AS_GIVEN,
+            cli=Flag("keep only the newest 'updated' among candidates sharing a url (or doc)"),
+            whole_corpus=None,
+        ),
+    )
+    parents: Mapping[str, Any] | Callable[[Chunk], Any] | None = field(
+        default=None, metadata=spec(r.table("parents"), record=IS_SET, whole_corpus=None)
+    )
+    neighbors: int = field(default=0, metadata=spec(r.neighbors, record=AS_GIVEN, whole_corpus=0))
+    chunks_of: Mapping[str, Sequence[Any]] | Callable[[str], Sequence[Any]] | None = field(
+        default=None, metadata=spec(r.table("chunks_of"), whole_corpus=None)
+    )
+    rerank: Callable[[str, list[Chunk]], Sequence[float]] | None = field(
+        default=None, metadata=spec(r.rerank, record=IS_SET, whole_corpus=None)
+    )
+    max_per_doc: int | None = field(
+        default=None,
+        metadata=spec(
+            r.optional_count("max_per_doc"),
+            record=AS_GIVEN,
+            cli=Flag("keep at most N candidates per document", "int", "N"),
+            sweep="int",
+            whole_corpus=None,
+        ),
+    )
+    mmr: float | None = field(
+        default=None,
+        metadata=spec(
+            r.mmr,
+            record=AS_GIVEN,
+            cli=Flag(
+                "diversify with maximal marginal relevance: lambda in [0, 1] (1 is pure "
+                "relevance); needs a vector on every candidate",
+                "float",
+                "LAMBDA",
+            ),
+            sweep="float",
+            whole_corpus=None,
+        ),
+    )
+    mmr_k: int | None = field(
+        default=None,
+        metadata=spec(
+            r.mmr_k,
+            record=AS_GIVEN,
+            cli=Flag("with --mmr: pick at most K candidates", "int", "K"),
+            whole_corpus=None,
+        ),
+    )
+    order: OrderName = field(
+        default="edges",
+        metadata=spec(
+            choices=ORDERS,
+            record=AS_GIVEN,
+            cli=Flag(
+                "order of the sources; edges puts the best first and the second best last",
+                commands=_PROMPT,
+                show_default=True,
+            ),
+            sweep="str",
+            whole_corpus="document",
+        ),
+    )
+    labels: LabelStyle = field(
+        default="xml",
+        metadata=spec(
+            choices=LABEL_STYLES,
+            record=AS_GIVEN,
+            cli=Flag(
+                'source labels: xml (<source id="1" ...>) or brackets ([1] (title) text)',
+                commands=_PROMPT,
+                show_default=True,
+            ),
+            sweep="str",
+        ),
+    )
+    overflow: Literal["stop", "skip"] = field(
+        default="stop",
+        metadata=spec(
+            choices=OVERFLOWS,
+            record=AS_GIVEN,
+            cli=Flag(
+                "at the first candidate that does not fit: stop, or skip it and try smaller ones",
+                show_default=True,
+            ),
+            sweep="str",
+            whole_corpus="stop",
+        ),
+    )
+    tokenizer: str | Callable[[str], int] = field(
+        default="o200k_base",
+        metadata=spec(
+            r.tokenizer,
+            choices=(*ENCODINGS, "callable"),
+            record=NAME_OR_CALLABLE,
+            cli=Flag("token counter", show_default=True),
+        ),
+    )
+    backend: Literal["auto", "rust", "python"] = field(
+        default="auto",
+        metadata=spec(
+            choices=BACKENDS,
+            record=lambda _, at: at.backend,
+            cli=Flag(
+                "auto (the compiled core when built), rust, or python (the reference)",
+                show_default=True,
+            ),
+        ),
+    )
+    minhash: Mapping[str, int] | None = field(
+        default=None,
+        metadata=spec(r.minhash, record=lambda v, _: dict(v) if v else None, whole_corpus=None),
+    )
+    compress: Literal["overflow", "all"] | None = field(
+        default=None,
+        metadata=spec(
+            choices=COMPRESS_MODES,
+            record=lambda v, _: OMIT if v is None else v,
+            cli=Flag(
+                "cut sources to their sentences relevant to the question: overflow (only a source "
+                "that does not fit whole, so more sources fit) or all (every source); the record "
+                "lists every removed sentence (default: off)",
+                commands=_PROMPT,
+            ),
+            sweep="str",
+        ),
+    )
+    sentence_scorer: Callable[[str, list[str]], Sequence[float]] | None = field(
+        default=None, metadata=spec(r.sentence_scorer, record=_record_sentence_scorer)
+    )
+    image_tokens: ImageTokenRule = field(
+        default="openai",
+        metadata=spec(
+            r.image_tokens,
+            choices=(*IMAGE_TOKEN_RULES, "callable"),
+            record=IN_PAGES,
+            cli=Flag(
+                "what a page image costs: the openai tiles rule, openai-low (85 a page) or the "
+                "anthropic pixel-area rule (default: openai)"
+            ),
+        ),
+    )
+    page_max_distance: int = field(
+        default=DEFAULT_MAX_DISTANCE,
+        metadata=spec(
+            r.page_max_distance,
+            record=IN_PAGES,
+            cli=Flag(
+                "page images whose hashes differ in at most N of 1024 bits are duplicates "
+                "(default: 81)",
+                "int",
+                "N",
+            ),
+        ),
+    )
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
-        for name, rule in RULES:
+        for s in SPECS:
             try:
-                object.__setattr__(self, name, rule(values[name], values))
+                object.__setattr__(self, s.name, s.rule(values[s.name], values))
             except InputError as exc:
-                exc.option = name
+                exc.option = s.name
                 raise
 
     @property
@@ -135,18 +402,12 @@ class Options:
         >>> Options.from_mapping({"bugdet": 500})
         Traceback (most recent call last):
         ...
-        briefpack.errors.InputError: unknown option(s) 'bugdet'; expected some of system, \
-instructions, budget, dedupe, threshold, scope, supersede, parents, neighbors, chunks_of, rerank, \
-max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, backend, minhash, compress, \
-sentence_scorer, image_tokens, page_max_distance
+        briefpack.errors.InputError: unknown option(s) 'bugdet' (did you mean 'budget'?); \
+expected some of system, instructions, budget, dedupe, threshold, scope, supersede, parents, \
+neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, \
+backend, minhash, compress, sentence_scorer, image_tokens, page_max_distance
         """
-        unknown = [k for k in options if k not in FIELDS]
-        if unknown:
-            raise InputError(
-                f"unknown option(s) {', '.join(map(repr, unknown))}; "
-                f"expected some of {', '.join(FIELDS)}",
-                option=str(unknown[0]),
-            )
+        check_names(options, FIELDS)
         return cls(**options)
 
     def replace(self, **changes: Any) -> Options:
@@ -155,264 +416,75 @@ sentence_scorer, image_tokens, page_max_distance
         >>> Options().replace(order="document").order
         'document'
         """
+        check_names(changes, FIELDS)
         return dataclasses.replace(self, **changes)
 
     def settings(
         self, method: str | None, threshold: float, backend: str, *, pages: bool = False
     ) -> dict[str, Any]:
-        """The record's ``settings`` for a request that resolved ``dedupe`` to ``method``.
+        """The record's ``settings`` for a request that resolved ``dedupe`` to ``method``:
+        every option whose row has a ``record`` writer, in the rows' order.
 
         ``pages``: the request carries page images, so the page settings are recorded too
         (a text-only request's settings are as they were before pages existed); likewise
         ``compress`` and ``sentence_scorer`` appear only when ``compress`` is on.
         """
-        b = self.the_budget
-        budget: dict[str, Any] = {
-            "context": b.context,
-            "window": b.window,
-            "max_output": b.max_output,
-            "margin": b.margin,
-        }
-        if b.images is not None or pages:
-            budget["images"] = b.images
-        out = {
-            "budget": budget,
-            "dedupe": method,
-            "threshold": threshold if method in DEFAULT_THRESHOLDS else None,
-            "scope": self.scope,
-            "supersede": self.supersede,
-            "parents": self.parents is not None,
-            "neighbors": self.neighbors,
-            "rerank": self.rerank is not None,
-            "max_per_doc": self.max_per_doc,
-            "mmr": self.mmr,
-            "mmr_k": self.mmr_k,
-            "order": self.order,
-            "labels": self.labels,
-            "overflow": self.overflow,
-            "tokenizer": self.tokenizer if isinstance(self.tokenizer, str) else "callable",
-            "backend": backend,
-            "minhash": dict(self.minhash) if self.minhash else None,
-        }
-        if self.compress is not None:
-            out["compress"] = self.compress
-            out["sentence_scorer"] = "builtin" if self.sentence_scorer is None else "callable"
+        at = Resolved(self, method, threshold, backend, pages)
+        out: dict[str, Any] = {}
+        for name, write in _RECORDED:
+            value = write(getattr(self, name), at)
+            if value is not OMIT:
+                out[name] = value
         if pages:
-            rule = self.image_tokens
             out["pages"] = {
                 "dedupe": "page_hash" if self.dedupe == "auto" and method != "cosine" else None,
                 "page_max_distance": self.page_max_distance,
-                "image_tokens": rule if isinstance(rule, str) else "callable",
+                "image_tokens": NAME_OR_CALLABLE(self.image_tokens, at),
             }
+            assert set(out["pages"]) - {"dedupe"} == {s.name for s in _IN_PAGES}
         return out
 
 
-# ---- the rules: (option, check) in the order they run; a check returns the value to keep ----
-
-
-def _count(name: str, value: Any, *, minimum: int = 0, maximum: int = MAX_SIZE) -> int:
-    """``check_count`` for an option: any integer (a numpy one too) becomes a plain int."""
-    n = integer(value)
-    return check_count(name, value if n is None else n, minimum=minimum, maximum=maximum)
-
-
-def _unit(name: str, value: Any) -> float:
-    """``check_unit_interval`` for an option: any real number (numpy's, Fraction), and one
-    too large for a float is out of range, not an ``OverflowError``."""
-    x = real(value)
-    if x is None or not (0.0 <= x <= 1.0):  # also rejects NaN
-        raise InputError(f"{name} must be a number in [0, 1], got {shown(value)}")
-    return x
-
-
-Rule = Callable[[Any, Mapping[str, Any]], Any]
-
-
-def _choice_rule(name: str, legal: Sequence[object]) -> Rule:
-    CHOICES[name] = tuple(legal)
-    return lambda value, _: choice(name, value, legal)
-
-
-def _text_rule(name: str, optional: bool) -> Rule:
-    def rule(value: Any, _: Mapping[str, Any]) -> Any:
-        if optional and value is None:
-            return None
-        if not isinstance(value, str):
-            kind = "a str or None" if optional else "a str"
-            raise InputError(f"{name} must be {kind}, got {type_name(value)}", option=name)
-        return check_text(name, value)
-
-    return rule
-
-
-def _budget(value: Any, _: Mapping[str, Any]) -> Budget:
-    if isinstance(value, Budget):
-        b = value
-    elif integer(value) is not None:
-        b = Budget(context=value)
-    else:
-        raise InputError(
-            f"budget must be an int or a Budget, got {type_name(value)}", option="budget"
-        )
-    if b.context is None and b.window is None:
-        raise InputError("budget needs context or window (or both); got neither", option="budget")
-    ints: dict[str, Any] = {
-        name: None if getattr(b, name) is None and name in ("context", "window", "images")
-        else _count(f"budget.{name}", getattr(b, name))
-        for name in ("context", "window", "max_output", "margin", "images")
-    }  # fmt: skip
-    return dataclasses.replace(b, **ints)  # plain ints, so the record is JSON
-
-
-def _neighbors(value: Any, values: Mapping[str, Any]) -> Any:
-    value = _count("neighbors", value, maximum=MAX_NEIGHBORS)
-    if value and values["chunks_of"] is None:
-        raise InputError(
-            "neighbors needs chunks_of (doc -> that document's chunks in order)",
-            option="neighbors",
-        )
-    return value
-
-
-def _table(name: str) -> Rule:
-    def rule(value: Any, _: Mapping[str, Any]) -> Any:
-        if value is not None and not (callable(value) or isinstance(value, Mapping)):
-            raise InputError(
-                f"{name} must be a mapping or a callable, got {type_name(value)}", option=name
+def _rows() -> tuple[Spec, ...]:
+    rows = []
+    for f in dataclasses.fields(Options):
+        s: Spec = f.metadata["spec"]
+        rule = s.rule
+        if rule is CHOICE:
+            assert s.choices is not None
+            rule = r.choice_rule(f.name, s.choices)
+        rows.append(
+            dataclasses.replace(
+                s, default=f.default, rule=rule, name=f.name, annotation=str(f.type)
             )
-        return value
-
-    return rule
-
-
-def _rerank(value: Any, _: Mapping[str, Any]) -> Any:
-    if value is not None and not callable(value):
-        raise InputError(f"rerank must be a callable, got {type_name(value)}", option="rerank")
-    return value
-
-
-def _optional_count(name: str) -> Rule:
-    return lambda value, _: None if value is None else _count(name, value, minimum=1)
-
-
-def _mmr(value: Any, _: Mapping[str, Any]) -> Any:
-    if value is not None:
-        x = _unit("mmr", value)
-        if type(value) not in (int, float):
-            return x  # a numpy scalar or a Fraction: the record holds a float
-    return value  # as given: the record shows what the caller passed
-
-
-def _mmr_k(value: Any, values: Mapping[str, Any]) -> Any:
-    if value is None:
-        return None
-    value = _count("mmr_k", value, minimum=1)
-    if values["mmr"] is None:
-        raise InputError(
-            "mmr_k limits MMR's picks but mmr is None; pass mmr=lambda too", option="mmr_k"
         )
-    return value
+    return tuple(rows)
 
 
-def _minhash(value: Any, values: Mapping[str, Any]) -> dict[str, int] | None:
-    if value is not None and not isinstance(value, Mapping):
-        raise InputError(
-            f"minhash must be a mapping of num_perm, shingle, seed, got {type_name(value)}",
-            option="minhash",
-        )
-    mh = dict(value or {})
-    for key in mh:
-        choice("minhash option", key, MINHASH_KEYS)
-    for key, maximum in (("num_perm", MAX_NUM_PERM), ("shingle", MAX_SHINGLE)):
-        if key in mh:
-            mh[key] = _count(key, mh[key], minimum=1, maximum=maximum)
-    if "seed" in mh:
-        seed = integer(mh["seed"])
-        mh["seed"] = check_seed(mh["seed"] if seed is None else seed)
-    if mh and values["dedupe"] != "minhash" and values["dedupe"] in DEDUPE_METHODS:
-        raise InputError(
-            f"minhash configures dedupe='minhash' but dedupe is {values['dedupe']!r}; pass "
-            "dedupe='minhash' too, or drop minhash",
-            option="minhash",
-        )
-    return mh or None
+SPECS: tuple[Spec, ...] = _rows()
+"""Every option, in the order of ``Options``' fields (the order its rules run in)."""
 
-
-def _sentence_scorer(value: Any, values: Mapping[str, Any]) -> Any:
-    if value is None:
-        return None
-    if not callable(value):
-        raise InputError(
-            f"sentence_scorer must be a callable (question, sentences) -> scores, got "
-            f"{type_name(value)}",
-            option="sentence_scorer",
-        )
-    if values["compress"] is None:
-        raise InputError(
-            "sentence_scorer scores sentences for compression but compress is None; pass "
-            "compress='overflow' or compress='all' too",
-            option="sentence_scorer",
-        )
-    return value
-
-
-def _image_tokens(value: Any, _: Mapping[str, Any]) -> Any:
-    if callable(value):
-        return value
-    return choice("image_tokens", value, IMAGE_TOKEN_RULES)
-
-
-def _threshold(value: Any, values: Mapping[str, Any]) -> float | None:
-    if value is None:
-        return None
-    checked = _unit("threshold", value)
-    if values["dedupe"] not in DEFAULT_THRESHOLDS and values["dedupe"] != "auto":
-        raise InputError(
-            f"threshold applies to dedupe='jaccard', 'minhash', 'cosine' or 'auto', but dedupe "
-            f"is {values['dedupe']!r}, which has none; drop threshold or choose one of those",
-            option="threshold",
-        )
-    return checked
-
-
-CHOICES: dict[str, tuple[object, ...]] = {
-    "tokenizer": (*ENCODINGS, "callable"),
-    "image_tokens": (*IMAGE_TOKEN_RULES, "callable"),
-}
-"""The legal values of each option that has a fixed set (``tokenizer`` also takes a callable)."""
-
-RULES: tuple[tuple[str, Rule], ...] = (
-    ("system", _text_rule("system", optional=False)),
-    ("instructions", _text_rule("instructions", optional=True)),
-    ("budget", _budget),
-    ("scope", _choice_rule("scope", SCOPES)),
-    ("supersede", _choice_rule("supersede", SUPERSEDE)),
-    ("order", _choice_rule("order", ORDERS)),
-    ("labels", _choice_rule("labels", LABEL_STYLES)),
-    ("overflow", _choice_rule("overflow", OVERFLOWS)),
-    ("backend", _choice_rule("backend", BACKENDS)),
-    ("tokenizer", lambda value, _: check_encoding(value, "tokenizer")),
-    ("neighbors", _neighbors),
-    ("chunks_of", _table("chunks_of")),
-    ("parents", _table("parents")),
-    ("rerank", _rerank),
-    ("max_per_doc", _optional_count("max_per_doc")),
-    ("mmr", _mmr),
-    ("mmr_k", _mmr_k),
-    ("minhash", _minhash),
-    ("dedupe", _choice_rule("dedupe", DEDUPE_METHODS)),
-    ("threshold", _threshold),
-    ("compress", _choice_rule("compress", COMPRESS_MODES)),
-    ("sentence_scorer", _sentence_scorer),
-    ("image_tokens", _image_tokens),
-    ("page_max_distance", lambda value, _: check_count("page_max_distance", value)),
-)
-"""Every option's check, in the order they run (so the order in which errors are reported)."""
-
-FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Options))
+FIELDS: tuple[str, ...] = tuple(s.name for s in SPECS)
 """The option names, in declaration order."""
 
-DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Options)}
+DEFAULTS: dict[str, Any] = {s.name: s.default for s in SPECS}
 """Each option's default."""
 
-assert sorted(name for name, _ in RULES) == sorted(FIELDS), "every option has exactly one rule"
+CHOICES: dict[str, tuple[object, ...]] = {s.name: s.choices for s in SPECS if s.choices}
+"""The legal values of each option that has a fixed set (``tokenizer`` also takes a callable)."""
+
+RULES: tuple[tuple[str, Rule], ...] = tuple((s.name, s.rule) for s in SPECS)
+"""Every option's check, in the order they run (so the order in which errors are reported)."""
+
+READ_EVERYTHING: dict[str, Any] = {
+    s.name: s.whole_corpus for s in SPECS if s.whole_corpus is not KEEP
+}
+"""The options ``whole_corpus`` overrides: nothing is selected away, the corpus keeps its order."""
+
+OVERRIDABLE: tuple[str, ...] = tuple(s.name for s in SPECS if s.per_request)
+"""The options one request may override (``assemble_many``'s request mappings, adapters' runs)."""
+
+_RECORDED = tuple(
+    (s.name, s.record) for s in SPECS if s.record is not None and s.record is not IN_PAGES
+)
+_IN_PAGES = tuple(s for s in SPECS if s.record is IN_PAGES)

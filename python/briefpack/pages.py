@@ -20,7 +20,7 @@ import base64
 import io
 import os
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 
 from ._backend import get_kernels
 from ._checks import type_name
+from ._option_rules import DEFAULT_MAX_DISTANCE, IMAGE_TOKEN_RULES, ImageTokenRule
 from ._types import DedupeResult
 from .errors import InputError
-from .reference.pages import DEFAULT_MAX_DISTANCE, HASH_BITS
+from .reference.pages import HASH_BITS
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -289,9 +290,6 @@ def dedupe_pages(
     """
     return get_kernels(backend).dedupe("dedupe_pages", hashes, max_distance=max_distance)
 
-
-ImageTokenRule = Union[Literal["openai", "openai-low", "anthropic"], Callable[[int, int], int]]  # noqa: UP007 - a runtime alias on Python 3.10
-IMAGE_TOKEN_RULES = ("openai", "openai-low", "anthropic")
 
 _OPENAI_FIT, _OPENAI_SHORT, _OPENAI_TILE = 2048, 768, 512
 _OPENAI_PER_TILE, _OPENAI_BASE = 170, 85

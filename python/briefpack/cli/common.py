@@ -14,16 +14,9 @@ def _named(option: str) -> tuple[str, ...]:
     return tuple(v for v in CHOICES[option] if isinstance(v, str) and v != "callable")
 
 
-# The choices come from the library's one options table, so a new value there is a new value
-# here; only the spelling of None ("none") is the command line's own.
-ORDERS = _named("order")
-LABELS = _named("labels")
+# The choices come from the library's one options table (the flags of its options are built
+# from their rows in ``options``); only the spelling of None ("none") is the command line's own.
 TOKENIZERS = _named("tokenizer")
-BACKENDS = _named("backend")
-SCOPES = _named("scope")
-OVERFLOWS = _named("overflow")
-SUPERSEDE = _named("supersede")
-DEDUPE_CHOICES = (*_named("dedupe"), "none")
 DEDUPE_ROW_METHODS = tuple(m for m in _named("dedupe") if m != "auto")
 API_DEFAULTS = DEFAULTS
 FORMATS = ("text", "json", "messages")

@@ -35,7 +35,6 @@ from importlib import resources
 from typing import Any, TextIO
 
 from ..errors import BriefpackError, InputError
-from ..evaluate import _OPTIONS as OPTIONS
 from ..evaluate import (
     DEFAULT_TOLERANCE,
     EvalRequest,
@@ -47,6 +46,7 @@ from ..evaluate import (
     finish,
     read_requests,
 )
+from ..options import SPECS
 from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from .progress import _stderr_is_tty
 
@@ -55,21 +55,12 @@ __all__ = ["add_eval_parser", "run_eval"]
 DEFAULT_BUDGETS = (100, 200, 400, 800, 1600)
 EXAMPLE = "eval_example.jsonl"
 
-# Flags that take a comma-separated list of values: (option, how to read one value).
+# Flags that take a comma-separated list of values: (option, how to read one value), from the
+# options' rows (``Spec.sweep``), in their order.
 _INT = "int"
 _FLOAT = "float"
 _TEXT = "str"
-LIST_FLAGS: dict[str, str] = {
-    "budget": _INT,
-    "order": _TEXT,
-    "dedupe": _TEXT,
-    "threshold": _FLOAT,
-    "overflow": _TEXT,
-    "max_per_doc": _INT,
-    "mmr": _FLOAT,
-    "labels": _TEXT,
-    "compress": _TEXT,
-}
+LIST_FLAGS: dict[str, str] = {s.name: s.sweep for s in SPECS if s.sweep is not None}
 
 
 class _EvalError(Exception):
@@ -96,8 +87,6 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--grid", metavar="GRID.toml", help="the settings: a list value is an axis")
     for option in LIST_FLAGS:
-        if option not in OPTIONS:  # e.g. compress, before the version that has it
-            continue
         p.add_argument(
             "--" + option.replace("_", "-"),
             dest=option,

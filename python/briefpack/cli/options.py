@@ -1,10 +1,13 @@
 """Every option of every command, in one table; the parser is built from it.
 
 Each row names the flag, the commands that take it, its argparse settings, and the name the
-Python API uses for it (``api``), which is also the name in the API's error messages. From
-the table come the parser, the keyword arguments ``assemble`` passes through unchanged, and
-``name_the_flag``, which rewrites a library error about ``budget.context`` into one about
-``--budget``. Old spellings stay as hidden aliases that warn on stderr.
+Python API uses for it (``api``), which is also the name in the API's error messages. A
+library option's row comes from its ``Spec`` (``briefpack.options.SPECS``: help, parsing,
+choices, default), placed here with ``_spec_row``; an option with a flag the table does not
+place gets its row after the others. From the table come the parser, the keyword
+arguments ``assemble`` passes through unchanged, and ``name_the_flag``, which rewrites a
+library error about ``budget.context`` into one about ``--budget``. Old spellings stay as
+hidden aliases that warn on stderr.
 """
 
 from __future__ import annotations
@@ -12,25 +15,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..options import FIELDS, SPECS
 from ..routing import ROUTE_RULE_SETS
-from .common import (
-    API_DEFAULTS,
-    BACKENDS,
-    COLORS,
-    DEDUPE_CHOICES,
-    DEDUPE_ROW_METHODS,
-    FORMATS,
-    LABELS,
-    ORDERS,
-    OVERFLOWS,
-    SCOPES,
-    SUPERSEDE,
-    TOKENIZERS,
-)
+from .common import API_DEFAULTS, COLORS, DEDUPE_ROW_METHODS, FORMATS, TOKENIZERS
 
 __all__ = ["OPTIONS", "Option", "add_options", "api_kwargs", "name_the_flag", "utf8_text"]
 
@@ -79,8 +70,39 @@ _ASSEMBLE = ("assemble",)
 _PROMPT = ("demo", "assemble")
 _WINDOW = ("assemble", "route")
 _DEFAULT = " (default: %(default)s)"
+_KINDS: dict[str, Callable[[str], Any]] = {"text": utf8_text, "int": int, "float": float}
+_METAVARS = {"text": "TEXT", "int": "N", "float": "X"}
 
-OPTIONS: tuple[Option, ...] = (
+
+def _spec_row(name: str) -> Option:
+    """The row of a library option, from its ``Spec`` (``briefpack.options.SPECS``): the flag
+    is the name with dashes; a choice flag takes the option's values a command line can type
+    (and ``none`` when None is legal but not the default)."""
+    s = SPECS[FIELDS.index(name)]
+    flag = s.cli
+    assert flag is not None, f"{name} has no command-line flag"
+    settings: dict[str, Any] = {}
+    if flag.kind == "choice":
+        assert s.choices is not None, f"{name}: a choice flag needs the option's choices"
+        typed = tuple(v for v in s.choices if isinstance(v, str) and v != "callable")
+        none = None in s.choices and s.default is not None
+        settings["choices"] = (*typed, "none") if none else typed
+    else:
+        settings["type"] = _KINDS[flag.kind]
+        settings["metavar"] = flag.metavar or _METAVARS[flag.kind]
+    if flag.show_default:
+        settings["default"] = s.default
+    return Option(
+        (s.flag,),
+        flag.commands,
+        flag.help + (_DEFAULT if flag.show_default else ""),
+        api=(name, *flag.also),
+        passes=flag.passes,
+        settings=settings,
+    )
+
+
+_TABLE: tuple[Option, ...] = (
     # ---- the request
     Option(
         ("-q", "--question"),
@@ -97,22 +119,8 @@ OPTIONS: tuple[Option, ...] = (
         api=("history",),
         settings={"metavar": "FILE.json"},
     ),
-    Option(
-        ("--system",),
-        _ASSEMBLE,
-        "the system prompt's identity line (default: briefpack's)",
-        api=("system",),
-        passes=True,
-        settings={"metavar": "TEXT", "type": utf8_text},
-    ),
-    Option(
-        ("--instructions",),
-        _ASSEMBLE,
-        "the instructions after it (default: briefpack's; '' for none)",
-        api=("instructions",),
-        passes=True,
-        settings={"metavar": "TEXT", "type": utf8_text},
-    ),
+    _spec_row("system"),
+    _spec_row("instructions"),
     # ---- routing
     Option(
         ("--lang",),
@@ -150,13 +158,7 @@ OPTIONS: tuple[Option, ...] = (
         api=("budget.context", "budget"),
         settings={"type": int, "metavar": "N"},
     ),
-    Option(
-        ("--budget",),
-        _ASSEMBLE,
-        "tokens for the sources block (default: 12000, or what --window leaves)",
-        api=("budget.context", "budget"),
-        settings={"type": int, "metavar": "N"},
-    ),
+    _spec_row("budget"),
     Option(
         ("--window",),
         _WINDOW,
@@ -186,23 +188,8 @@ OPTIONS: tuple[Option, ...] = (
         api=("budget.images",),
         settings={"type": int, "metavar": "N"},
     ),
-    Option(
-        ("--image-tokens",),
-        _ASSEMBLE,
-        "what a page image costs: the openai tiles rule, openai-low (85 a page) or the "
-        "anthropic pixel-area rule (default: openai)",
-        api=("image_tokens",),
-        passes=True,
-        settings={"choices": ("openai", "openai-low", "anthropic")},
-    ),
-    Option(
-        ("--page-max-distance",),
-        _ASSEMBLE,
-        "page images whose hashes differ in at most N of 1024 bits are duplicates (default: 81)",
-        api=("page_max_distance",),
-        passes=True,
-        settings={"type": int, "metavar": "N"},
-    ),
+    _spec_row("image_tokens"),
+    _spec_row("page_max_distance"),
     Option(
         ("--pages",),
         ("demo",),
@@ -211,31 +198,10 @@ OPTIONS: tuple[Option, ...] = (
         settings={"action": "store_true"},
     ),
     # ---- the prompt's shape
-    Option(
-        ("--order",),
-        _PROMPT,
-        "order of the sources; edges puts the best first and the second best last" + _DEFAULT,
-        api=("order",),
-        passes=True,
-        settings={"choices": ORDERS, "default": API_DEFAULTS["order"]},
-    ),
-    Option(
-        ("--labels",),
-        _PROMPT,
-        'source labels: xml (<source id="1" ...>) or brackets ([1] (title) text)' + _DEFAULT,
-        api=("labels",),
-        passes=True,
-        settings={"choices": LABELS, "default": API_DEFAULTS["labels"]},
-    ),
+    _spec_row("order"),
+    _spec_row("labels"),
     # ---- duplicates
-    Option(
-        ("--dedupe",),
-        _ASSEMBLE,
-        "duplicate detection; auto is cosine when every candidate has a vector, else jaccard"
-        + _DEFAULT,
-        api=("dedupe",),
-        settings={"choices": DEDUPE_CHOICES, "default": API_DEFAULTS["dedupe"]},
-    ),
+    _spec_row("dedupe"),
     Option(
         ("--method",),
         ("dedupe",),
@@ -244,23 +210,8 @@ OPTIONS: tuple[Option, ...] = (
         api=("method",),
         settings={"choices": DEDUPE_ROW_METHODS, "default": "jaccard"},
     ),
-    Option(
-        ("--threshold",),
-        ("assemble", "dedupe"),
-        "similarity in [0, 1] at which two candidates are duplicates (default: jaccard 0.7, "
-        "minhash 0.8, cosine 0.97)",
-        api=("threshold",),
-        settings={"type": float, "metavar": "T"},
-    ),
-    Option(
-        ("--scope",),
-        ("assemble", "dedupe"),
-        "compare every pair (global) or only within a document (document; a row without "
-        "'doc' is a document of its own in dedupe)" + _DEFAULT,
-        api=("scope",),
-        passes=True,
-        settings={"choices": SCOPES, "default": API_DEFAULTS["scope"]},
-    ),
+    _spec_row("threshold"),
+    _spec_row("scope"),
     Option(
         ("--num-perm",),
         ("assemble", "dedupe"),
@@ -282,40 +233,11 @@ OPTIONS: tuple[Option, ...] = (
         api=("seed",),
         settings={"type": int, "metavar": "N"},
     ),
-    Option(
-        ("--supersede",),
-        _ASSEMBLE,
-        "keep only the newest 'updated' among candidates sharing a url (or doc)",
-        api=("supersede",),
-        passes=True,
-        settings={"choices": SUPERSEDE},
-    ),
+    _spec_row("supersede"),
     # ---- selection
-    Option(
-        ("--max-per-doc",),
-        _ASSEMBLE,
-        "keep at most N candidates per document",
-        api=("max_per_doc",),
-        passes=True,
-        settings={"type": int, "metavar": "N"},
-    ),
-    Option(
-        ("--mmr",),
-        _ASSEMBLE,
-        "diversify with maximal marginal relevance: lambda in [0, 1] (1 is pure relevance); "
-        "needs a vector on every candidate",
-        api=("mmr",),
-        passes=True,
-        settings={"type": float, "metavar": "LAMBDA"},
-    ),
-    Option(
-        ("--mmr-k",),
-        _ASSEMBLE,
-        "with --mmr: pick at most K candidates",
-        api=("mmr_k",),
-        passes=True,
-        settings={"type": int, "metavar": "K"},
-    ),
+    _spec_row("max_per_doc"),
+    _spec_row("mmr"),
+    _spec_row("mmr_k"),
     Option(
         ("--query-vector",),
         _ASSEMBLE,
@@ -331,25 +253,8 @@ OPTIONS: tuple[Option, ...] = (
         api=(),
         settings={"metavar": "FILE.json"},
     ),
-    Option(
-        ("--overflow",),
-        _ASSEMBLE,
-        "at the first candidate that does not fit: stop, or skip it and try smaller ones"
-        + _DEFAULT,
-        api=("overflow",),
-        passes=True,
-        settings={"choices": OVERFLOWS, "default": API_DEFAULTS["overflow"]},
-    ),
-    Option(
-        ("--compress",),
-        _PROMPT,
-        "cut sources to their sentences relevant to the question: overflow (only a source "
-        "that does not fit whole, so more sources fit) or all (every source); the record "
-        "lists every removed sentence (default: off)",
-        api=("compress",),
-        passes=True,
-        settings={"choices": ("overflow", "all")},
-    ),
+    _spec_row("overflow"),
+    _spec_row("compress"),
     # ---- counting and computing
     Option(
         ("--tokenizer",),
@@ -359,14 +264,7 @@ OPTIONS: tuple[Option, ...] = (
         api=("tokenizer",),
         settings={"choices": TOKENIZERS, "default": API_DEFAULTS["tokenizer"]},
     ),
-    Option(
-        ("--tokenizer",),
-        _ASSEMBLE,
-        "token counter" + _DEFAULT,
-        api=("tokenizer",),
-        passes=True,
-        settings={"choices": TOKENIZERS, "default": API_DEFAULTS["tokenizer"]},
-    ),
+    _spec_row("tokenizer"),
     Option(
         ("--tokenizer",),
         ("count",),
@@ -382,14 +280,7 @@ OPTIONS: tuple[Option, ...] = (
         api=("tokenizer",),
         settings={"choices": TOKENIZERS, "default": API_DEFAULTS["tokenizer"]},
     ),
-    Option(
-        ("--backend",),
-        _ASSEMBLE,
-        "auto (the compiled core when built), rust, or python (the reference)" + _DEFAULT,
-        api=("backend",),
-        passes=True,
-        settings={"choices": BACKENDS, "default": API_DEFAULTS["backend"]},
-    ),
+    _spec_row("backend"),
     # ---- output
     Option(
         ("--format",),
@@ -442,6 +333,19 @@ OPTIONS: tuple[Option, ...] = (
         settings={"choices": COLORS, "default": "auto"},
     ),
 )
+
+
+def _with_every_flag(table: tuple[Option, ...]) -> tuple[Option, ...]:
+    """The table, with a row for each library option whose ``Spec`` has a flag that the table
+    does not place itself (a new option's flag: after the other options, before the output)."""
+    placed = {row.api[0] for row in table if row.api}
+    rest = tuple(_spec_row(s.name) for s in SPECS if s.cli is not None and s.name not in placed)
+    at = next(i for i, row in enumerate(table) if row.flag == "--format")
+    return (*table[:at], *rest, *table[at:])
+
+
+OPTIONS: tuple[Option, ...] = _with_every_flag(_TABLE)
+"""Every flag of every command, in the order ``--help`` lists them."""
 
 
 class _DeprecatedAlias(argparse.Action):

@@ -17,11 +17,12 @@ from typing import Any
 from .._checks import ENCODINGS, type_name
 from ..assembler import Assembler
 from ..errors import InputError
-from ..options import FIELDS
+from ..options import DEFAULTS, FIELDS, OVERRIDABLE, check_names, named
 from ..types import Assembly, Budget, Source
 
 __all__ = [
     "ASSEMBLE_OPTIONS",
+    "DEFAULTS",
     "LOG",
     "Built",
     "TokenCounter",
@@ -31,6 +32,7 @@ __all__ = [
     "build",
     "check_json_value",
     "check_options",
+    "check_overrides",
     "fold_options",
     "log_request",
     "member_index",
@@ -51,6 +53,8 @@ PER_REQUEST = ("history", "query_vector")
 """``assemble`` keywords that belong to a request, not to the ``Assembler``."""
 ASSEMBLE_OPTIONS = (*PER_REQUEST, *FIELDS)
 """Every keyword ``assemble`` takes; adapters pass these through unchanged."""
+RUN_OPTIONS = (*PER_REQUEST, *OVERRIDABLE)
+"""What one request of an adapter may change: its own keywords and the overridable options."""
 
 SHOWN_LIMIT = 60
 """Longest quoted value in an adapter's error message (longer values are cut with ``...``)."""
@@ -164,15 +168,24 @@ def resolve_tokenizer(tokenizer: object) -> str | Callable[[str], int]:
 
 
 def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The names are ``assemble`` keywords; raise ``InputError`` naming the unknown ones."""
-    opts = dict(options)
-    unknown = [k for k in opts if k not in ASSEMBLE_OPTIONS]
-    if unknown:
-        raise InputError(
-            f"unknown assemble option(s) {', '.join(shown(k) for k in unknown)}; "
-            f"expected some of {', '.join(ASSEMBLE_OPTIONS)}"
-        )
-    return opts
+    """The names are ``assemble`` keywords; raise ``InputError`` naming the unknown ones.
+
+    >>> check_options({"ordr": "edges"})
+    Traceback (most recent call last):
+    ...
+    briefpack.errors.InputError: unknown assemble option(s) 'ordr' (did you mean 'order'?); \
+expected some of history, query_vector, system, instructions, budget, dedupe, threshold, scope, \
+supersede, parents, neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, \
+overflow, tokenizer, backend, minhash, compress, sentence_scorer, image_tokens, page_max_distance
+    """
+    check_names(options, ASSEMBLE_OPTIONS, what="assemble option")
+    return dict(options)
+
+
+def check_overrides(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The names are what one request may change (``RUN_OPTIONS``); else ``InputError``."""
+    check_names(changes, RUN_OPTIONS, what="per-request option")
+    return dict(changes)
 
 
 class Built(dict[str, Any]):
@@ -223,6 +236,7 @@ def run(
     """
     asm = built.assembler if isinstance(built, Built) else build(built).assembler
     request = {k: built[k] for k in PER_REQUEST if k in built}
+    check_overrides(per_request)
     changes = {}
     for key, value in per_request.items():
         if key in PER_REQUEST:
@@ -409,8 +423,9 @@ def fold_options(fields: Collection[str], data: dict[str, Any], adapter: str) ->
     unknown = [k for k in extra if k not in ASSEMBLE_OPTIONS]
     if unknown:
         raise InputError(
-            f"{adapter} has no option {', '.join(shown(k) for k in unknown)}; it takes its own "
-            f"fields and assemble's options ({', '.join(ASSEMBLE_OPTIONS)})"
+            f"{adapter} has no option {named(unknown, [*fields, *ASSEMBLE_OPTIONS])}; it takes "
+            f"its own fields and assemble's options ({', '.join(ASSEMBLE_OPTIONS)})",
+            option=str(unknown[0]),
         )
     folded = {k: v for k, v in data.items() if k in fields}
     folded["options"] = {**(data.get("options") or {}), **extra}

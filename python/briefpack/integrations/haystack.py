@@ -28,12 +28,13 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 from collections.abc import Mapping, Sequence
 
 from ..errors import InputError
-from ..prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 from ..types import Assembly, Budget, Chunk
 from ._common import (
+    DEFAULTS,
     LOG,
     annotation,
     build,
+    check_overrides,
     member_index,
     merge_keys,
     note_vectors,
@@ -170,15 +171,15 @@ class BriefpackPromptBuilder:
 
     def __init__(
         self,
-        budget: Any = 4000,
-        order: str = "edges",
-        dedupe: str | None = "auto",
-        threshold: float | None = None,
-        max_per_doc: int | None = None,
-        tokenizer: Any = "o200k_base",
-        system: str = DEFAULT_SYSTEM,
-        instructions: str | None = DEFAULT_INSTRUCTIONS,
-        labels: str = "xml",
+        budget: Any = DEFAULTS["budget"],
+        order: str = DEFAULTS["order"],
+        dedupe: str | None = DEFAULTS["dedupe"],
+        threshold: float | None = DEFAULTS["threshold"],
+        max_per_doc: int | None = DEFAULTS["max_per_doc"],
+        tokenizer: Any = DEFAULTS["tokenizer"],
+        system: str = DEFAULTS["system"],
+        instructions: str | None = DEFAULTS["instructions"],
+        labels: str = DEFAULTS["labels"],
         options: dict[str, Any] | None = None,
         keys: dict[str, Any] | None = None,
         annotate: bool = True,
@@ -244,7 +245,7 @@ class BriefpackPromptBuilder:
                 "BriefpackPromptBuilder: left out %d document(s) without text (content=None)",
                 len(documents) - len(texts),
             )
-        overrides = dict(options or {})
+        overrides = check_overrides(options or {})
         if budget is not None:
             overrides["budget"] = budget
         built = self._built

@@ -47,6 +47,7 @@ from .._checks import type_name
 from ..errors import InputError
 from ..types import Assembly, Chunk
 from ._common import (
+    DEFAULTS,
     annotation,
     budget_from,
     budget_to_dict,
@@ -300,13 +301,13 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    budget: Any = 4000
+    budget: Any = DEFAULTS["budget"]
     """Context tokens (int) or a ``briefpack.Budget`` (serialised as a dict)."""
-    order: str = "edges"
-    dedupe: str | None = "auto"
-    threshold: float | None = None
-    max_per_doc: int | None = None
-    tokenizer: Any = "o200k_base"
+    order: str = DEFAULTS["order"]
+    dedupe: str | None = DEFAULTS["dedupe"]
+    threshold: float | None = DEFAULTS["threshold"]
+    max_per_doc: int | None = DEFAULTS["max_per_doc"]
+    tokenizer: Any = DEFAULTS["tokenizer"]
     embeddings: Embeddings | None = None
     keys: dict[str, Any] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)

@@ -50,6 +50,7 @@ from ..errors import InputError
 from ..kernels import count_tokens
 from ..types import Assembly, Chunk
 from ._common import (
+    DEFAULTS,
     budget_from,
     budget_to_dict,
     build,
@@ -267,13 +268,13 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    budget: Any = 4000
+    budget: Any = DEFAULTS["budget"]
     """Context tokens (int) or a ``briefpack.Budget`` (serialised as a dict)."""
-    order: str = "edges"
-    dedupe: str | None = "auto"
-    threshold: float | None = None
-    max_per_doc: int | None = None
-    tokenizer: Any = "o200k_base"
+    order: str = DEFAULTS["order"]
+    dedupe: str | None = DEFAULTS["dedupe"]
+    threshold: float | None = DEFAULTS["threshold"]
+    max_per_doc: int | None = DEFAULTS["max_per_doc"]
+    tokenizer: Any = DEFAULTS["tokenizer"]
     docstore: BaseDocumentStore | None = Field(default=None, exclude=True)
     """Holds the nodes' parents and neighbours (not serialised with the postprocessor)."""
     embed_model: BaseEmbedding | None = Field(default=None, exclude=True)

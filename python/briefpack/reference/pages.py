@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._checks import check_count, type_name
+from .._option_rules import DEFAULT_MAX_DISTANCE
 from .._types import DedupeResult
 from ..errors import InputError
 
@@ -40,7 +41,6 @@ __all__ = [
 GRID_COLS = 33
 GRID_ROWS = 32
 HASH_BITS = GRID_ROWS * (GRID_COLS - 1)
-DEFAULT_MAX_DISTANCE = 81
 
 
 def luma(r: int, g: int, b: int) -> int:
