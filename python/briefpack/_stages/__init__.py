@@ -1,27 +1,32 @@
-"""The stages of the pipeline, one module each, in the order the contract fixes.
+"""The stages of the pipeline, and how a request flows through them (docs/design.md's numbers).
 
-``plan(options)`` decides once per ``Assembler`` which stages run; the order is the contract and
-is not pluggable::
+``intake.start`` checks one call and returns a frozen ``Request`` (options, kernels, question,
+history, query vector, checked chunks, resolved dedupe, pages; its ``Ledger`` of drops and
+``Scratch`` of caches) and one ``Item`` per candidate. ``plan(options)`` decides once per
+``Assembler`` which stages run; the order is the contract and is not pluggable:
 
-    intake (the request's checks) -> repeated_ids -> supersede -> dedupe -> parents
-    -> neighbours -> dedupe again -> rerank -> cap -> mmr -> compress (``"all"``: every
-    source cut to its relevant sentences) -> budget (``compress`` on: an item that does not
-    fit whole is placed cut, if a cut fits) -> order -> label
-    -> render -> evict (budget: while the rendered block is over, drop the lowest-ranked
-    placed item and order, label, render again) -> account (the Assembly)
+1-5. selection, ``list[Item] -> list[Item]`` in rank order, dropping only through the ledger:
+   repeated_ids -> supersede -> dedupe -> (4, expand) parents -> neighbours -> dedupe again
+   -> rerank -> (5) cap -> mmr
+6. budget: compress (``"all"``) -> budget (``framing``, then packing; its hooks: the page
+   hook, and with ``compress`` on the cut ``compress.fit``) -> ``Packed`` (placed items in
+   rank order, their priced blocks and counts, with the ``Framing``: system, history block,
+   counts, context budget, window left)
+7-9. order -> label -> render (``layout.lay_out``): ``Packed`` -> ``Layout`` (items in the
+   final order, labelled blocks and their counts, sources block, user message)
+6, end. evict: ``Packed`` + ``Layout`` -> ``Fitted`` (what fits, counted; it lays the
+   survivors out again through ``lay_out`` after each eviction)
+then ``account.assembly(req, fitted)`` is the ``Assembly``.
 
-Every stage is ``(items, ctx) -> items`` (see ``context``); it may drop items (through the
-ledger, with a typed detail), merge, replace or reorder them, never lose one. Kernels come
-from ``ctx.kernels``, so the same stages run on the Rust core and on the reference.
-
-To add a stage: write ``_stages/<name>.py`` with a module doc (algorithm, invariants,
-complexity, what was rejected) and ``run(items, ctx)``; add its option(s) to ``Options`` (a
-field and a rule); put it in ``plan`` at its place in the contract; add
-``tests/stages/test_<name>.py`` (both backends) and let the snapshot show what changed.
+Page images are declared on the request (``Request.has_pages``) and handled by the page hooks
+of ``images``. To add a stage: write ``_stages/<name>.py`` (module doc: algorithm, invariants,
+complexity, what was rejected) with ``run(items, req)``; add its option(s) to ``Options``; put
+it in ``plan`` at its place; add ``tests/stages/test_<name>.py`` (both backends).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import (
@@ -29,30 +34,55 @@ from . import (
     cap,
     compress,
     dedupe,
-    label,
+    evict,
     mmr,
     neighbours,
-    order,
     parents,
-    render,
     repeated_ids,
 )
 from . import rerank as rerank_stage
 from . import supersede as supersede_stage
-from .context import Stage
+from .context import Item, Request, Stage
+from .layout import lay_out
+from .phases import Fitted
 
 if TYPE_CHECKING:
     from ..options import Options
 
-__all__ = ["plan"]
+__all__ = ["Plan", "plan"]
+
+_TAIL = ("budget", "order", "label", "render", "evict")
 
 
-def plan(options: Options) -> tuple[Stage, ...]:
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The stages one ``Assembler`` runs: the selection stages in order, then the fixed tail
+    (budget with its cut hook, order, label, render, evict)."""
+
+    select: tuple[Stage, ...]
+    cut: budget.Cut | None  # the budget's compression hook (``compress`` on)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The stages in the order they run."""
+        return (*(s.__module__.rsplit(".", 1)[1] for s in self.select), *_TAIL)
+
+    def __call__(self, req: Request, items: list[Item]) -> Fitted:
+        """Run every stage on ``req``'s items; what fits, counted."""
+        for stage in self.select:
+            items = stage(items, req)
+        packed = budget.run(items, req, self.cut)
+        return evict.run(req, packed, lay_out(req, packed))
+
+
+def plan(options: Options) -> Plan:
     """The stages ``options`` need, in the contract's order (from repeated ids to evict).
 
     >>> from briefpack import Options
-    >>> [s.__module__.rsplit(".", 1)[1] for s in plan(Options(max_per_doc=2))]
-    ['repeated_ids', 'dedupe', 'cap', 'budget', 'order', 'label', 'render', 'budget']
+    >>> plan(Options(max_per_doc=2)).names
+    ('repeated_ids', 'dedupe', 'cap', 'budget', 'order', 'label', 'render', 'evict')
+    >>> plan(Options(compress="all")).names[-7:-4]
+    ('dedupe', 'compress', 'budget')
     """
     o = options
     expands = o.parents is not None or bool(o.neighbors)
@@ -66,11 +96,7 @@ def plan(options: Options) -> tuple[Stage, ...]:
         (o.rerank is not None, rerank_stage.run),
         (o.max_per_doc is not None, cap.run),
         (o.mmr is not None, mmr.run),
-        (o.compress == "all", compress.reduce),
-        (True, budget.run),
-        (True, order.run),
-        (True, label.run),
-        (True, render.run),
-        (True, budget.evict),
+        (o.compress == "all", compress.run),
     ]
-    return tuple(stage for wanted, stage in steps if wanted)
+    cut = compress.fit if o.compress is not None else None
+    return Plan(tuple(stage for wanted, stage in steps if wanted), cut)
