@@ -79,7 +79,8 @@ def test_a_relabelled_count_is_the_count_of_the_relabelled_block(backend: str) -
                     priced = render_source(widest, chunk, style)
                     (count,) = kernels.count_tokens([priced], encoding)
                     for n in (n for n in _LABELS if n <= int(widest)):
-                        block, got = label.relabel(str(n), widest, priced, count, style)
+                        blocks, counts = label.relabel(widest, [priced], [count], style, n)
+                        block, got = blocks[0], counts[0]
                         assert block == render_source(n, chunk, style)
                         want = kernels.count_tokens([block], encoding)[0]
                         assert got == want, (encoding, style, text, widest, n)

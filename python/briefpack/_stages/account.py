@@ -41,7 +41,7 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
     per_image = images.tokens(items, req)  # the page hook: a page's tokens include its images'
     if per_image is not None:
         per_source = [n + m for n, m in zip(per_source, per_image)]
-    sources = [_source(n, it, per_source[n - 1], chunks) for n, it in enumerate(items, 1)]
+    sources = _sources(items, per_source, chunks)
     question_line = render_question(req.question, req.options.labels)
     history = framing.history_block
     n_history, n_question = req.count([history, question_line], ["history", "question"])
@@ -81,26 +81,30 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
     return assembly
 
 
-def _source(label: int, it: Item, tokens: int, chunks: list[Chunk]) -> Source:
-    """``Source(label, it.chunk, tokens, ids, indices, it.compression)`` in a third of the time
-    (a frozen dataclass sets its fields one ``object.__setattr__`` at a time; ``Source`` has no
-    ``__post_init__`` and no slots, which tests/stages/test_account.py holds)."""
-    members = it.members
-    ids = (
-        (str(chunks[members[0]].id),)
-        if len(members) == 1
-        else tuple(str(chunks[m].id) for m in members)
-    )
-    source = _object_new(Source)
-    _object_setattr(
-        source,
-        "__dict__",
-        {
-            "label": label, "chunk": it.chunk, "tokens": tokens, "members": ids,
-            "member_indices": tuple(members), "compression": it.compression,
-        },
-    )  # fmt: skip
-    return source
+def _sources(items: list[Item], per_source: list[int], chunks: list[Chunk]) -> list[Source]:
+    """``Source(n, it.chunk, tokens, ids, indices, it.compression)`` for each item, labels from
+    1, in a third of the time (a frozen dataclass sets its fields one ``object.__setattr__`` at
+    a time; ``Source`` has no ``__post_init__`` and no slots, which tests/stages/test_account.py
+    holds)."""
+    out: list[Source] = []
+    for label, (it, tokens) in enumerate(zip(items, per_source), 1):
+        members = it.members
+        ids = (
+            (str(chunks[members[0]].id),)
+            if len(members) == 1
+            else tuple([str(chunks[m].id) for m in members])
+        )
+        source = _object_new(Source)
+        _object_setattr(
+            source,
+            "__dict__",
+            {
+                "label": label, "chunk": it.chunk, "tokens": tokens, "members": ids,
+                "member_indices": tuple(members), "compression": it.compression,
+            },
+        )  # fmt: skip
+        out.append(source)
+    return out
 
 
 _object_new = object.__new__

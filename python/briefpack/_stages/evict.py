@@ -25,6 +25,8 @@ caller's ``tokens`` may lie).
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from ..prompt import SOURCE_SEPARATOR
 from . import images
 from .context import Request
@@ -87,8 +89,11 @@ def _final_counts(
     n_blocks = _block_counts(req, layout)
     if encoding == "approx":  # max(1, code points // 4): only the lengths matter
         return max(1, len(layout.sources) // 4), max(1, len(layout.user) // 4), n_blocks
-    if req.options.labels == "xml" and all(b[0] == "<" and b.endswith(_XML_END) for b in blocks):
-        # each block's last segment is "</source>"
+    if (
+        req.options.labels == "xml"
+        and all(map(str.startswith, blocks, repeat("<")))
+        and all(map(str.endswith, blocks, repeat(_XML_END)))
+    ):  # each block's last segment is "</source>"
         end, between, last = req.count(
             [_XML_END[1:], _XML_END[1:] + SOURCE_SEPARATOR, _XML_END[1:] + "\n"],
             ["</source>", "</source> + separator", "</source> + line break"],

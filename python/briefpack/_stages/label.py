@@ -30,41 +30,47 @@ def run(
     """The placed items in ``order`` (positions in ``packed.placed``), each one's source block
     under its label, and each block's count where the priced block's count gives it (else
     None)."""
-    labels, widest = req.options.labels, packed.widest
-    placed, priced, known = packed.placed, packed.blocks, packed.counts
+    placed, labels = packed.placed, req.options.labels
     items = [placed[j] for j in order]
-    rendered: list[str] = []
-    counts: list[int | None] = []
-    for n, j in enumerate(order, 1):
-        block = priced[j]
-        if block is None:
-            rendered.append(render_source(n, placed[j].chunk, labels))
-            counts.append(None)
-        else:
-            block, count = relabel(str(n), widest, block, known[j], labels)
-            rendered.append(block)
-            counts.append(count)
-    return items, rendered, counts
+    priced = [packed.blocks[j] for j in order]
+    blocks, counts = relabel(packed.widest, priced, [packed.counts[j] for j in order], labels)
+    if None in priced:  # not priced (a caller's ``tokens``, a cut): rendered here
+        for n, (it, block) in enumerate(zip(items, priced), 1):
+            if block is None:
+                blocks[n - 1] = render_source(n, it.chunk, labels)
+    return items, blocks, counts  # type: ignore[return-value]
 
 
 def relabel(
-    label: str, widest: str, block: str, count: int | None, style: LabelStyle
-) -> tuple[str, int | None]:
-    """``block``, rendered under the label ``widest``, under ``label`` instead, and its count
-    when ``count`` (the priced block's) is known (see the module doc).
+    widest: str,
+    blocks: list[str | None],
+    counts: list[int | None],
+    style: LabelStyle,
+    first: int = 1,
+) -> tuple[list[str | None], list[int | None]]:
+    """Each of ``blocks``, rendered under the label ``widest``, under its label (``first``,
+    ``first + 1``, ...) instead, and its count where ``counts`` (the priced blocks') has it;
+    None where a block is None (see the module doc).
 
-    >>> relabel("7", "120", '<source id="120">\\nx\\n</source>', 9, "xml")
-    ('<source id="7">\\nx\\n</source>', 9)
-    >>> relabel("1200", "120", "[120] x", 4, "brackets")
-    ('[1200] x', 5)
+    >>> relabel("120", ['<source id="120">\\nx\\n</source>', None], [9, None], "xml")
+    (['<source id="1">\\nx\\n</source>', None], [9, None])
+    >>> relabel("999", ["[999] x"] * 1000, [4] * 1000, "brackets")[1][-1]
+    5
     """
-    if style == "xml":
-        block = f'<source id="{label}{block[_XML_HEAD + len(widest) :]}'
-    else:
-        block = f"[{label}{block[1 + len(widest) :]}"
-    if count is not None:  # runs of up to three digits, one token each
-        count += (len(label) + 2) // 3 - (len(widest) + 2) // 3
-    return block, count
+    head, skip = ('<source id="', _XML_HEAD) if style == "xml" else ("[", 1)
+    skip += len(widest)
+    pieces = (len(widest) + 2) // 3  # runs of up to three digits, one token each
+    out: list[str | None] = []
+    known: list[int | None] = []
+    for n, (block, count) in enumerate(zip(blocks, counts), first):
+        if block is None:
+            out.append(None)
+            known.append(None)
+            continue
+        label = str(n)
+        out.append(f"{head}{label}{block[skip:]}")
+        known.append(None if count is None else count + (len(label) + 2) // 3 - pieces)
+    return out, known
 
 
 _XML_HEAD = len('<source id="')
