@@ -1,27 +1,28 @@
-"""The stages of the pipeline, and how a request flows through them (docs/design.md's numbers).
+"""The stages, and how one request flows through them (stage numbers as in docs/design.md).
 
-``intake.start`` checks one call and returns a frozen ``Request`` (options, kernels, question,
-history, query vector, checked chunks, resolved dedupe, pages; its ``Ledger`` of drops and
-``Scratch`` of caches) and one ``Item`` per candidate. ``plan(options)`` decides once per
-``Assembler`` which stages run; the order is the contract and is not pluggable:
+::
 
-1-5. selection, ``list[Item] -> list[Item]`` in rank order, dropping only through the ledger:
-   repeated_ids -> supersede -> dedupe -> (4, expand) parents -> neighbours -> dedupe again
-   -> rerank -> (5) cap -> mmr
-6. budget: compress (``"all"``) -> budget (``framing``, then packing; its hooks: the page
-   hook, and with ``compress`` on the cut ``compress.fit``) -> ``Packed`` (placed items in
-   rank order, their priced blocks and counts, with the ``Framing``: system, history block,
-   counts, context budget, window left)
-7-9. order -> label -> render (``layout.lay_out``): ``Packed`` -> ``Layout`` (items in the
-   final order, labelled blocks and their counts, sources block, user message)
-6, end. evict: ``Packed`` + ``Layout`` -> ``Fitted`` (what fits, counted; it lays the
-   survivors out again through ``lay_out`` after each eviction)
-then ``account.assembly(req, fitted)`` is the ``Assembly``.
+    intake.start      -> Request (frozen: options, kernels, question, history, query vector,
+                         checked chunks, resolved dedupe method and threshold, pages; with its
+                         Ledger of drops and Scratch of caches) and one Item per candidate
+    1-5 selection     list[Item] -> list[Item] in rank order, dropping only through the ledger:
+                         repeated_ids, supersede, dedupe, (4) parents, neighbours, dedupe
+                         again, rerank, (5) cap, mmr
+    6 compress        ("all") list[Item] -> list[Item], each cut to its relevant sentences
+    6 budget          list[Item] -> Packed: its Framing (system, history block, counts, context
+                         budget, window left), the placed items in rank order and their priced
+                         blocks and counts; hooks: images.fit (pages), compress.fit (the cut)
+    7-9 lay_out       Packed -> Layout: order (positions), label (blocks, counts), render
+                         (sources block, user message)
+    6 evict           Packed + Layout -> Fitted: what fits, counted (lays out the survivors
+                         again through lay_out after each eviction)
+    account.assembly  Request + Fitted -> Assembly
 
-Page images are declared on the request (``Request.has_pages``) and handled by the page hooks
-of ``images``. To add a stage: write ``_stages/<name>.py`` (module doc: algorithm, invariants,
-complexity, what was rejected) with ``run(items, req)``; add its option(s) to ``Options``; put
-it in ``plan`` at its place; add ``tests/stages/test_<name>.py`` (both backends).
+``plan(options)`` decides once per ``Assembler`` which stages run and whether the budget gets
+the cut hook; the order is the contract and is not pluggable. To add a stage: write
+``_stages/<name>.py`` (module doc: algorithm, invariants, complexity, what was rejected) with
+``run(items, req)``, add its option to ``Options``, put it in ``plan`` at its place, and add
+``tests/stages/test_<name>.py`` (both backends).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stage 7, cap per document: keep at most ``max_per_doc`` items of each document.
+"""Stage 5, cap per document: keep at most ``max_per_doc`` items of each document.
 
 The best-ranked items of a document stay; the rest are dropped as ``"capped"``. O(n): one
 count at C speed, then a Python step only for the items of a document that has more than

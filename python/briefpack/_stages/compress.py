@@ -6,30 +6,26 @@ against the question, in one call per request: the built-in scorer (BM25 over th
 sentences, with the abbreviations the candidates define read as one term: ``score_sentences``)
 or the caller's ``sentence_scorer(question, sentences)``. A sentence is *relevant* when its
 score is above 0; a text with no relevant sentence keeps its best one (its first, on ties),
-so a compressed source is never empty.
-
-A *cut* of an item keeps the ``j`` best sentences (score descending, ties in text order) plus
-the neighbours that continue them (``select_sentences``: "It needs the add-on." keeps its
-antecedent), for ``j`` from 1 to the number of relevant sentences. The cut text is the kept
-sentences in their original order; adjacent ones keep the text between them as it was,
-non-adjacent ones are joined by ``ELISION``. The item keeps its chunk's id, title, url, date
-and score, and carries a ``Compression`` (kept indices, every removed sentence's text).
+so a compressed source is never empty. A *cut* of an item keeps the ``j`` best sentences
+(score descending, ties in text order) plus the neighbours that continue them
+(``select_sentences``: "It needs the add-on." keeps its antecedent), for ``j`` from 1 to the
+number of relevant sentences. The cut text is the kept sentences in their original order;
+adjacent ones keep the text between them as it was, non-adjacent ones are joined by
+``ELISION``. The item keeps its chunk's id, title, url, date and score, and carries a
+``Compression`` (kept indices, every removed sentence's text).
 
 * ``run``, the stage (``"all"``, just before the budget): every item becomes its cut with every
   relevant sentence (an item whose sentences are all relevant stays whole).
 * ``fit``, the budget stage's cut hook (``budget.Cut``; the plan passes it in both modes): an
   item that does not fit in what is left is placed as its largest cut (largest ``j``) that
-  fits, if any. So the selection meets the
-  budget by raising the score threshold one sentence at a time, never by cutting a sentence.
+  fits, if any: the score threshold rises one sentence at a time, no sentence is cut.
 
 Invariants: a cut text is made only of the item's own sentences, in order, and ``ELISION``;
-the budget stage's rank fidelity and the evict step's guarantee are unchanged (a cut item is
-an item like any other). Scoring is O(total sentence text) once per request; ``fit`` counts
-each misfit's cuts in one batch, O(sentences) cuts.
+rank fidelity and evict's guarantee hold (a cut item is an item like any other). Scoring is
+O(total sentence text) once per request; ``fit`` counts a misfit's cuts in one batch.
 
-Rejected: cutting tokens inside sentences (not faithful, and nothing to log but a diff);
-dropping a source with no relevant sentence (the ledger would need a new reason, and a
-source the ranker put there is kept visible).
+Rejected: cutting tokens inside sentences (not faithful, nothing to log but a diff); dropping
+a source with no relevant sentence (a new ledger reason; the ranker's source stays visible).
 """
 
 from __future__ import annotations

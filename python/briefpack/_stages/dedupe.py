@@ -1,4 +1,4 @@
-"""Stages 2 and 5, dedupe (and dedupe again after expansion): the first copy wins.
+"""Stage 3, dedupe (and stage 4's dedupe again, after expansion): the first copy wins.
 
 One kernel call per scope (the whole list, or each document with ``scope="document"``); the
 kernel compares each item only with those kept before it, so a duplicate never evicts what

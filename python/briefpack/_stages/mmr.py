@@ -1,4 +1,4 @@
-"""Stage 8, MMR: re-rank for diversity by ``λ·rel − (1−λ)·max sim to those picked``.
+"""Stage 5, MMR: re-rank for diversity by ``λ·rel − (1−λ)·max sim to those picked``.
 
 ``rel`` is the cosine to ``query_vector``, or, without one, the item's score (every item then
 needs one). ``mmr_k`` limits the picks; the rest are dropped as ``"not_selected"``. The items

@@ -1,4 +1,4 @@
-"""Stage 3, expand to parents: each child is replaced by its parent section.
+"""Stage 4, expand to parents: each child is replaced by its parent section.
 
 Children of one parent collapse into that parent once, at the position of its best child,
 and the parent stands for all of them (``members``); its score is the best child's. A parent

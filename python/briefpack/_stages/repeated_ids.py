@@ -1,4 +1,4 @@
-"""Stage 0, repeated ids: the same chunk retrieved twice (by two retrievers, say).
+"""Stage 1, repeated ids: the same chunk retrieved twice (by two retrievers, say).
 
 A later candidate with an id seen before is dropped as a ``"duplicate"`` of it (method
 ``"id"``); with a different text it is an ``InputError``, since an id must identify one text.

@@ -1,4 +1,4 @@
-"""Stage 6, rerank: a caller's ``(question, chunks) -> scores`` re-scores the items.
+"""Stage 4, rerank (after expansion): a caller's ``(question, chunks) -> scores`` re-scores.
 
 Items are re-sorted by the new score, best first, stably (ties keep their order), and each
 item's chunk carries its new score. The scores must be finite numbers, one per item. O(n log n)

@@ -1,4 +1,4 @@
-"""Stage 1, supersede: among candidates sharing a ``url`` (or ``doc``), keep the newest.
+"""Stage 2, supersede: among candidates sharing a ``url`` (or ``doc``), keep the newest.
 
 ``updated`` is read as an ISO-8601 date or date-time (``updated_key``) and compared as an
 instant: an offset is honoured, no offset means UTC, a date alone is its midnight UTC (a year
