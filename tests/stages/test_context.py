@@ -57,3 +57,24 @@ def test_the_plan_declares_the_compression_stage_and_its_budget_hook() -> None:
         "repeated_ids", "supersede", "dedupe", "parents", "neighbours", "dedupe", "rerank",
         "cap", "mmr", "compress", "budget", "order", "label", "render", "evict",
     )  # fmt: skip
+
+
+def test_an_expansion_that_brings_a_page_turns_the_page_hooks_on(backend: str) -> None:
+    """A text-only request whose parent is a page: from the parents stage on, the request's
+    items carry pages, so the budget and the account count the page's image."""
+    pytest.importorskip("PIL")
+    import numpy as np
+
+    from briefpack._stages import account, parents
+
+    parent = {"text": "section", "id": "P", "image": np.zeros((64, 64), dtype=np.uint8)}
+    rows = [{"text": "child", "id": "c", "parent": "P"}]
+    items, req = start(backend, rows, parents={"P": parent}, budget=1000)
+    assert (req.pages, req.has_pages) == (False, False)
+    parents.run(items, req)
+    assert (req.pages, req.has_pages, req.scratch.expanded_pages) == (False, True, True)
+    items, req = start(backend, rows, parents={"P": parent}, budget=1000)  # a fresh request
+    result = account.assembly(req, plan(req.options)(req, items))
+    assert result.tokens["images"] == 255  # one openai tile
+    assert result.sources[0].tokens > 255  # the page's tokens include its image's
+    assert "pages" in result.settings

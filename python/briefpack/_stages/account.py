@@ -38,9 +38,7 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
     per_source = fitted.n_blocks
     if per_source is None:  # a caller's tokenizer: evict counted whole texts only
         per_source = req.count(layout.blocks, req.namer(items)) if layout.blocks else []
-    per_image = images.tokens(items, req)  # the page hook: a page's tokens include its images'
-    if per_image is not None:
-        per_source = [n + m for n, m in zip(per_source, per_image)]
+    per_source = images.with_images(per_source, items, req)  # the page hook
     sources = _sources(items, per_source, chunks)
     question_line = render_question(req.question, req.options.labels)
     history = framing.history_block
@@ -55,10 +53,7 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
         "reserved_output": b.max_output,
         "margin": b.margin,
     }
-    if per_image is not None:  # the images' tokens: part of the sources and of the total
-        tokens["sources"] += fitted.n_images
-        tokens["total"] += fitted.n_images
-        tokens["images"] = fitted.n_images
+    images.account(tokens, fitted.n_images, req)  # the page hook
     ledger = req.ledger
     label_of: dict[int, int] = {}  # read now: a caller may change ``sources`` before ``fates``
     for s in sources:

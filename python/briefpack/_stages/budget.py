@@ -139,10 +139,8 @@ def _batch(
     skip, drop = req.options.overflow == "skip", req.ledger.drop
     left = budget - state.used
     costs, blocks = _costs(batch, req, widest, left, n_sep)
-    if req.has_pages:  # the page hook: image tokens, and the image cap as a second budget
-        costs, kept, by_images = images.fit(batch, costs, req, left, state.images)
-    else:
-        kept, by_images = set(req.kernels.pack(costs, left, req.options.overflow).kept), set()
+    # the page hook: image tokens, and the image cap as a second budget (tokens alone if none)
+    costs, kept, by_images = images.fit(batch, costs, req, left, state.images)
     for j, it in enumerate(batch):
         if j in kept:
             state.place(it, blocks[j], costs[j])

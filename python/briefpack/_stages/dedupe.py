@@ -9,7 +9,7 @@ The cost is the kernel's (see ``briefpack.reference.dedupe``); the Python around
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, is_not
@@ -42,14 +42,6 @@ def _kernel(req: Request, sub: list[Item]) -> Any:
     return k.dedupe("dedupe_minhash", texts, threshold=req.threshold, **minhash)
 
 
-def _results(req: Request, sub: list[Item]) -> list[tuple[Sequence[int], Any, str]]:
-    """Each kernel's result with the positions in ``sub`` it covers and its method's name:
-    one text kernel call, or what the page hook of a request with pages says (``images``)."""
-    if req.has_pages:
-        return images.dedupe_parts(sub, req, _kernel)
-    return [(range(len(sub)), _kernel(req, sub), str(req.method))]
-
-
 def run(items: list[Item], req: Request) -> list[Item]:
     """Drop near duplicates of better-ranked items (by ``req.method``)."""
     if len(items) < 2 or req.method is None:
@@ -67,7 +59,7 @@ def run(items: list[Item], req: Request) -> list[Item]:
     dup_of: dict[int, tuple[int, float, str]] = {}
     for members in parts:
         sub = [items[i] for i in members] if req.options.scope == "document" else items
-        for where, res, method in _results(req, sub):
+        for where, res, method in images.dedupe_parts(sub, req, _kernel):  # the page hook
             for j, (of, sim) in enumerate(zip(res.duplicate_of, res.similarity)):
                 if of is not None:
                     s = float(sim if sim is not None else 1.0)

@@ -67,8 +67,7 @@ def run(req: Request, packed: Packed, layout: Layout) -> Fitted:
 
 def _counted(req: Request, packed: Packed, layout: Layout) -> Fitted:
     """``layout`` counted: the sources block, the user message, each block, the images."""
-    per_image = images.tokens(packed.placed, req)  # the page hook (None: no page)
-    n_images = 0 if per_image is None else sum(per_image)
+    n_images = images.total(packed.placed, req)  # the page hook (0 without pages)
     if not packed.placed:
         return Fitted(packed, layout, 0, packed.framing.n_framing, n_images, [])
     n_sources, n_user, n_blocks = _final_counts(req, packed, layout)

@@ -2,9 +2,10 @@
 
 Not a stage of its own: a page is a source like any other. Whether a request's items carry
 pages is declared once (``Request.has_pages``: a candidate with an image, or an expansion that
-brought one), and the stages that treat pages differently call one hook each: dedupe
-(``dedupe_parts``), the budget's greedy loop (``fit``), evict and the account (``tokens``). A
-text-only request never reaches the rest of this module.
+brought one), and the stages that treat pages differently call their hook whether or not
+there are pages, and the hook decides: dedupe (``dedupe_parts``), the budget's greedy loop
+(``fit``), evict (``total``) and the account (``with_images``, ``account``). A text-only
+request never reaches the rest of this module (and the budget's one-pass path needs none).
 
 * Cost: each image costs ``image_tokens(width, height, options.image_tokens)`` tokens on top of
   its item's rendered text (``briefpack.pages.image_tokens``).
@@ -29,7 +30,7 @@ from typing import Any
 from ..pages import image_tokens
 from .context import Item, Request
 
-__all__ = ["cost", "dedupe_parts", "fit", "pack", "tokens"]
+__all__ = ["account", "cost", "dedupe_parts", "fit", "pack", "total", "with_images"]
 
 
 def cost(item: Item, req: Request) -> int:
@@ -72,7 +73,10 @@ def fit(
 ) -> tuple[list[int], set[int], set[int]]:
     """The page hook of the budget's greedy loop: ``batch``'s costs with their images' tokens,
     the positions kept (``pack``, under the cap less the ``placed_images`` already placed),
-    and those kept out by the image cap alone."""
+    and those kept out by the image cap alone. Without pages: the costs as they are, and the
+    ``pack`` kernel's choice by tokens alone."""
+    if not req.has_pages:
+        return costs, set(req.kernels.pack(costs, left, req.options.overflow).kept), set()
     rule = req.options.image_tokens
     costs = [
         c + sum(image_tokens(p.width, p.height, rule) for p in it.chunk.images)
@@ -85,12 +89,27 @@ def fit(
     return costs, set(kept), by_images
 
 
-def tokens(items: list[Item], req: Request) -> list[int] | None:
-    """The page hook of evict and the account: each item's images' tokens, or None when the
-    request carries no page (a text-only request never reaches the rest of this module)."""
+def total(items: list[Item], req: Request) -> int:
+    """The page hook of evict: the tokens of the images of ``items`` (0 without pages)."""
+    return sum([cost(it, req) for it in items]) if req.has_pages else 0
+
+
+def with_images(per_source: list[int], items: list[Item], req: Request) -> list[int]:
+    """The page hooks of the account: each source's tokens with its images' (a page's tokens
+    include its images'); ``per_source`` itself without pages."""
     if not req.has_pages:
-        return None
-    return [cost(it, req) for it in items]
+        return per_source
+    return [n + cost(it, req) for n, it in zip(per_source, items)]
+
+
+def account(tokens: dict[str, int], n_images: int, req: Request) -> None:
+    """The images' tokens in the accounting: part of ``sources`` and ``total``, and
+    ``images`` of their own (nothing without pages: a text-only request's ``tokens`` are as
+    they were before pages existed)."""
+    if req.has_pages:
+        tokens["sources"] += n_images
+        tokens["total"] += n_images
+        tokens["images"] = n_images
 
 
 def _hashes(items: list[Item], req: Request) -> list[bytes]:
@@ -133,8 +152,11 @@ def _dedupe_groups(sub: list[Item], req: Request) -> tuple[list[int], list[int]]
 def dedupe_parts(
     sub: list[Item], req: Request, text: Callable[[Request, list[Item]], Any]
 ) -> list[tuple[Sequence[int], Any, str]]:
-    """The page hook of dedupe: the page-hash result and the text result (``text``, the
-    dedupe stage's kernel call), each with the positions in ``sub`` it covers and its method."""
+    """The page hook of dedupe: each kernel result with the positions in ``sub`` it covers and
+    its method's name; the page-hash result and the text one (``text``, the dedupe stage's
+    kernel call), or without pages the text one over all of ``sub``."""
+    if not req.has_pages:
+        return [(range(len(sub)), text(req, sub), str(req.method))]
     out: list[tuple[Sequence[int], Any, str]] = []
     pages, texts = _dedupe_groups(sub, req)
     if len(pages) > 1:
