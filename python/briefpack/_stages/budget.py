@@ -21,7 +21,7 @@ is counted and evicted from in ``evict``, after render. Rejected: cutting an ite
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..prompt import SOURCE_SEPARATOR, render_source
 from . import images
@@ -91,17 +91,18 @@ def one_pass(
 
 @dataclass(slots=True)
 class _Run:
-    """The greedy loop's state: what is placed so far and what it costs."""
+    """The greedy loop's state: what is placed so far (``Packed``'s lists) and what it costs."""
 
-    packed: Packed
+    widest: str
+    placed: list[Item] = field(default_factory=list)
+    blocks: list[str | None] = field(default_factory=list)
     used: int = 0
     images: int = 0  # page images placed (the cap counts them)
     misfit: str | None = None  # the first item that did not fit (``after`` in later drops)
 
     def place(self, item: Item, block: str | None, cost: int) -> None:
-        self.packed.placed.append(item)
-        self.packed.blocks.append(block)
-        self.packed.counts.append(None)
+        self.placed.append(item)
+        self.blocks.append(block)
         self.used += cost
         self.images += len(item.chunk.images)
 
@@ -110,32 +111,37 @@ def greedy(
     items: list[Item], req: Request, framing: Framing, n_sep: int, cut: Cut | None = None
 ) -> Packed:
     """Pack in batches that double in size, with the page hook and the compression ``cut``
-    (the path of any request; ``run`` takes ``one_pass`` when it gives the same answer)."""
+    (the path of any request; ``run`` takes ``one_pass`` when it gives the same answer). The
+    counts of the blocks are left to evict (``Packed.counts`` all None)."""
     budget, stop = framing.context_budget, req.options.overflow == "stop"
-    state = _Run(Packed(framing, [], [], [], _widest(items)))
+    state = _Run(_widest(items))
     start, size = 0, 16
     while start < len(items):
         batch = items[start : start + size]
-        resume = _batch(items, start, batch, req, state, n_sep, cut)
+        resume = _batch(items, start, batch, req, framing, state, n_sep, cut)
         if resume is not None:  # a cut was placed: what follows is costed again
             start = resume
             continue
         if stop and state.misfit is not None:
-            detail = {"after": state.misfit, "context_budget": budget}
-            req.ledger.drop_all(items[start + len(batch) :], "over_budget", detail)  # type: ignore[arg-type]
+            req.ledger.drop_all(
+                items[start + len(batch) :],
+                "over_budget",
+                {"after": state.misfit, "context_budget": budget},
+            )
             break
         start += len(batch)
         size *= 2
-    return state.packed
+    counts: list[int | None] = [None] * len(state.placed)
+    return Packed(framing, state.placed, state.blocks, counts, state.widest)
 
 
 def _batch(
-    items: list[Item], start: int, batch: list[Item], req: Request, state: _Run, n_sep: int,
-    cut: Cut | None,
+    items: list[Item], start: int, batch: list[Item], req: Request, framing: Framing,
+    state: _Run, n_sep: int, cut: Cut | None,
 ) -> int | None:  # fmt: skip
     """Place or drop each item of ``batch`` (``items[start:]``); where a cut was placed, the
     index to go on from."""
-    budget, widest = state.packed.framing.context_budget, state.packed.widest
+    budget, widest = framing.context_budget, state.widest
     skip, drop = req.options.overflow == "skip", req.ledger.drop
     left = budget - state.used
     costs, blocks = _costs(batch, req, widest, left, n_sep)
