@@ -64,19 +64,14 @@ def run(items: list[Item], req: Request) -> list[Item]:
                 if of is not None:
                     s = float(sim if sim is not None else 1.0)
                     dup_of[members[where[j]]] = (members[where[of]], s, method)
-    kept = []
-    for i, item in enumerate(items):
-        if i in dup_of:
-            of, sim, method = dup_of[i]
-            detail: DuplicateDetail = {
-                "of": items[of].chunk.id,
-                "similarity": sim,
-                "method": method,
-            }
-            req.ledger.drop(item, "duplicate", detail)
-        else:
-            kept.append(item)
-    return kept
+    gone = sorted(dup_of)
+    details: list[DropDetail] = []
+    for i in gone:
+        of, sim, method = dup_of[i]
+        detail: DuplicateDetail = {"of": items[of].chunk.id, "similarity": sim, "method": method}
+        details.append(detail)
+    req.ledger.drop_each([items[i] for i in gone], "duplicate", details)
+    return [item for i, item in enumerate(items) if i not in dup_of]
 
 
 def _one_call(items: list[Item], req: Request) -> list[Item]:

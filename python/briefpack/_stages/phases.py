@@ -6,7 +6,8 @@ returns one of these, and the next reads only that and the ``Request``::
     budget -> Packed (with its Framing) -> order -> label -> render -> Layout
     -> evict -> Fitted -> account (the Assembly)
 
-Per item they hold parallel lists (one entry per placed item), never an object per item.
+Per item they hold parallel lists (one entry per placed item), never an object per item;
+a result's lists are not changed after it is made (a later stage makes a new one).
 """
 
 from __future__ import annotations
