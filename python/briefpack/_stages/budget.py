@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..prompt import SOURCE_SEPARATOR, render_source
+from ..types import DropDetail
 from . import images
 from .context import Item, Request
 from .framing import MESSAGE_OVERHEAD, frame
@@ -63,9 +64,9 @@ def _widest(items: list[Item]) -> str:
 def one_pass(
     items: list[Item], req: Request, framing: Framing, n_sep: int, encoding: str
 ) -> Packed:
-    """Render, count and pack every block in one kernel call (no hook, a named encoding). A
-    dropped item costs a ledger entry (one shared entry for all that follow an
-    ``overflow="stop"`` misfit)."""
+    """Render, count and pack every block in one kernel call (no hook, a named encoding); the
+    drops are two ledger entries: the misfits (each with what was left), and all that follow
+    an ``overflow="stop"`` misfit."""
     budget, overflow, widest = framing.context_budget, req.options.overflow, _widest(items)
     r = req.kernels.price_pack(
         [it.chunk for it in items], req.options.labels, widest, budget, n_sep, overflow, encoding
@@ -77,9 +78,10 @@ def one_pass(
         ]
     else:
         counts = [None] * len(placed)
-    drop = req.ledger.drop
-    for i, left in zip(r.misfits, r.remaining):
-        drop(items[i], "over_budget", {"remaining": left, "context_budget": budget})
+    details: list[DropDetail] = [
+        {"remaining": left, "context_budget": budget} for left in r.remaining
+    ]
+    req.ledger.drop_each([items[i] for i in r.misfits], "over_budget", details)
     if overflow == "stop" and r.misfits:
         misfit = r.misfits[0]
         after = str(items[misfit].chunk.id)

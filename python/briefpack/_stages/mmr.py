@@ -37,7 +37,6 @@ def run(items: list[Item], req: Request) -> list[Item]:
             rel.append(it.chunk.score)
     picked = req.kernels.mmr(query, vecs, k, lam, rel)
     chosen = set(picked)
-    for i, it in enumerate(items):
-        if i not in chosen:
-            req.ledger.drop(it, "not_selected", {"mmr": lam, "mmr_k": k})
+    rest = [it for i, it in enumerate(items) if i not in chosen]
+    req.ledger.drop_all(rest, "not_selected", {"mmr": lam, "mmr_k": k})
     return [items[i] for i in picked]
