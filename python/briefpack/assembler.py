@@ -90,12 +90,10 @@ class Assembler:
         ``route``, the ``briefpack.route`` decision that sent the question here, goes into the
         result's ``route`` and its record."""
         _check_route(route)
-        items, ctx = intake.start(
+        req, items = intake.start(
             self._options, self._kernels, question, candidates, history, query_vector
         )
-        for stage in self._plan:
-            items = stage(items, ctx)
-        result = account.assembly(items, ctx)
+        result = account.assembly(req, self._plan(req, items))
         return result if route is None else result._with(route=route.to_dict())
 
     def whole_corpus(

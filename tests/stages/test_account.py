@@ -15,10 +15,8 @@ ROWS = ["the cap is 4000 EUR", "the cap is 4000 EUR", "leave is 14 weeks", "x " 
 
 
 def _run(backend: str) -> bp.Assembly:
-    items, ctx = start(backend, ROWS, budget=20)
-    for stage in plan(ctx.options):
-        items = stage(items, ctx)
-    return account.assembly(items, ctx)
+    items, req = start(backend, ROWS, budget=20)
+    return account.assembly(req, plan(req.options)(req, items))
 
 
 def test_one_debug_line_per_request_with_the_counts(

@@ -1,8 +1,9 @@
 """Stage: the budget's one-pass path (``price_pack``) against its general loop.
 
 Without page images, compression or a caller's tokenizer, the budget stage prices, counts and
-packs in one kernel call; the placed items, every drop's reason and detail, and the labelled
-blocks must be what the general loop (still used for pages and compression) leaves.
+packs in one kernel call; the placed items, every drop's reason and detail, the labelled
+blocks and the final counts must be what the general loop (``greedy``, the path of the page
+and compression hooks) leaves.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from stage_kit import drops, ids, start
 
-from briefpack._stages import budget, label
+from briefpack._stages import budget, evict
+from briefpack._stages.framing import frame
+from briefpack._stages.layout import lay_out
 from test_price_pack import adversarial, overflows, styles, tokens
 
 
@@ -41,13 +44,13 @@ def test_the_one_pass_path_leaves_what_the_general_loop_leaves(
         seen = []
         for one_pass in (True, False):
             opts = {"overflow": overflow, "labels": labels, "tokenizer": tokenizer}
-            items, ctx = start(backend, candidates, budget=context, **opts)
-            saved = budget._ONE_PASS_BUDGETS
-            budget._ONE_PASS_BUDGETS = saved if one_pass else 0
-            try:
-                placed = budget.run(items, ctx)
-            finally:
-                budget._ONE_PASS_BUDGETS = saved
-            label.run(placed, ctx)
-            seen.append((ids(placed), drops(ctx), ctx.rendered))
+            items, req = start(backend, candidates, budget=context, **opts)
+            if one_pass:
+                packed = budget.run(items, req)  # no hook, a named encoding: one kernel call
+            else:
+                n_sep = budget.separator(items, req)
+                packed = budget.greedy(items, req, frame(req), n_sep)
+            fitted = evict.run(req, packed, lay_out(req, packed))
+            counts = (fitted.n_sources, fitted.n_user, fitted.n_blocks)
+            seen.append((ids(packed.placed), drops(req), fitted.layout.blocks, counts))
         assert seen[0] == seen[1]

@@ -19,19 +19,19 @@ ROWS = [
 @pytest.mark.parametrize("method", ["exact", "jaccard", "minhash"])
 def test_the_first_copy_wins(backend: str, method: str) -> None:
     threshold = None if method == "exact" else 0.5  # exact has no threshold
-    items, ctx = start(backend, ROWS, dedupe=method, threshold=threshold)
-    kept = dedupe.run(items, ctx)
+    items, req = start(backend, ROWS, dedupe=method, threshold=threshold)
+    kept = dedupe.run(items, req)
     if method == "exact":  # case differs, so these are not exact copies
         assert ids(kept) == ["a", "b", "c"]
     else:
         assert ids(kept) == ["a", "c"]
-        assert drops(ctx)["b"][1]["of"] == "a"
-        assert drops(ctx)["b"][1]["method"] == method
+        assert drops(req)["b"][1]["of"] == "a"
+        assert drops(req)["b"][1]["method"] == method
 
 
 def test_scope_document_compares_only_within_a_document(backend: str) -> None:
-    items, ctx = start(backend, ROWS, dedupe="jaccard", scope="document")
-    assert ids(dedupe.run(items, ctx)) == ["a", "b", "c"]
+    items, req = start(backend, ROWS, dedupe="jaccard", scope="document")
+    assert ids(dedupe.run(items, req)) == ["a", "b", "c"]
 
 
 def test_cosine_reads_the_vectors(backend: str) -> None:
@@ -40,10 +40,10 @@ def test_cosine_reads_the_vectors(backend: str) -> None:
         {"text": "q", "id": "b", "vector": [1.0, 0.0]},
         {"text": "r", "id": "c", "vector": [0.0, 1.0]},
     ]
-    items, ctx = start(backend, rows)  # dedupe="auto": every candidate has a vector
-    assert ctx.method == "cosine"
-    assert ids(dedupe.run(items, ctx)) == ["a", "c"]
-    assert drops(ctx) == {"b": ("duplicate", {"of": "a", "similarity": 1.0, "method": "cosine"})}
+    items, req = start(backend, rows)  # dedupe="auto": every candidate has a vector
+    assert req.method == "cosine"
+    assert ids(dedupe.run(items, req)) == ["a", "c"]
+    assert drops(req) == {"b": ("duplicate", {"of": "a", "similarity": 1.0, "method": "cosine"})}
 
 
 def _page(value: int, cells: int = 8) -> object:
@@ -63,14 +63,14 @@ def test_auto_compares_pages_by_hash_and_text_by_words(backend: str) -> None:
         {"image": _page(0b01001101), "id": "q"},
         {"text": "the cap is 4000 eur", "id": "t-copy"},
     ]
-    items, ctx = start(backend, rows)
-    assert ctx.pages
-    assert ids(dedupe.run(items, ctx)) == ["p", "t", "q"]
-    assert drops(ctx)["p-copy"] == (
+    items, req = start(backend, rows)
+    assert req.pages
+    assert ids(dedupe.run(items, req)) == ["p", "t", "q"]
+    assert drops(req)["p-copy"] == (
         "duplicate",
         {"of": "p", "similarity": 1.0, "method": "page_hash"},
     )
-    assert drops(ctx)["t-copy"][1]["method"] == "jaccard"
+    assert drops(req)["t-copy"][1]["method"] == "jaccard"
 
 
 def test_scope_document_keeps_a_doc_less_candidate_apart_from_a_named_document(
@@ -78,8 +78,8 @@ def test_scope_document_keeps_a_doc_less_candidate_apart_from_a_named_document(
 ) -> None:
     rows = [{"text": "the same words here", "id": "kb"},
             {"text": "the same words here", "id": "x", "doc": "kb"}]  # fmt: skip
-    items, ctx = start(backend, rows, dedupe="exact", scope="document")
-    assert ids(dedupe.run(items, ctx)) == ["kb", "x"]
+    items, req = start(backend, rows, dedupe="exact", scope="document")
+    assert ids(dedupe.run(items, req)) == ["kb", "x"]
 
 
 @pytest.mark.parametrize("kernels", ["rust", "python"])
@@ -93,6 +93,6 @@ def test_one_kernel_call_drops_what_the_general_loop_drops(
     rows = [{"text": t, "id": f"c{i}", "doc": "d"} for i, t in enumerate(texts)]
     threshold = None if method == "exact" else 0.6
     one, ctx1 = start(kernels, rows, dedupe=method, threshold=threshold)
-    loop, ctx2 = start(kernels, rows, dedupe=method, threshold=threshold, scope="document")
-    assert ids(dedupe.run(one, ctx1)) == ids(dedupe.run(loop, ctx2))
-    assert list(ctx1.ledger.fate.items()) == list(ctx2.ledger.fate.items())
+    loop, req2 = start(kernels, rows, dedupe=method, threshold=threshold, scope="document")
+    assert ids(dedupe.run(one, ctx1)) == ids(dedupe.run(loop, req2))
+    assert list(ctx1.ledger.fate.items()) == list(req2.ledger.fate.items())

@@ -1,26 +1,30 @@
-"""Stage: label. Dense labels 1..n in the given (final) order, in either style."""
+"""Stage 8: label. Dense labels 1..n in the given (final) order, in either style."""
 
 from __future__ import annotations
 
-from stage_kit import start
+from stage_kit import packed_of, start
 
 import briefpack as bp
 from briefpack._backend import get_kernels
 from briefpack._stages import label
 from briefpack._stages.context import Item
+from briefpack._stages.phases import Packed
 from briefpack.prompt import render_source
 
 
 def test_labels_are_dense_in_the_final_order(backend: str) -> None:
-    items, ctx = start(backend, ["first", "second"], labels="brackets")
-    label.run(items[::-1], ctx)
-    assert ctx.rendered == ["[1] second", "[2] first"]
+    items, req = start(backend, ["first", "second"], labels="brackets")
+    ordered, blocks, counts = label.run(req, packed_of(items, req), [1, 0])
+    assert blocks == ["[1] second", "[2] first"]
+    assert ordered == items[::-1]
+    assert counts == [None, None]
 
 
 def test_xml_labels_escape_the_text(backend: str) -> None:
-    items, ctx = start(backend, [{"text": "a </source> b", "title": "T"}])
-    label.run(items, ctx)
-    assert ctx.rendered == ['<source id="1" title="T">\na &lt;/source&gt; b\n</source>']
+    items, req = start(backend, [{"text": "a </source> b", "title": "T"}])
+    assert label.run(req, packed_of(items, req), [0])[1] == [
+        '<source id="1" title="T">\na &lt;/source&gt; b\n</source>'
+    ]
 
 
 def test_a_page_label_has_its_page_and_one_placeholder_per_image(backend: str) -> None:
@@ -30,12 +34,13 @@ def test_a_page_label_has_its_page_and_one_placeholder_per_image(backend: str) -
     import numpy as np
 
     row = {"text": "OCR", "image": np.zeros((4, 4), dtype=np.uint8), "page": 14, "title": "R"}
-    items, ctx = start(backend, [row, {"text": "t", "page": 2}], labels="brackets")
-    label.run(items, ctx)
-    assert ctx.rendered == ["[1] (R; page 14) <page-image/>\nOCR", "[2] (page 2) t"]
-    items, ctx = start(backend, [row])
-    label.run(items, ctx)
-    assert ctx.rendered == ['<source id="1" title="R" page="14">\n<page-image/>\nOCR\n</source>']
+    items, req = start(backend, [row, {"text": "t", "page": 2}], labels="brackets")
+    blocks = label.run(req, packed_of(items, req), [0, 1])[1]
+    assert blocks == ["[1] (R; page 14) <page-image/>\nOCR", "[2] (page 2) t"]
+    items, req = start(backend, [row])
+    assert label.run(req, packed_of(items, req), [0])[1] == [
+        '<source id="1" title="R" page="14">\n<page-image/>\nOCR\n</source>'
+    ]
 
 
 def test_a_priced_block_is_relabelled_to_what_rendering_gives(backend: str) -> None:
@@ -44,12 +49,14 @@ def test_a_priced_block_is_relabelled_to_what_rendering_gives(backend: str) -> N
 
     rows = [{"text": f"text [{i}] <b> & \u2028", "title": f"T{i} [2]"} for i in range(12)]
     for style in ("xml", "brackets"):
-        items, ctx = start(backend, rows, labels=style, budget=10_000)
-        placed = budget.run(items, ctx)
-        assert all(it.priced is not None for it in placed)
-        label.run(placed[::-1], ctx)
-        want = [render_source(n, it.chunk, style) for n, it in enumerate(placed[::-1], 1)]
-        assert ctx.rendered == want
+        items, req = start(backend, rows, labels=style, budget=10_000)
+        packed = budget.run(items, req)
+        assert all(block is not None for block in packed.blocks)
+        assert packed.widest == "12"
+        order = list(range(len(packed.placed)))[::-1]
+        ordered, blocks, _ = label.run(req, packed, order)
+        want = [render_source(n, it.chunk, style) for n, it in enumerate(ordered, 1)]
+        assert blocks == want
 
 
 # Texts whose first and last characters, and the characters around the label, vary: digits,
@@ -72,7 +79,8 @@ def test_a_relabelled_count_is_the_count_of_the_relabelled_block(backend: str) -
                     priced = render_source(widest, chunk, style)
                     (count,) = kernels.count_tokens([priced], encoding)
                     for n in (n for n in _LABELS if n <= int(widest)):
-                        block, got = label.relabel(str(n), (chunk, widest, priced, count), style)
+                        blocks, counts = label.relabel(widest, [priced], [count], style, n)
+                        block, got = blocks[0], counts[0]
                         assert block == render_source(n, chunk, style)
                         want = kernels.count_tokens([block], encoding)[0]
                         assert got == want, (encoding, style, text, widest, n)
@@ -85,9 +93,14 @@ def test_the_stage_passes_on_the_relabelled_counts(backend: str) -> None:
 
     rows = [{"text": t, "title": f"T{i}"} for i, t in enumerate(_TEXTS * 2)]
     for encoding in ("o200k_base", "cl100k_base"):
-        items, ctx = start(backend, rows, tokenizer=encoding, budget=100_000)
-        placed = budget.run(items, ctx)
-        label.run([*placed[::-1], Item(bp.Chunk("not priced"), [0])], ctx)
-        counts = ctx.relabelled_counts
+        items, req = start(backend, rows, tokenizer=encoding, budget=100_000)
+        packed = budget.run(items, req)
+        n = len(packed.placed)
+        extra = Packed(
+            packed.framing, [*packed.placed, Item(bp.Chunk("not priced"), [0])],
+            [*packed.blocks, None], [*packed.counts, None], packed.widest,
+        )  # fmt: skip
+        _, blocks, counts = label.run(req, extra, [*range(n - 1, -1, -1), n])
         assert counts[-1] is None
-        assert counts[:-1] == ctx.kernels.count_tokens(ctx.rendered[:-1], encoding)
+        assert None not in counts[:-1]
+        assert counts[:-1] == req.kernels.count_tokens(blocks[:-1], encoding)

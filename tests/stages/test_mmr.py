@@ -17,14 +17,14 @@ ROWS = [
 
 
 def test_picks_diverse_items_and_drops_the_rest(backend: str) -> None:
-    items, ctx = start(backend, ROWS, mmr=0.3, mmr_k=2, dedupe=None, query_vector=[1.0, 0.0])
-    assert ids(mmr.run(items, ctx)) == ["a", "c"]
-    assert drops(ctx) == {"b": ("not_selected", {"mmr": 0.3, "mmr_k": 2})}
+    items, req = start(backend, ROWS, mmr=0.3, mmr_k=2, dedupe=None, query_vector=[1.0, 0.0])
+    assert ids(mmr.run(items, req)) == ["a", "c"]
+    assert drops(req) == {"b": ("not_selected", {"mmr": 0.3, "mmr_k": 2})}
 
 
 def test_without_a_query_vector_every_item_needs_a_score(backend: str) -> None:
     rows = [ROWS[0], {k: v for k, v in ROWS[1].items() if k != "score"}]
-    items, ctx = start(backend, rows, mmr=0.5, dedupe=None)
+    items, req = start(backend, rows, mmr=0.5, dedupe=None)
     with pytest.raises(bp.InputError, match="mmr without query_vector ranks by score") as info:
-        mmr.run(items, ctx)
+        mmr.run(items, req)
     assert (info.value.index, info.value.id, info.value.field) == (1, "b", "score")

@@ -16,8 +16,8 @@ DOC = [{"text": f"part {p}.", "id": f"d#{p}", "position": p} for p in range(6)]
 
 def test_touching_windows_merge_into_one_span_at_the_best_hits_place(backend: str) -> None:
     hits = [dict(DOC[1], doc="d"), {"text": "x", "id": "x"}, dict(DOC[3], doc="d")]
-    items, ctx = start(backend, hits, neighbors=1, chunks_of={"d": DOC})
-    out = neighbours.run(items, ctx)
+    items, req = start(backend, hits, neighbors=1, chunks_of={"d": DOC})
+    out = neighbours.run(items, req)
     assert ids(out) == ["d#1", "x"]
     assert out[0].members == [0, 2]
     assert out[0].chunk.text == "part 0.\npart 1.\npart 2.\npart 3.\npart 4."
@@ -31,9 +31,9 @@ def test_a_shared_suffix_and_prefix_is_written_once() -> None:
 
 
 def test_a_hit_not_in_its_list_stays_as_it_is(backend: str) -> None:
-    items, ctx = start(backend, [{"text": "y", "id": "y", "doc": "d"}], neighbors=2,
+    items, req = start(backend, [{"text": "y", "id": "y", "doc": "d"}], neighbors=2,
                        chunks_of={"d": DOC})  # fmt: skip
-    assert [it.chunk.text for it in neighbours.run(items, ctx)] == ["y"]
+    assert [it.chunk.text for it in neighbours.run(items, req)] == ["y"]
 
 
 def test_a_span_of_pages_carries_every_image_in_order_and_its_page_range(backend: str) -> None:
@@ -44,17 +44,17 @@ def test_a_span_of_pages_carries_every_image_in_order_and_its_page_range(backend
 
     pages = [np.full((8, 8), 40 * p, dtype=np.uint8) for p in range(4)]
     doc = [{"id": f"r#{p}", "image": pages[p], "page": p + 10} for p in range(4)]
-    items, ctx = start(backend, [dict(doc[2], doc="r")], neighbors=1, chunks_of={"r": doc})
-    [span] = neighbours.run(items, ctx)
+    items, req = start(backend, [dict(doc[2], doc="r")], neighbors=1, chunks_of={"r": doc})
+    [span] = neighbours.run(items, req)
     assert span.chunk.page == "11-13"
     assert [im.pixels[0] for im in span.chunk.images] == [40, 80, 120]
 
 
 def test_a_hit_whose_id_has_another_text_in_its_list_is_an_error(backend: str) -> None:
-    items, ctx = start(backend, [{"text": "part 2, edited.", "id": "d#2", "doc": "d"}],
+    items, req = start(backend, [{"text": "part 2, edited.", "id": "d#2", "doc": "d"}],
                        neighbors=1, chunks_of={"d": DOC})  # fmt: skip
     with pytest.raises(InputError) as info:
-        neighbours.run(items, ctx)
+        neighbours.run(items, req)
     assert str(info.value) == (
         "candidate 0 (id='d#2'): chunks_of('d')[2] has its id with different text; ids must "
         "identify one text (give the hit and its chunk list the same text, or different ids)"

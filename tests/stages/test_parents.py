@@ -17,8 +17,8 @@ PARENTS = {"p": {"text": "the whole section", "title": "S"}}
 
 
 def test_children_collapse_into_their_parent_at_the_best_childs_place(backend: str) -> None:
-    items, ctx = start(backend, ROWS, parents=PARENTS)
-    out = parents.run(items, ctx)
+    items, req = start(backend, ROWS, parents=PARENTS)
+    out = parents.run(items, req)
     assert ids(out) == ["p", "o"]
     assert out[0].members == [0, 2]
     assert out[0].chunk.text == "the whole section"
@@ -26,23 +26,23 @@ def test_children_collapse_into_their_parent_at_the_best_childs_place(backend: s
 
 
 def test_a_callable_may_decline(backend: str) -> None:
-    items, ctx = start(backend, ROWS, parents=lambda chunk: None)
-    assert ids(parents.run(items, ctx)) == ["c1", "o", "c2"]
+    items, req = start(backend, ROWS, parents=lambda chunk: None)
+    assert ids(parents.run(items, req)) == ["c1", "o", "c2"]
 
 
 def test_a_parent_that_is_one_of_the_children_is_an_error(backend: str) -> None:
-    items, ctx = start(backend, ROWS, parents=lambda chunk: {"text": "t", "id": "o"})
+    items, req = start(backend, ROWS, parents=lambda chunk: {"text": "t", "id": "o"})
     with pytest.raises(bp.InputError, match="points back at a child"):
-        parents.run(items, ctx)
+        parents.run(items, req)
 
 
 def test_one_parent_id_with_two_texts_is_an_error(backend: str) -> None:
     def section_of(chunk: bp.Chunk) -> dict[str, str] | None:
         return None if chunk.parent is None else {"text": f"section as seen from {chunk.id}"}
 
-    items, ctx = start(backend, ROWS, parents=section_of)
+    items, req = start(backend, ROWS, parents=section_of)
     with pytest.raises(bp.InputError) as info:
-        parents.run(items, ctx)
+        parents.run(items, req)
     assert str(info.value) == (
         "candidate 2 (id='c2'): parent 'p' has a different text than the parent of candidate 0 "
         "(id='c1') with that id; ids must identify one text"
@@ -51,5 +51,5 @@ def test_one_parent_id_with_two_texts_is_an_error(backend: str) -> None:
 
 
 def test_one_parent_id_with_the_same_text_collapses(backend: str) -> None:
-    items, ctx = start(backend, ROWS, parents=lambda c: c.parent and {"text": "same", "id": "p"})
-    assert [it.members for it in parents.run(items, ctx)] == [[0, 2], [1]]
+    items, req = start(backend, ROWS, parents=lambda c: c.parent and {"text": "same", "id": "p"})
+    assert [it.members for it in parents.run(items, req)] == [[0, 2], [1]]

@@ -16,16 +16,16 @@ ROWS = [
 
 
 def test_older_versions_of_one_url_are_superseded(backend: str) -> None:
-    items, ctx = start(backend, ROWS, supersede="url")
-    assert ids(supersede.run(items, ctx)) == ["new", "other"]
-    assert drops(ctx) == {"old": ("superseded", {"by": "new", "updated": "2024-01-01", "url": "u"})}
+    items, req = start(backend, ROWS, supersede="url")
+    assert ids(supersede.run(items, req)) == ["new", "other"]
+    assert drops(req) == {"old": ("superseded", {"by": "new", "updated": "2024-01-01", "url": "u"})}
 
 
 def test_by_doc_groups_by_document(backend: str) -> None:
     rows = [dict(r, doc="d", url="") for r in ROWS]
-    items, ctx = start(backend, rows, supersede="doc")
-    assert ids(supersede.run(items, ctx)) == ["new"]
-    assert drops(ctx)["other"] == (
+    items, req = start(backend, rows, supersede="doc")
+    assert ids(supersede.run(items, req)) == ["new"]
+    assert drops(req)["other"] == (
         "superseded",
         {"by": "new", "updated": "2024-01-01", "doc": "d"},
     )
@@ -38,8 +38,8 @@ def _versions(*updated: str) -> list[dict[str, str]]:
 
 
 def _kept(backend: str, *updated: str) -> list[str | None]:
-    items, ctx = start(backend, _versions(*updated), supersede="url")
-    return ids(supersede.run(items, ctx))
+    items, req = start(backend, _versions(*updated), supersede="url")
+    return ids(supersede.run(items, req))
 
 
 def test_updated_is_compared_as_an_instant_not_a_string(backend: str) -> None:
@@ -58,17 +58,17 @@ def test_the_same_instant_written_two_ways_is_a_tie_and_keeps_both(backend: str)
 
 
 def test_empty_updated_is_older_than_any_date(backend: str) -> None:
-    items, ctx = start(backend, _versions("", "0001-01-01"), supersede="url")
-    assert ids(supersede.run(items, ctx)) == ["v1"]
-    assert drops(ctx) == {"v0": ("superseded", {"by": "v1", "updated": "0001-01-01", "url": "u"})}
+    items, req = start(backend, _versions("", "0001-01-01"), supersede="url")
+    assert ids(supersede.run(items, req)) == ["v1"]
+    assert drops(req) == {"v0": ("superseded", {"by": "v1", "updated": "0001-01-01", "url": "u"})}
 
 
 def test_the_detail_shows_the_newest_updated_as_given(backend: str) -> None:
-    items, ctx = start(
+    items, req = start(
         backend, _versions("2024-06-30T12:00:00+02:00", "2020-01-01"), supersede="url"
     )
-    supersede.run(items, ctx)
-    assert drops(ctx)["v1"][1]["updated"] == "2024-06-30T12:00:00+02:00"
+    supersede.run(items, req)
+    assert drops(req)["v1"][1]["updated"] == "2024-06-30T12:00:00+02:00"
 
 
 @pytest.mark.parametrize(
@@ -118,5 +118,5 @@ def test_the_parser_pins_every_form_without_datetime_fromisoformat(
 def test_by_doc_never_groups_a_doc_less_candidate_with_a_named_document(backend: str) -> None:
     rows = [{"text": "a", "id": "kb", "updated": "2020-01-01"},
             {"text": "b", "id": "x", "doc": "kb", "updated": "2024-01-01"}]  # fmt: skip
-    items, ctx = start(backend, rows, supersede="doc")
-    assert ids(supersede.run(items, ctx)) == ["kb", "x"]
+    items, req = start(backend, rows, supersede="doc")
+    assert ids(supersede.run(items, req)) == ["kb", "x"]

@@ -1,27 +1,33 @@
-"""The stages of the pipeline, one module each, in the order the contract fixes.
+"""The stages, and how one request flows through them (stage numbers as in docs/design.md).
 
-``plan(options)`` decides once per ``Assembler`` which stages run; the order is the contract and
-is not pluggable::
+::
 
-    intake (the request's checks) -> repeated_ids -> supersede -> dedupe -> parents
-    -> neighbours -> dedupe again -> rerank -> cap -> mmr -> compress (``"all"``: every
-    source cut to its relevant sentences) -> budget (``compress`` on: an item that does not
-    fit whole is placed cut, if a cut fits) -> order -> label
-    -> render -> evict (budget: while the rendered block is over, drop the lowest-ranked
-    placed item and order, label, render again) -> account (the Assembly)
+    intake.start      -> Request (frozen: options, kernels, question, history, query vector,
+                         checked chunks, resolved dedupe method and threshold, pages; with its
+                         Ledger of drops and Scratch of caches) and one Item per candidate
+    1-5 selection     list[Item] -> list[Item] in rank order, dropping only through the ledger:
+                         repeated_ids, supersede, dedupe, (4) parents, neighbours, dedupe
+                         again, rerank, (5) cap, mmr
+    6 compress        ("all") list[Item] -> list[Item], each cut to its relevant sentences
+    6 budget          list[Item] -> Packed: its Framing (system, history block, counts, context
+                         budget, window left), the placed items in rank order and their priced
+                         blocks and counts; hooks: images.fit (pages), compress.fit (the cut)
+    7-9 lay_out       Packed -> Layout: order (positions), label (blocks, counts), render
+                         (sources block, user message)
+    6 evict           Packed + Layout -> Fitted: what fits, counted (lays out the survivors
+                         again through lay_out after each eviction)
+    account.assembly  Request + Fitted -> Assembly
 
-Every stage is ``(items, ctx) -> items`` (see ``context``); it may drop items (through the
-ledger, with a typed detail), merge, replace or reorder them, never lose one. Kernels come
-from ``ctx.kernels``, so the same stages run on the Rust core and on the reference.
-
-To add a stage: write ``_stages/<name>.py`` with a module doc (algorithm, invariants,
-complexity, what was rejected) and ``run(items, ctx)``; add its option(s) to ``Options`` (a
-field and a rule); put it in ``plan`` at its place in the contract; add
-``tests/stages/test_<name>.py`` (both backends) and let the snapshot show what changed.
+``plan(options)`` decides once per ``Assembler`` which stages run and whether the budget gets
+the cut hook; the order is the contract and is not pluggable. To add a stage: write
+``_stages/<name>.py`` (module doc: algorithm, invariants, complexity, what was rejected) with
+``run(items, req)``, add its option to ``Options``, put it in ``plan`` at its place, and add
+``tests/stages/test_<name>.py`` (both backends).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import (
@@ -29,30 +35,55 @@ from . import (
     cap,
     compress,
     dedupe,
-    label,
+    evict,
     mmr,
     neighbours,
-    order,
     parents,
-    render,
     repeated_ids,
 )
 from . import rerank as rerank_stage
 from . import supersede as supersede_stage
-from .context import Stage
+from .context import Item, Request, Stage
+from .layout import lay_out
+from .phases import Fitted
 
 if TYPE_CHECKING:
     from ..options import Options
 
-__all__ = ["plan"]
+__all__ = ["Plan", "plan"]
+
+_TAIL = ("budget", "order", "label", "render", "evict")
 
 
-def plan(options: Options) -> tuple[Stage, ...]:
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The stages one ``Assembler`` runs: the selection stages in order, then the fixed tail
+    (budget with its cut hook, order, label, render, evict)."""
+
+    select: tuple[Stage, ...]
+    cut: budget.Cut | None  # the budget's compression hook (``compress`` on)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The stages in the order they run."""
+        return (*(s.__module__.rsplit(".", 1)[1] for s in self.select), *_TAIL)
+
+    def __call__(self, req: Request, items: list[Item]) -> Fitted:
+        """Run every stage on ``req``'s items; what fits, counted."""
+        for stage in self.select:
+            items = stage(items, req)
+        packed = budget.run(items, req, self.cut)
+        return evict.run(req, packed, lay_out(req, packed))
+
+
+def plan(options: Options) -> Plan:
     """The stages ``options`` need, in the contract's order (from repeated ids to evict).
 
     >>> from briefpack import Options
-    >>> [s.__module__.rsplit(".", 1)[1] for s in plan(Options(max_per_doc=2))]
-    ['repeated_ids', 'dedupe', 'cap', 'budget', 'order', 'label', 'render', 'budget']
+    >>> plan(Options(max_per_doc=2)).names
+    ('repeated_ids', 'dedupe', 'cap', 'budget', 'order', 'label', 'render', 'evict')
+    >>> plan(Options(compress="all")).names[-7:-4]
+    ('dedupe', 'compress', 'budget')
     """
     o = options
     expands = o.parents is not None or bool(o.neighbors)
@@ -66,11 +97,7 @@ def plan(options: Options) -> tuple[Stage, ...]:
         (o.rerank is not None, rerank_stage.run),
         (o.max_per_doc is not None, cap.run),
         (o.mmr is not None, mmr.run),
-        (o.compress == "all", compress.reduce),
-        (True, budget.run),
-        (True, order.run),
-        (True, label.run),
-        (True, render.run),
-        (True, budget.evict),
+        (o.compress == "all", compress.run),
     ]
-    return tuple(stage for wanted, stage in steps if wanted)
+    cut = compress.fit if o.compress is not None else None
+    return Plan(tuple(stage for wanted, stage in steps if wanted), cut)

@@ -5,7 +5,7 @@ Sources with their labels, members and token counts; the token accounting; the s
 detail; ``dropped`` and ``fates`` are built from the ledger's columns when first read). A
 request with page images also counts their tokens (``tokens["images"]``, included
 in ``sources`` and ``total``) and records the page settings. O(n): each source block's count is
-the budget stage's (counted here only for a caller's tokenizer). Logs the request's counts at
+evict's (counted here only for a caller's tokenizer). Logs the request's counts at
 DEBUG and each drop at ``DEBUG - 1`` on the ``briefpack`` logger, only when that level is
 enabled.
 """
@@ -19,7 +19,8 @@ from ..candidates import describe
 from ..prompt import render_question
 from ..types import Assembly, Chunk, Dropped, Source
 from . import images
-from .context import Context, Item
+from .context import Item, Request
+from .phases import Fitted
 
 __all__ = ["LOG", "TRACE", "assembly"]
 
@@ -29,77 +30,83 @@ TRACE = logging.DEBUG - 1
 """The finer level of the per-drop lines (the adapters use it too)."""
 
 
-def assembly(items: list[Item], ctx: Context) -> Assembly:
-    """The result of one call, from the items as placed, ordered and labelled."""
-    chunks, b = ctx.chunks, ctx.options.the_budget
-    per_source = ctx.n_blocks
-    if per_source is None:  # a caller's tokenizer: the budget stage counted whole texts only
-        per_source = ctx.count(ctx.rendered, ctx.namer(items)) if ctx.rendered else []
-    if ctx.pages:  # a page's tokens include its images'
-        per_source = [n + images.cost(it, ctx) for n, it in zip(per_source, items)]
-    sources = [_source(n, it, per_source[n - 1], chunks) for n, it in enumerate(items, 1)]
-    question_line = render_question(ctx.question, ctx.options.labels)
-    n_history, n_question = ctx.count([ctx.history_block, question_line], ["history", "question"])
+def assembly(req: Request, fitted: Fitted) -> Assembly:
+    """The result of one call, from what fits (``Fitted``: placed, ordered, labelled)."""
+    chunks, b, framing = req.chunks, req.options.the_budget, fitted.packed.framing
+    layout = fitted.layout
+    items = layout.items
+    per_source = fitted.n_blocks
+    if per_source is None:  # a caller's tokenizer: evict counted whole texts only
+        per_source = req.count(layout.blocks, req.namer(items)) if layout.blocks else []
+    per_source = images.with_images(per_source, items, req)  # the page hook
+    sources = _sources(items, per_source, chunks)
+    question_line = render_question(req.question, req.options.labels)
+    history = framing.history_block
+    n_history, n_question = req.count([history, question_line], ["history", "question"])
     tokens = {
-        "system": ctx.n_system,
-        "history": n_history if ctx.history_block else 0,
-        "sources": ctx.n_sources if ctx.placed else 0,
+        "system": framing.n_system,
+        "history": n_history if history else 0,
+        "sources": fitted.n_sources if fitted.packed.placed else 0,
         "question": n_question,
-        "total": ctx.n_system + ctx.n_user,
-        "context_budget": ctx.context_budget,
+        "total": framing.n_system + fitted.n_user,
+        "context_budget": framing.context_budget,
         "reserved_output": b.max_output,
         "margin": b.margin,
     }
-    if ctx.pages:  # the images' tokens: part of the sources and of the total
-        tokens["sources"] += ctx.n_images
-        tokens["total"] += ctx.n_images
-        tokens["images"] = ctx.n_images
-    ledger = ctx.ledger
+    images.account(tokens, fitted.n_images, req)  # the page hook
+    ledger = req.ledger
     label_of: dict[int, int] = {}  # read now: a caller may change ``sources`` before ``fates``
     for s in sources:
         label_of.update(dict.fromkeys(s.member_indices, s.label))
+    settings = req.options.settings(
+        req.method, req.threshold, req.kernels.name, pages=req.has_pages
+    )
     assembly = Assembly._deferred(
-        system=ctx.system_text,
-        user=ctx.user,
+        system=framing.system,
+        user=layout.user,
         sources=sources,
         dropped=ledger.dropped,
         tokens=tokens,
-        settings=ctx.options.settings(ctx.method, ctx.threshold, ctx.kernels.name, pages=ctx.pages),
+        settings=settings,
         fates=lambda: _fates(chunks, label_of, ledger.fate),
-        question=ctx.question,
+        question=req.question,
     )
     if LOG.isEnabledFor(logging.DEBUG):  # nothing is formatted unless someone listens
-        _log(assembly, ctx)
+        _log(assembly, req)
     return assembly
 
 
-def _source(label: int, it: Item, tokens: int, chunks: list[Chunk]) -> Source:
-    """``Source(label, it.chunk, tokens, ids, indices, it.compression)`` in a third of the time
-    (a frozen dataclass sets its fields one ``object.__setattr__`` at a time; ``Source`` has no
-    ``__post_init__`` and no slots, which tests/stages/test_account.py holds)."""
-    members = it.members
-    ids = (
-        (str(chunks[members[0]].id),)
-        if len(members) == 1
-        else tuple(str(chunks[m].id) for m in members)
-    )
-    source = _object_new(Source)
-    _object_setattr(
-        source,
-        "__dict__",
-        {
-            "label": label, "chunk": it.chunk, "tokens": tokens, "members": ids,
-            "member_indices": tuple(members), "compression": it.compression,
-        },
-    )  # fmt: skip
-    return source
+def _sources(items: list[Item], per_source: list[int], chunks: list[Chunk]) -> list[Source]:
+    """``Source(n, it.chunk, tokens, ids, indices, it.compression)`` for each item, labels from
+    1, in a third of the time (a frozen dataclass sets its fields one ``object.__setattr__`` at
+    a time; ``Source`` has no ``__post_init__`` and no slots, which tests/stages/test_account.py
+    holds)."""
+    out: list[Source] = []
+    for label, (it, tokens) in enumerate(zip(items, per_source), 1):
+        members = it.members
+        ids = (
+            (str(chunks[members[0]].id),)
+            if len(members) == 1
+            else tuple([str(chunks[m].id) for m in members])
+        )
+        source = _object_new(Source)
+        _object_setattr(
+            source,
+            "__dict__",
+            {
+                "label": label, "chunk": it.chunk, "tokens": tokens, "members": ids,
+                "member_indices": tuple(members), "compression": it.compression,
+            },
+        )  # fmt: skip
+        out.append(source)
+    return out
 
 
 _object_new = object.__new__
 _object_setattr = object.__setattr__
 
 
-def _log(assembly: Assembly, ctx: Context) -> None:
+def _log(assembly: Assembly, req: Request) -> None:
     """One DEBUG line with the request's counts; one line per drop at ``DEBUG - 1``."""
     reasons: dict[str, int] = {}
     for d in assembly.dropped:
@@ -108,12 +115,12 @@ def _log(assembly: Assembly, ctx: Context) -> None:
     LOG.debug(
         "assembled: %d candidates -> %d sources, %d dropped %s, %d tokens (sources %d of "
         "%d), dedupe=%s, backend=%s",
-        len(ctx.chunks), len(assembly.sources), len(assembly.dropped), reasons, t["total"],
-        t["sources"], t["context_budget"], ctx.method, ctx.kernels.name,
+        len(req.chunks), len(assembly.sources), len(assembly.dropped), reasons, t["total"],
+        t["sources"], t["context_budget"], req.method, req.kernels.name,
     )  # fmt: skip
     if LOG.isEnabledFor(TRACE):
-        for i in sorted(ctx.ledger.fate):
-            d = ctx.ledger.fate[i]
+        for i in sorted(req.ledger.fate):
+            d = req.ledger.fate[i]
             LOG.log(TRACE, "dropped %s: %s %s", describe(i, d.chunk.id), d.reason, d.detail)
 
 

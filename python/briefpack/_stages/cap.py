@@ -1,4 +1,4 @@
-"""Stage 7, cap per document: keep at most ``max_per_doc`` items of each document.
+"""Stage 5, cap per document: keep at most ``max_per_doc`` items of each document.
 
 The best-ranked items of a document stay; the rest are dropped as ``"capped"``. O(n): one
 count at C speed, then a Python step only for the items of a document that has more than
@@ -11,16 +11,16 @@ from collections import Counter
 from collections.abc import Hashable
 from operator import attrgetter
 
-from .context import Context, Item
+from .context import Item, Request
 
 __all__ = ["run"]
 
 _chunk_doc = attrgetter("chunk.doc")
 
 
-def run(items: list[Item], ctx: Context) -> list[Item]:
+def run(items: list[Item], req: Request) -> list[Item]:
     """Drop the items of a document past its first ``max_per_doc``."""
-    cap = ctx.options.max_per_doc
+    cap = req.options.max_per_doc
     if cap is None:
         return items
     docs = list(map(_chunk_doc, items))
@@ -38,7 +38,7 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
             key = doc if doc is not None else (None, it.chunk.id)  # doc_key
             n = per_doc[key] = per_doc.get(key, 0) + 1
             if n > cap:
-                ctx.drop(it, "capped", {"doc": str(doc), "max_per_doc": cap})
+                req.ledger.drop(it, "capped", {"doc": str(doc), "max_per_doc": cap})
                 continue
         kept.append(it)
     return kept

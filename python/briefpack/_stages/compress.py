@@ -1,33 +1,31 @@
-"""Compression (``compress="overflow"`` or ``"all"``): a source cut to its relevant sentences.
+"""Stage 6's compression (``compress="overflow"`` or ``"all"``): a source cut to its relevant
+sentences, as a stage of its own (``run``) and as the budget stage's declared cut hook (``fit``).
 
 Each item's text is split into sentences (``split_sentences``) and every sentence is scored
 against the question, in one call per request: the built-in scorer (BM25 over the request's
 sentences, with the abbreviations the candidates define read as one term: ``score_sentences``)
 or the caller's ``sentence_scorer(question, sentences)``. A sentence is *relevant* when its
 score is above 0; a text with no relevant sentence keeps its best one (its first, on ties),
-so a compressed source is never empty.
+so a compressed source is never empty. A *cut* of an item keeps the ``j`` best sentences
+(score descending, ties in text order) plus the neighbours that continue them
+(``select_sentences``: "It needs the add-on." keeps its antecedent), for ``j`` from 1 to the
+number of relevant sentences. The cut text is the kept sentences in their original order;
+adjacent ones keep the text between them as it was, non-adjacent ones are joined by
+``ELISION``. The item keeps its chunk's id, title, url, date and score, and carries a
+``Compression`` (kept indices, every removed sentence's text).
 
-A *cut* of an item keeps the ``j`` best sentences (score descending, ties in text order) plus
-the neighbours that continue them (``select_sentences``: "It needs the add-on." keeps its
-antecedent), for ``j`` from 1 to the number of relevant sentences. The cut text is the kept
-sentences in their original order; adjacent ones keep the text between them as it was,
-non-adjacent ones are joined by ``ELISION``. The item keeps its chunk's id, title, url, date
-and score, and carries a ``Compression`` (kept indices, every removed sentence's text).
-
-* ``reduce`` (``"all"``, before the budget): every item becomes its cut with every relevant
-  sentence (an item whose sentences are all relevant stays whole).
-* ``fit`` (the budget stage's hook, both modes): an item that does not fit in what is left is
-  placed as its largest cut (largest ``j``) that fits, if any. So the selection meets the
-  budget by raising the score threshold one sentence at a time, never by cutting a sentence.
+* ``run``, the stage (``"all"``, just before the budget): every item becomes its cut with every
+  relevant sentence (an item whose sentences are all relevant stays whole).
+* ``fit``, the budget stage's cut hook (``budget.Cut``; the plan passes it in both modes): an
+  item that does not fit in what is left is placed as its largest cut (largest ``j``) that
+  fits, if any: the score threshold rises one sentence at a time, no sentence is cut.
 
 Invariants: a cut text is made only of the item's own sentences, in order, and ``ELISION``;
-the budget stage's rank fidelity and the evict step's guarantee are unchanged (a cut item is
-an item like any other). Scoring is O(total sentence text) once per request; ``fit`` counts
-each misfit's cuts in one batch, O(sentences) cuts.
+rank fidelity and evict's guarantee hold (a cut item is an item like any other). Scoring is
+O(total sentence text) once per request; ``fit`` counts a misfit's cuts in one batch.
 
-Rejected: cutting tokens inside sentences (not faithful, and nothing to log but a diff);
-dropping a source with no relevant sentence (the ledger would need a new reason, and a
-source the ranker put there is kept visible).
+Rejected: cutting tokens inside sentences (not faithful, nothing to log but a diff); dropping
+a source with no relevant sentence (a new ledger reason; the ranker's source stays visible).
 """
 
 from __future__ import annotations
@@ -42,9 +40,9 @@ from .._checks import type_name
 from ..errors import InputError
 from ..prompt import render_source
 from ..types import Compression
-from .context import Context, Item
+from .context import Item, Request
 
-__all__ = ["ELISION", "fit", "reduce", "score"]
+__all__ = ["ELISION", "fit", "run", "score"]
 
 ELISION = " \u2026 "
 """What stands between two kept sentences that were not adjacent: `` … `` (U+2026 with a
@@ -66,33 +64,33 @@ def _key(item: Item) -> int:
     return item.members[0]
 
 
-def score(items: Sequence[Item], ctx: Context) -> None:
+def score(items: Sequence[Item], req: Request) -> None:
     """Split and score the sentences of every item of ``items`` not yet scored, in one call."""
-    todo = [it for it in items if _key(it) not in ctx.sentences]
+    todo = [it for it in items if _key(it) not in req.scratch.sentences]
     if not todo:
         return
     texts = [it.chunk.text for it in todo]  # uncut: an item is scored before any cut
-    starts, ends, offsets = ctx.kernels.split_sentences(texts)
+    starts, ends, offsets = req.kernels.split_sentences(texts)
     flat = [texts[i][starts[j] : ends[j]] for i in range(len(todo)) for j in _range(offsets, i)]
-    scores = _scores(flat, ctx) if flat else []
+    scores = _scores(flat, req) if flat else []
     for i, it in enumerate(todo):
         spans = [(starts[j], ends[j]) for j in _range(offsets, i)]
         mine = scores[offsets[i] : offsets[i + 1]]
         ranking = sorted(range(len(mine)), key=lambda k: (-mine[k], k))
         relevant = max(sum(1 for s in mine if s > 0.0), 1) if mine else 0
-        ctx.sentences[_key(it)] = Sentences(texts[i], spans, mine, ranking, relevant)
+        req.scratch.sentences[_key(it)] = Sentences(texts[i], spans, mine, ranking, relevant)
 
 
 def _range(offsets: Sequence[int], i: int) -> range:
     return range(offsets[i], offsets[i + 1])
 
 
-def _scores(sentences: list[str], ctx: Context) -> list[float]:
-    scorer = ctx.options.sentence_scorer
+def _scores(sentences: list[str], req: Request) -> list[float]:
+    scorer = req.options.sentence_scorer
     if scorer is None:
-        aliases = [c.text for c in ctx.chunks]
-        return ctx.kernels.score_sentences(ctx.question, sentences, aliases)
-    got = scorer(ctx.question, list(sentences))
+        aliases = [c.text for c in req.chunks]
+        return req.kernels.score_sentences(req.question, sentences, aliases)
+    got = scorer(req.question, list(sentences))
     if not isinstance(got, Sequence) and not isinstance(got, (str, bytes)):
         with contextlib.suppress(TypeError):
             got = list(got)  # a numpy array (of numpy floats: numbers.Real), a generator
@@ -119,7 +117,7 @@ def _scores(sentences: list[str], ctx: Context) -> list[float]:
     return out
 
 
-def _cuts(data: Sentences, sizes: Sequence[int], ctx: Context) -> list[list[int]]:
+def _cuts(data: Sentences, sizes: Sequence[int], req: Request) -> list[list[int]]:
     """For each ``j`` of ``sizes``: the ``j`` best sentences and their continuations, ascending."""
     n = len(data.spans)
     sentences = [data.text[a:b] for a, b in data.spans]
@@ -131,7 +129,7 @@ def _cuts(data: Sentences, sizes: Sequence[int], ctx: Context) -> list[list[int]
         flat.extend(sentences)
         marks.extend(1.0 if k in chosen else 0.0 for k in range(n))
         offsets.append(len(flat))
-    picked = ctx.kernels.select_sentences(flat, marks, 1.0, offsets)
+    picked = req.kernels.select_sentences(flat, marks, 1.0, offsets)
     out: list[list[int]] = [[] for _ in sizes]
     for p in picked:
         out[p // n].append(p % n)
@@ -161,19 +159,19 @@ def _cut(item: Item, data: Sentences, keep: list[int]) -> Item:
     )
 
 
-def reduce(items: list[Item], ctx: Context) -> list[Item]:
+def run(items: list[Item], req: Request) -> list[Item]:
     """``compress="all"``: every item cut to its relevant sentences (and their continuations)."""
-    score(items, ctx)
+    score(items, req)
     out: list[Item] = []
     for it in items:
-        data = ctx.sentences[_key(it)]
-        keep = _cuts(data, [data.relevant], ctx)[0] if data.spans else []
+        data = req.scratch.sentences[_key(it)]
+        keep = _cuts(data, [data.relevant], req)[0] if data.spans else []
         out.append(_cut(it, data, keep) if 0 < len(keep) < len(data.spans) else it)
     return out
 
 
 def fit(
-    items: list[Item], k: int, ctx: Context, widest: str, left: int, n_sep: int
+    items: list[Item], k: int, req: Request, widest: str, left: int, n_sep: int
 ) -> tuple[Item, int] | None:
     """The budget stage's hook: ``items[k]``, which does not fit in ``left`` tokens, cut to
     its largest cut that does, with that cut's cost; ``None`` when no cut fits.
@@ -181,20 +179,20 @@ def fit(
     Scores ``items[k:]`` first if they are not scored yet (the one scorer call of a request
     under ``compress="overflow"``: the item that does not fit and every item below it).
     """
-    score(items[k:], ctx)
+    score(items[k:], req)
     item = items[k]
-    data = ctx.sentences[_key(item)]
+    data = req.scratch.sentences[_key(item)]
     if not data.spans:
         return None
     sizes = list(range(data.relevant, 0, -1))
-    cuts = [c for c in _cuts(data, sizes, ctx) if len(c) < len(data.spans)]
+    cuts = [c for c in _cuts(data, sizes, req) if len(c) < len(data.spans)]
     if not cuts:
         return None
     cut_items = [_cut(item, data, c) for c in cuts]
-    labels = ctx.options.labels
+    labels = req.options.labels
     texts = [render_source(widest, it.chunk, labels) for it in cut_items]
     limit = max(0, left - n_sep)
-    counted = ctx.count_limited(texts, [limit] * len(texts), lambda _: ctx.name(item))
+    counted = req.count_limited(texts, [limit] * len(texts), lambda _: req.name(item))
     for it, n in zip(cut_items, counted, strict=True):
         if n + n_sep <= left:
             return it, n + n_sep

@@ -1,11 +1,12 @@
-"""What every stage shares: the item that moves through the plan and the per-call context.
+"""What every stage shares: the item that moves through the plan, and the request.
 
 An ``Item`` is a candidate, or the parent / span it expanded to; ``members`` are the input
-indices it stands for, best-ranked first. A ``Context`` is built fresh for each call (so one
-``Assembler`` serves many threads): the checked options, the kernels, the token counter, the
-request (question, history, query vector, checked chunks) and the ``Ledger`` of drops. A stage
-is a function ``(items, ctx) -> items`` that may only drop (through the ledger), merge, replace
-or reorder items.
+indices it stands for, best-ranked first. A ``Request`` is built by intake for each call (so
+one ``Assembler`` serves many threads) and is frozen: the checked options, the kernels, the
+question, history, query vector and checked chunks, the dedupe method and threshold resolved
+for it, and whether a candidate carries a page image. It holds the two mutable parts of a
+call, each with one purpose: the ``Ledger`` of drops and the ``Scratch`` of per-request caches.
+What a stage computes for the next one is its return value (``phases``), never a field here.
 
 Invariant: every candidate index is in the ``members`` of exactly one live item or in the
 ledger, after every stage.
@@ -15,17 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from itertools import repeat
+from typing import TYPE_CHECKING, Any
 
 from .._backend import KernelsProtocol
 from .._checks import count_with
 from ..candidates import describe
-from ..types import Chunk, Compression, DropDetail, Dropped, Reason
+from ..types import Chunk, Compression
+from .ledger import Ledger
 
 if TYPE_CHECKING:
     from ..options import Options
 
-__all__ = ["Context", "Item", "Ledger", "Names", "Stage", "doc_key"]
+__all__ = ["Item", "Ledger", "Names", "Request", "Scratch", "Stage", "doc_key", "items_of"]
 
 Names = Sequence[str] | Callable[[int], str]
 """How a failing caller's tokenizer names what it was counting: a list, or a function of the
@@ -42,84 +45,43 @@ class Item:
     expanded: bool = False
     vector_checked: bool = False  # ``vector`` is already a checked list of floats (or row)
     compression: Compression | None = None  # set when compression cut its text (``compress``)
-    # its block as the budget priced it (under the widest label), the chunk it rendered, and
-    # the block's exact count when the budget knows it (None: not known, count it)
-    priced: tuple[Chunk, str, str, int | None] | None = None  # (chunk, widest, block, count)
 
 
-class Ledger:
-    """Where every dropped candidate is written, with its reason and typed detail.
+def items_of(chunks: list[Chunk]) -> list[Item]:
+    """One item per checked candidate, ``Item(c, [i], c.vector)`` for each, without a Python
+    call per candidate (the slots are set in one loop; tests/stages/test_context.py holds it
+    equal to the constructor).
 
-    Kept as columns: a drop appends the item, its reason and its detail, and ``fate`` builds the
-    ``Dropped`` objects only when the result's ``dropped``, ``fates`` or ``record()`` are read
-    (most candidates of a large request are dropped, and most callers read only the prompt).
+    >>> [(it.chunk.text, it.members) for it in items_of([Chunk("a"), Chunk("b")])]
+    [('a', [0]), ('b', [1])]
     """
+    items: list[Item] = list(map(_object_new, repeat(Item, len(chunks))))
+    for i, (it, c) in enumerate(zip(items, chunks)):
+        it.chunk = c
+        it.members = [i]
+        it.vector = c.vector
+        it.expanded = it.vector_checked = False
+        it.compression = None
+    return items
 
-    __slots__ = ("_built", "_details", "_items", "_reasons", "_shared", "chunks")
 
-    def __init__(self, chunks: list[Chunk]) -> None:
-        self.chunks = chunks
-        self._items: list[Item | Sequence[Item]] = []
-        self._reasons: list[Reason] = []
-        self._details: list[DropDetail] = []
-        self._shared: list[bool] = []  # the entry is a run of items sharing one detail
-        self._built: dict[int, Dropped] | None = None
-
-    def drop(self, item: Item, reason: Reason, detail: DropDetail) -> None:
-        """Drop every candidate ``item`` stands for (``via`` names the parent or span)."""
-        self._items.append(item)
-        self._reasons.append(reason)
-        self._details.append(detail)
-        self._shared.append(False)
-        self._built = None
-
-    def drop_all(self, items: Sequence[Item], reason: Reason, detail: DropDetail) -> None:
-        """Drop each of ``items`` as ``drop`` does, each with its own copy of ``detail``."""
-        if items:
-            self._items.append(items)
-            self._reasons.append(reason)
-            self._details.append(detail)
-            self._shared.append(True)
-            self._built = None
-
-    @property
-    def fate(self) -> dict[int, Dropped]:
-        """Each dropped candidate's ``Dropped``, by input index (built on first read)."""
-        if self._built is None:
-            self._built = self._build()
-        return self._built
-
-    def _build(self) -> dict[int, Dropped]:
-        chunks = self.chunks
-        out: dict[int, Dropped] = {}
-        for entry, reason, detail, shared in zip(
-            self._items, self._reasons, self._details, self._shared
-        ):
-            run = cast("Sequence[Item]", entry) if shared else (cast("Item", entry),)
-            for item in run:
-                if not item.expanded and len(item.members) == 1:  # ~all of a large set
-                    m = item.members[0]
-                    out[m] = Dropped(
-                        chunks[m], reason, cast("DropDetail", dict(detail)) if shared else detail
-                    )
-                    continue
-                for m in item.members:
-                    d = dict(detail)
-                    if item.expanded and chunks[m].id != item.chunk.id:
-                        d["via"] = item.chunk.id
-                    out[m] = Dropped(chunks[m], reason, cast("DropDetail", d))
-        return out
-
-    def dropped(self) -> list[Dropped]:
-        """The drops in input order."""
-        fate = self.fate
-        return [fate[i] for i in sorted(fate)]
+_object_new = object.__new__
 
 
 @dataclass(slots=True)
-class Context:
-    """The state of one call: options, kernels, the request, the ledger, and what the budget,
-    order, label and render stages leave for the next one."""
+class Scratch:
+    """The caches of one call, filled by whichever stage first needs them."""
+
+    page_hashes: dict[int, bytes] = field(default_factory=dict)  # id(PageImage) -> hash
+    updated_keys: list[tuple[int, int, str]] = field(default_factory=list)  # supersede, by index
+    sentences: dict[int, Any] = field(default_factory=dict)  # compress: by best member's index
+    # an expansion (parents, neighbours) made an item that carries a page image
+    expanded_pages: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One call, checked: what every stage reads (see the module doc)."""
 
     options: Options
     kernels: KernelsProtocol
@@ -129,30 +91,15 @@ class Context:
     chunks: list[Chunk]
     method: str | None  # dedupe resolved for this request ("auto" -> "cosine" or "jaccard")
     threshold: float
+    pages: bool  # some candidate carries a page image (see ``images``)
     ledger: Ledger
-    pages: bool = False  # some candidate carries a page image (see ``images``)
-    page_hashes: dict[int, bytes] = field(default_factory=dict)  # id(PageImage) -> hash
-    updated_keys: list[tuple[int, int, str]] = field(default_factory=list)  # supersede, by index
-    # set by the budget stage
-    system_text: str = ""
-    history_block: str = ""
-    n_system: int = 0
-    n_framing: int = 0
-    context_budget: int = 0
-    window_left: int | None = None
-    placed: list[Item] = field(default_factory=list)  # rank order, for eviction
-    # set by the compress stage: each item's sentences and scores, by its best member's index
-    sentences: dict[int, Any] = field(default_factory=dict)
-    # set by the label and render stages; each block's count when the label stage knows it
-    rendered: list[str] = field(default_factory=list)
-    relabelled_counts: list[int | None] = field(default_factory=list)
-    sources_block: str = ""
-    user: str = ""
-    n_sources: int = 0
-    n_user: int = 0
-    n_images: int = 0  # tokens of the placed page images (set with ``n_sources``)
-    # each rendered block's count, set with ``n_sources`` (None: the account counts them)
-    n_blocks: list[int] | None = None
+    scratch: Scratch
+
+    @property
+    def has_pages(self) -> bool:
+        """Whether an item of this request carries a page image: a candidate, or what an
+        expansion made of one (the page hooks of dedupe, budget and account apply)."""
+        return self.pages or self.scratch.expanded_pages
 
     def count(self, texts: list[str], names: Names) -> list[int]:
         """Count ``texts`` with the request's tokenizer; a caller's tokenizer that fails is
@@ -178,12 +125,6 @@ class Context:
         """Names of ``items`` by position (for messages built only on an error)."""
         return lambda j: self.name(items[j])
 
-    def drop(self, item: Item, reason: Reason, detail: DropDetail) -> None:
-        self.ledger.drop(item, reason, detail)
-
-    def drop_all(self, items: Sequence[Item], reason: Reason, detail: DropDetail) -> None:
-        self.ledger.drop_all(items, reason, detail)
-
 
 def doc_key(chunk: Chunk) -> Hashable:
     """What groups a chunk with the others of its document: its ``doc``, or, for a chunk
@@ -195,5 +136,5 @@ def doc_key(chunk: Chunk) -> Hashable:
     return chunk.doc if chunk.doc is not None else (None, chunk.id)
 
 
-Stage = Callable[[list[Item], Context], list[Item]]
-"""A step of the plan."""
+Stage = Callable[[list[Item], Request], list[Item]]
+"""A selection step of the plan (repeated ids to compress): items in rank order in and out."""

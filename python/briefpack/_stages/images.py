@@ -1,8 +1,11 @@
-"""What the stages need to know about page images: their token cost, their hashes, their dedupe.
+"""The page hooks: what the stages do differently for items that carry page images.
 
-Not a stage of its own: a page is a source like any other, so dedupe, budget and account call
-these helpers for the items that carry images (``Chunk.images``), and a text-only request never
-reaches them.
+Not a stage of its own: a page is a source like any other. Whether a request's items carry
+pages is declared once (``Request.has_pages``: a candidate with an image, or an expansion that
+brought one), and the stages that treat pages differently call their hook whether or not
+there are pages, and the hook decides: dedupe (``dedupe_parts``), the budget's greedy loop
+(``fit``), evict (``total``) and the account (``with_images``, ``account``). A text-only
+request never reaches the rest of this module (and the budget's one-pass path needs none).
 
 * Cost: each image costs ``image_tokens(width, height, options.image_tokens)`` tokens on top of
   its item's rendered text (``briefpack.pages.image_tokens``).
@@ -21,17 +24,18 @@ O(total pixels) for the hashes (each image hashed once per request), O(n) otherw
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..pages import image_tokens
-from .context import Context, Item
+from .context import Item, Request
 
-__all__ = ["cost", "dedupe_groups", "pack", "page_dupes"]
+__all__ = ["account", "cost", "dedupe_parts", "fit", "pack", "total", "with_images"]
 
 
-def cost(item: Item, ctx: Context) -> int:
+def cost(item: Item, req: Request) -> int:
     """The tokens of ``item``'s images under the request's ``image_tokens`` rule."""
-    rule = ctx.options.image_tokens
+    rule = req.options.image_tokens
     return sum(image_tokens(p.width, p.height, rule) for p in item.chunk.images)
 
 
@@ -64,14 +68,60 @@ def pack(
     return kept, by_images
 
 
-def _hashes(items: list[Item], ctx: Context) -> list[bytes]:
+def fit(
+    batch: list[Item], costs: list[int], req: Request, left: int, placed_images: int
+) -> tuple[list[int], set[int], set[int]]:
+    """The page hook of the budget's greedy loop: ``batch``'s costs with their images' tokens,
+    the positions kept (``pack``, under the cap less the ``placed_images`` already placed),
+    and those kept out by the image cap alone. Without pages: the costs as they are, and the
+    ``pack`` kernel's choice by tokens alone."""
+    if not req.has_pages:
+        return costs, set(req.kernels.pack(costs, left, req.options.overflow).kept), set()
+    rule = req.options.image_tokens
+    costs = [
+        c + sum(image_tokens(p.width, p.height, rule) for p in it.chunk.images)
+        for c, it in zip(costs, batch)
+    ]
+    cap = req.options.the_budget.images
+    cap_left = None if cap is None else cap - placed_images
+    counts = [len(it.chunk.images) for it in batch]
+    kept, by_images = pack(costs, counts, left, cap_left, req.options.overflow)
+    return costs, set(kept), by_images
+
+
+def total(items: list[Item], req: Request) -> int:
+    """The page hook of evict: the tokens of the images of ``items`` (0 without pages)."""
+    return sum([cost(it, req) for it in items]) if req.has_pages else 0
+
+
+def with_images(per_source: list[int], items: list[Item], req: Request) -> list[int]:
+    """The page hooks of the account: each source's tokens with its images' (a page's tokens
+    include its images'); ``per_source`` itself without pages."""
+    if not req.has_pages:
+        return per_source
+    return [n + cost(it, req) for n, it in zip(per_source, items)]
+
+
+def account(tokens: dict[str, int], n_images: int, req: Request) -> None:
+    """The images' tokens in the accounting: part of ``sources`` and ``total``, and
+    ``images`` of their own (nothing without pages: a text-only request's ``tokens`` are as
+    they were before pages existed)."""
+    if req.has_pages:
+        tokens["sources"] += n_images
+        tokens["total"] += n_images
+        tokens["images"] = n_images
+
+
+def _hashes(items: list[Item], req: Request) -> list[bytes]:
     """The page hash of each item's one image, each image hashed once per request."""
-    todo = [it.chunk.images[0] for it in items if id(it.chunk.images[0]) not in ctx.page_hashes]
+    todo = [
+        it.chunk.images[0] for it in items if id(it.chunk.images[0]) not in req.scratch.page_hashes
+    ]
     if todo:
         offsets = [0]
         for p in todo:
             offsets.append(offsets[-1] + len(p.pixels))
-        got = ctx.kernels.page_hashes(
+        got = req.kernels.page_hashes(
             b"".join(p.pixels for p in todo),
             offsets,
             [p.width for p in todo],
@@ -79,19 +129,19 @@ def _hashes(items: list[Item], ctx: Context) -> list[bytes]:
             [p.channels for p in todo],
         )
         for p, h in zip(todo, got):
-            ctx.page_hashes[id(p)] = h
-    return [ctx.page_hashes[id(it.chunk.images[0])] for it in items]
+            req.scratch.page_hashes[id(p)] = h
+    return [req.scratch.page_hashes[id(it.chunk.images[0])] for it in items]
 
 
-def by_page_hash(ctx: Context) -> bool:
+def by_page_hash(req: Request) -> bool:
     """Whether this request compares single pages by their hash (``dedupe="auto"``)."""
-    return ctx.pages and ctx.options.dedupe == "auto" and ctx.method != "cosine"
+    return req.has_pages and req.options.dedupe == "auto" and req.method != "cosine"
 
 
-def dedupe_groups(sub: list[Item], ctx: Context) -> tuple[list[int], list[int]]:
+def _dedupe_groups(sub: list[Item], req: Request) -> tuple[list[int], list[int]]:
     """Positions in ``sub`` compared by page hash, and those compared by the text method."""
-    if not by_page_hash(ctx):
-        if ctx.method == "cosine":
+    if not by_page_hash(req):
+        if req.method == "cosine":
             return [], list(range(len(sub)))
         return [], [j for j, it in enumerate(sub) if not it.chunk.images or it.chunk.text.strip()]
     pages = [j for j, it in enumerate(sub) if len(it.chunk.images) == 1]
@@ -99,8 +149,25 @@ def dedupe_groups(sub: list[Item], ctx: Context) -> tuple[list[int], list[int]]:
     return pages, text
 
 
-def page_dupes(sub: list[Item], ctx: Context) -> Any:
+def dedupe_parts(
+    sub: list[Item], req: Request, text: Callable[[Request, list[Item]], Any]
+) -> list[tuple[Sequence[int], Any, str]]:
+    """The page hook of dedupe: each kernel result with the positions in ``sub`` it covers and
+    its method's name; the page-hash result and the text one (``text``, the dedupe stage's
+    kernel call), or without pages the text one over all of ``sub``."""
+    if not req.has_pages:
+        return [(range(len(sub)), text(req, sub), str(req.method))]
+    out: list[tuple[Sequence[int], Any, str]] = []
+    pages, texts = _dedupe_groups(sub, req)
+    if len(pages) > 1:
+        out.append((pages, _page_dupes([sub[j] for j in pages], req), "page_hash"))
+    if len(texts) > 1:
+        out.append((texts, text(req, [sub[j] for j in texts]), str(req.method)))
+    return out
+
+
+def _page_dupes(sub: list[Item], req: Request) -> Any:
     """The ``dedupe_pages`` result for ``sub`` (items with one image each)."""
-    return ctx.kernels.dedupe(
-        "dedupe_pages", _hashes(sub, ctx), max_distance=ctx.options.page_max_distance
+    return req.kernels.dedupe(
+        "dedupe_pages", _hashes(sub, req), max_distance=req.options.page_max_distance
     )

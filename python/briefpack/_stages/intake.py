@@ -21,7 +21,7 @@ from ..errors import InputError
 from ..options import DEFAULT_THRESHOLDS
 from ..types import Chunk
 from . import parents as parents_stage
-from .context import Context, Item, Ledger
+from .context import Item, Ledger, Request, Scratch, items_of
 from .supersede import FORMS, updated_key
 from .vectors import check_vectors_of, dimension_error
 
@@ -96,8 +96,8 @@ def start(
     candidates: object,
     history: object,
     query_vector: object,
-) -> tuple[list[Item], Context]:
-    """Check one request; return one item per candidate and the call's context."""
+) -> tuple[Request, list[Item]]:
+    """Check one request; return it and one item per candidate, in rank order."""
     q = check_text("question", question)
     hist = check_history(history)
     qv = None if query_vector is None else check_vector("query_vector", query_vector)
@@ -115,11 +115,14 @@ def start(
     if method in DEFAULT_THRESHOLDS:
         given = options.threshold
         threshold = DEFAULT_THRESHOLDS[method] if given is None else given
-    ctx = Context(options, kernels, q, hist, qv, chunks, method, threshold, Ledger(chunks))
-    ctx.pages = any(map(_is_not_none, map(_image, chunks)))
-    items = [Item(c, [i], c.vector) for i, c in enumerate(chunks)]
+    scratch = Scratch()
     if options.supersede is not None:
-        ctx.updated_keys = _updated_keys(chunks)
+        scratch.updated_keys = _updated_keys(chunks)
+    pages = any(map(_is_not_none, map(_image, chunks)))
+    req = Request(
+        options, kernels, q, hist, qv, chunks, method, threshold, pages, Ledger(chunks), scratch
+    )
+    items = items_of(chunks)
     uses = "dedupe='cosine'" if method == "cosine" else "mmr" if options.mmr is not None else None
     if uses is not None:
         vecs: Any = check_vectors_of(items, lambda i: describe(i, chunks[i].id), uses)
@@ -129,4 +132,4 @@ def start(
         all_ids = {str(c.id) for c in chunks}
         for i, c in enumerate(chunks):
             parents_stage.parent_of(options.parents, Item(c, [i]), describe(i, c.id), all_ids)
-    return items, ctx
+    return req, items

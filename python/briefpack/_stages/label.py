@@ -1,10 +1,10 @@
-"""Stage 11, label: dense 1-based labels in the final order, one rendered block per source.
+"""Stage 8, label: dense 1-based labels in the final order, one rendered block per source.
 
 A label can never point at a gap, since it is given after the final order. Rendering and
 escaping are ``briefpack.prompt``'s (``xml`` or ``brackets``); a block the budget stage
-already rendered to price it is relabelled, not rendered again: the label is the block's
-first field and is plain digits in both styles (``<source id="12" ...``, ``[12] ...``), so only
-that field changes. O(total text).
+already rendered to price it (``Packed.blocks``) is relabelled, not rendered again: the label
+is the block's first field and is plain digits in both styles (``<source id="12" ...``,
+``[12] ...``), so only that field changes. O(total text).
 
 Its count changes by a known amount too, when the budget counted the block (``o200k_base``,
 ``cl100k_base``; no caller ``tokens``): both tokenizers cut a run of digits into pieces of up
@@ -18,56 +18,59 @@ counting the block again.
 from __future__ import annotations
 
 from ..prompt import LabelStyle, render_source
-from ..types import Chunk
-from .context import Context, Item
+from .context import Item, Request
+from .phases import Packed
 
-__all__ = ["run"]
+__all__ = ["relabel", "run"]
 
 
-def run(items: list[Item], ctx: Context) -> list[Item]:
-    """Render each item's source block with its label into ``ctx.rendered``, and its count
-    into ``ctx.relabelled_counts`` where the priced block's count gives it (else None)."""
-    labels = ctx.options.labels
-    rendered: list[str] = []
-    counts: list[int | None] = []
-    for n, it in enumerate(items, 1):
-        priced = it.priced
-        if priced is None or priced[0] is not it.chunk:
-            rendered.append(render_source(n, it.chunk, labels))
-            counts.append(None)
-        else:
-            block, count = relabel(str(n), priced, labels)
-            rendered.append(block)
-            counts.append(count)
-    ctx.rendered, ctx.relabelled_counts = rendered, counts
-    return items
+def run(
+    req: Request, packed: Packed, order: list[int]
+) -> tuple[list[Item], list[str], list[int | None]]:
+    """The placed items in ``order`` (positions in ``packed.placed``), each one's source block
+    under its label, and each block's count where the priced block's count gives it (else
+    None)."""
+    placed, labels = packed.placed, req.options.labels
+    items = [placed[j] for j in order]
+    priced = [packed.blocks[j] for j in order]
+    blocks, counts = relabel(packed.widest, priced, [packed.counts[j] for j in order], labels)
+    if None in priced:  # not priced (a caller's ``tokens``, a cut): rendered here
+        for n, (it, block) in enumerate(zip(items, priced), 1):
+            if block is None:
+                blocks[n - 1] = render_source(n, it.chunk, labels)
+    return items, blocks, counts  # type: ignore[return-value]
 
 
 def relabel(
-    label: str, priced: tuple[Chunk, str, str, int | None], style: LabelStyle
-) -> tuple[str, int | None]:
-    """The priced block under ``label`` instead of the widest one, and its count when the
-    priced count is known (see the module doc).
+    widest: str,
+    blocks: list[str | None],
+    counts: list[int | None],
+    style: LabelStyle,
+    first: int = 1,
+) -> tuple[list[str | None], list[int | None]]:
+    """Each of ``blocks``, rendered under the label ``widest``, under its label (``first``,
+    ``first + 1``, ...) instead, and its count where ``counts`` (the priced blocks') has it;
+    None where a block is None (see the module doc).
 
-    >>> from briefpack import Chunk
-    >>> relabel("7", (Chunk("x"), "120", '<source id="120">\\nx\\n</source>', 9), "xml")
-    ('<source id="7">\\nx\\n</source>', 9)
-    >>> relabel("1200", (Chunk("x"), "120", "[120] x", 4), "brackets")
-    ('[1200] x', 5)
+    >>> relabel("120", ['<source id="120">\\nx\\n</source>', None], [9, None], "xml")
+    (['<source id="1">\\nx\\n</source>', None], [9, None])
+    >>> relabel("999", ["[999] x"] * 1000, [4] * 1000, "brackets")[1][-1]
+    5
     """
-    _, widest, block, count = priced
-    if style == "xml":
-        block = f'<source id="{label}{block[_XML_HEAD + len(widest) :]}'
-    else:
-        block = f"[{label}{block[1 + len(widest) :]}"
-    if count is not None:
-        count += _pieces(label) - _pieces(widest)
-    return block, count
-
-
-def _pieces(label: str) -> int:
-    """How many tokens a label's digits are: runs of up to three digits, one token each."""
-    return (len(label) + 2) // 3
+    head, skip = ('<source id="', _XML_HEAD) if style == "xml" else ("[", 1)
+    skip += len(widest)
+    pieces = (len(widest) + 2) // 3  # runs of up to three digits, one token each
+    out: list[str | None] = []
+    known: list[int | None] = []
+    for n, (block, count) in enumerate(zip(blocks, counts), first):
+        if block is None:
+            out.append(None)
+            known.append(None)
+            continue
+        label = str(n)
+        out.append(f"{head}{label}{block[skip:]}")
+        known.append(None if count is None else count + (len(label) + 2) // 3 - pieces)
+    return out, known
 
 
 _XML_HEAD = len('<source id="')

@@ -20,7 +20,7 @@ from .._checks import call_back, type_name
 from ..candidates import to_chunk
 from ..errors import InputError
 from ..types import Chunk
-from .context import Context, Item
+from .context import Item, Request
 
 __all__ = ["MIN_OVERLAP", "merge_overlap", "run"]
 
@@ -94,10 +94,10 @@ def _span_pages(span: list[Chunk]) -> dict[str, Any]:
     return {"image": images or None, "page": page}
 
 
-def _conflict(ctx: Context, item: Item, doc: str, pos: int) -> InputError:
+def _conflict(req: Request, item: Item, doc: str, pos: int) -> InputError:
     i = item.members[0]
     return InputError(
-        f"{ctx.name(item)}: chunks_of({doc!r})[{pos}] has its id with different text; ids must "
+        f"{req.name(item)}: chunks_of({doc!r})[{pos}] has its id with different text; ids must "
         "identify one text (give the hit and its chunk list the same text, or different ids)",
         index=i,
         id=item.chunk.id,
@@ -109,9 +109,9 @@ def _conflict(ctx: Context, item: Item, doc: str, pos: int) -> InputError:
 Window = tuple[int, int, list[int]]  # (lo, hi, indices of the items it grew from)
 
 
-def _windows(items: list[Item], ctx: Context) -> tuple[dict[str, list[Window]], dict[str, Any]]:
+def _windows(items: list[Item], req: Request) -> tuple[dict[str, list[Window]], dict[str, Any]]:
     """Each hit's window, by document, and each document's chunk list."""
-    n = ctx.options.neighbors
+    n = req.options.neighbors
     lists: dict[str, list[Chunk]] = {}
     where_of: dict[int, tuple[str, int]] = {}
     for idx, item in enumerate(items):
@@ -119,11 +119,11 @@ def _windows(items: list[Item], ctx: Context) -> tuple[dict[str, list[Window]], 
             continue
         doc = item.chunk.doc
         if doc not in lists:
-            lists[doc] = _chunks_of(ctx.options.chunks_of, doc)
+            lists[doc] = _chunks_of(req.options.chunks_of, doc)
         pos = next((j for j, c in enumerate(lists[doc]) if c.id == item.chunk.id), None)
         if pos is not None:
             if lists[doc][pos].text != item.chunk.text:
-                raise _conflict(ctx, item, doc, pos)
+                raise _conflict(req, item, doc, pos)
             where_of[idx] = (doc, pos)
     spans: dict[str, list[Window]] = {}
     for idx, (doc, pos) in where_of.items():
@@ -144,9 +144,9 @@ def _merged(windows: list[Window]) -> list[Window]:
     return merged
 
 
-def run(items: list[Item], ctx: Context) -> list[Item]:
+def run(items: list[Item], req: Request) -> list[Item]:
     """Grow each hit into its span; hits whose windows touch merge into one item."""
-    spans, lists = _windows(items, ctx)
+    spans, lists = _windows(items, req)
     leader: dict[int, Item] = {}
     absorbed: set[int] = set()
     for doc, windows in spans.items():
@@ -163,7 +163,8 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
                 text=text, tokens=None, position=lists[doc][lo].position,
                 **_span_pages(lists[doc][lo : hi + 1]),
             )  # fmt: skip
-            ctx.pages = ctx.pages or bool(chunk.images)
+            if chunk.images:  # the span carries pages: the page hooks apply from here on
+                req.scratch.expanded_pages = True
             leader[idxs[0]] = Item(
                 chunk, members, best.vector, expanded=True, vector_checked=best.vector_checked
             )

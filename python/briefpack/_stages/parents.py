@@ -1,4 +1,4 @@
-"""Stage 3, expand to parents: each child is replaced by its parent section.
+"""Stage 4, expand to parents: each child is replaced by its parent section.
 
 Children of one parent collapse into that parent once, at the position of its best child,
 and the parent stands for all of them (``members``); its score is the best child's. A parent
@@ -16,7 +16,7 @@ from .._checks import call_back, type_name
 from ..candidates import describe, to_chunk
 from ..errors import InputError
 from ..types import Chunk
-from .context import Context, Item
+from .context import Item, Request
 
 __all__ = ["parent_of", "run"]
 
@@ -57,14 +57,14 @@ def parent_of(parents: Any, item: Item, where: str, child_ids: set[str]) -> Chun
     return parent.replace(id=pid, doc=doc, parent=None)
 
 
-def run(items: list[Item], ctx: Context) -> list[Item]:
+def run(items: list[Item], req: Request) -> list[Item]:
     """Replace children by their parents; one item per parent, where its best child was."""
     child_ids = {str(it.chunk.id) for it in items}
     out: list[Item] = []
     by_parent: dict[str, Item] = {}
     for item in items:
         where = describe(item.members[0], item.chunk.id)
-        parent = parent_of(ctx.options.parents, item, where, child_ids)
+        parent = parent_of(req.options.parents, item, where, child_ids)
         if parent is None:
             out.append(item)
             continue
@@ -74,7 +74,7 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
             if first.chunk.text != parent.text:
                 raise InputError(
                     f"{where}: parent {pid!r} has a different text than the parent of "
-                    f"{ctx.name(first)} with that id; ids must identify one text",
+                    f"{req.name(first)} with that id; ids must identify one text",
                     index=item.members[0],
                     id=item.chunk.id,
                     field="parent",
@@ -82,7 +82,8 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
                 )
             first.members.extend(item.members)
             continue
-        ctx.pages = ctx.pages or bool(parent.images)
+        if parent.images:  # the parent carries pages: the page hooks apply from here on
+            req.scratch.expanded_pages = True
         merged = Item(
             parent.replace(score=item.chunk.score),
             list(item.members),

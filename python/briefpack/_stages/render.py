@@ -1,20 +1,23 @@
-"""Stage 12, render: the user message (history, sources, question last).
+"""Stage 9, render: the user message (history, sources, question last), as a ``Layout``.
 
 Joins the labelled blocks into the sources block and lays out the user message with
 ``briefpack.prompt.render_user``; the system prompt was rendered by the budget stage, which
-needed its count. O(total text).
+needed its count (``Framing``). O(total text).
 """
 
 from __future__ import annotations
 
 from ..prompt import SOURCE_SEPARATOR, render_user
-from .context import Context, Item
+from .context import Item, Request
+from .phases import Framing, Layout
 
 __all__ = ["run"]
 
 
-def run(items: list[Item], ctx: Context) -> list[Item]:
-    """Set ``ctx.sources_block`` and ``ctx.user`` from ``ctx.rendered``."""
-    ctx.sources_block = SOURCE_SEPARATOR.join(ctx.rendered)
-    ctx.user = render_user(ctx.history_block, ctx.sources_block, ctx.question, ctx.options.labels)
-    return items
+def run(
+    req: Request, framing: Framing, items: list[Item], blocks: list[str], counts: list[int | None]
+) -> Layout:
+    """The ``Layout`` of the labelled ``blocks`` (``items`` in the final order)."""
+    sources = SOURCE_SEPARATOR.join(blocks)
+    user = render_user(framing.history_block, sources, req.question, req.options.labels)
+    return Layout(items, blocks, counts, sources, user)

@@ -1,4 +1,4 @@
-"""Stage 0, repeated ids: the same chunk retrieved twice (by two retrievers, say).
+"""Stage 1, repeated ids: the same chunk retrieved twice (by two retrievers, say).
 
 A later candidate with an id seen before is dropped as a ``"duplicate"`` of it (method
 ``"id"``); with a different text it is an ``InputError``, since an id must identify one text.
@@ -12,14 +12,14 @@ from operator import attrgetter
 
 from ..candidates import describe
 from ..errors import InputError
-from .context import Context, Item
+from .context import Item, Request
 
 __all__ = ["run"]
 
 _chunk_id = attrgetter("chunk.id")
 
 
-def run(items: list[Item], ctx: Context) -> list[Item]:
+def run(items: list[Item], req: Request) -> list[Item]:
     """Drop repeats of an id seen earlier; the first copy stays."""
     if len(set(map(_chunk_id, items))) == len(items):  # ids are strs (intake resolved them)
         return items
@@ -42,5 +42,5 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
                 id=cid,
                 field="id",
             )
-        ctx.drop(item, "duplicate", {"of": cid, "similarity": 1.0, "method": "id"})
+        req.ledger.drop(item, "duplicate", {"of": cid, "similarity": 1.0, "method": "id"})
     return kept

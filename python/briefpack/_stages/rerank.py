@@ -1,4 +1,4 @@
-"""Stage 6, rerank: a caller's ``(question, chunks) -> scores`` re-scores the items.
+"""Stage 4, rerank (after expansion): a caller's ``(question, chunks) -> scores`` re-scores.
 
 Items are re-sorted by the new score, best first, stably (ties keep their order), and each
 item's chunk carries its new score. The scores must be finite numbers, one per item. O(n log n)
@@ -12,18 +12,18 @@ from collections.abc import Sequence
 
 from .._checks import call_back, real, shown, type_name
 from ..errors import InputError
-from .context import Context, Item
+from .context import Item, Request
 
 __all__ = ["run"]
 
 
-def run(items: list[Item], ctx: Context) -> list[Item]:
+def run(items: list[Item], req: Request) -> list[Item]:
     """Re-score with ``options.rerank`` and re-sort (stable)."""
-    rerank = ctx.options.rerank
+    rerank = req.options.rerank
     if not items or rerank is None:
         return items
     where = f"rerank(question, {len(items)} chunks)"
-    scores = call_back("rerank", where, rerank, ctx.question, [it.chunk for it in items])
+    scores = call_back("rerank", where, rerank, req.question, [it.chunk for it in items])
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
         try:
             scores = list(scores)
@@ -40,7 +40,7 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
         x = real(s)
         if x is None or not math.isfinite(x):
             raise InputError(
-                f"{ctx.name(items[i])}: rerank returned {shown(s)} for it (position {i} of the "
+                f"{req.name(items[i])}: rerank returned {shown(s)} for it (position {i} of the "
                 f"{len(items)} chunks passed); scores must be finite numbers",
                 option="rerank",
             )

@@ -1,4 +1,4 @@
-"""Stage 1, supersede: among candidates sharing a ``url`` (or ``doc``), keep the newest.
+"""Stage 2, supersede: among candidates sharing a ``url`` (or ``doc``), keep the newest.
 
 ``updated`` is read as an ISO-8601 date or date-time (``updated_key``) and compared as an
 instant: an offset is honoured, no offset means UTC, a date alone is its midnight UTC (a year
@@ -23,7 +23,7 @@ from datetime import date
 from operator import attrgetter
 
 from ..types import SupersededDetail
-from .context import Context, Item
+from .context import Item, Request
 
 __all__ = ["FORMS", "run", "updated_key"]
 
@@ -81,10 +81,10 @@ def updated_key(updated: str) -> UpdatedKey | None:
     return (1, seconds, (frac or "").rstrip("0"))
 
 
-def run(items: list[Item], ctx: Context) -> list[Item]:
+def run(items: list[Item], req: Request) -> list[Item]:
     """Drop older versions of the same url / doc."""
-    by_url = ctx.options.supersede == "url"
-    keys = ctx.updated_keys
+    by_url = req.options.supersede == "url"
+    keys = req.scratch.updated_keys
     per_key = Counter(map(_chunk_url if by_url else _chunk_doc, items))
     per_key.pop("", None)
     per_key.pop(None, None)
@@ -112,7 +112,7 @@ def run(items: list[Item], ctx: Context) -> list[Item]:
                 detail["url"] = key
             else:
                 detail["doc"] = key
-            ctx.drop(it, "superseded", detail)
+            req.ledger.drop(it, "superseded", detail)
         else:
             kept.append(it)
     return kept
