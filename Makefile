@@ -23,6 +23,7 @@ format: ## format Rust and Python
 lint: ## cargo fmt --check, clippy -D warnings, ruff
 	cargo fmt --all --check
 	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --features python -- -D warnings
 	python3 -m ruff check .
 	python3 -m ruff format --check .
 

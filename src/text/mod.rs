@@ -66,6 +66,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 pub mod normalize;
+#[cfg(feature = "python")]
 pub mod py;
 
 pub use normalize::{nfc, nfkc};

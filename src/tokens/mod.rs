@@ -143,6 +143,7 @@
 pub mod bpe;
 pub mod cache;
 pub mod pretok;
+#[cfg(feature = "python")]
 pub mod py;
 pub mod ranks;
 pub mod segments;

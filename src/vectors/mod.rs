@@ -80,9 +80,11 @@
 //! - The filter accumulates in f32 (two to four times the f64 throughput); the margin covers
 //!   its error. The exact stage widens to f64, where float32 products are exact.
 
+#[cfg(feature = "python")]
 pub mod args;
 pub mod cosine;
 pub mod dot;
 pub mod matrix;
 pub mod mmr;
+#[cfg(feature = "python")]
 pub mod py;
