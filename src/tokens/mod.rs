@@ -142,6 +142,7 @@
 
 pub mod bpe;
 pub mod cache;
+pub mod file;
 pub mod pretok;
 #[cfg(feature = "python")]
 pub mod py;
