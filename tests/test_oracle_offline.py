@@ -20,7 +20,7 @@ import pytest
 
 from briefpack.errors import BriefpackError, InputError
 from briefpack.reference import tokens as ref_tokens
-from conftest import HAS_RUST, tiktoken_available
+from conftest import HAS_RUST, tiktoken_files_present
 
 pytestmark = pytest.mark.skipif(not HAS_RUST, reason="the Rust extension is not built")
 tiktoken = pytest.importorskip("tiktoken")
@@ -49,7 +49,7 @@ def test_only_the_built_in_names_have_a_vocabulary(bad: object) -> None:
         _core.vocabulary(bad)  # type: ignore[arg-type]
 
 
-@pytest.mark.skipif(not tiktoken_available(), reason="tiktoken's own vocabularies are not here")
+@pytest.mark.skipif(not tiktoken_files_present(), reason="tiktoken's own files are not here")
 @pytest.mark.parametrize("name", NAMES)
 def test_the_built_encoding_is_tiktokens_own(name: str) -> None:
     from tiktoken_ext import openai_public
