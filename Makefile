@@ -1,7 +1,7 @@
 .DEFAULT_GOAL := help
 export HYPOTHESIS_PROFILE ?= fast
 
-.PHONY: help install build-dev build-prod format lint typecheck test test-ci bench report
+.PHONY: help install build-dev build-prod format lint typecheck test test-fast test-ci bench report
 
 help: ## show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -23,6 +23,7 @@ format: ## format Rust and Python
 lint: ## cargo fmt --check, clippy -D warnings, ruff
 	cargo fmt --all --check
 	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --features python -- -D warnings
 	python3 -m ruff check .
 	python3 -m ruff format --check .
 
@@ -33,6 +34,9 @@ typecheck: ## mypy --strict on the package and stubtest on the extension
 test: ## cargo test and pytest (HYPOTHESIS_PROFILE=fast|ci|slow)
 	cargo test
 	python3 -m pytest
+
+test-fast: ## pytest without the tests marked slow (whole corpora, every code point, Ray), fast profile
+	HYPOTHESIS_PROFILE=fast python3 -m pytest -q -m "not slow"
 
 test-ci: ## exactly what CI runs
 	bash .ci/run

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,20 +47,64 @@ def test_a_full_disk_is_one_line_and_exit_74(to_file: bool) -> None:
     assert "Traceback" not in proc.stderr
 
 
+@contextlib.contextmanager
+def sigint_at_its_default() -> Iterator[None]:
+    """Let the children started inside get Ctrl-C's usual effect even when this process ignores
+    SIGINT, as a background job of a non-interactive shell does: a child inherits an ignored
+    SIGINT, and Python then installs no KeyboardInterrupt handler (the signal would do nothing).
+    A caught signal is reset to its default in the child by exec."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def start_ready(args: list[str]) -> subprocess.Popen[bytes]:
+    """Start ``args`` with stdin left open and return once the CLI says it is ready (with
+    ``BRIEFPACK_READY`` set it writes "<prog> <command>: ready" to stderr past its imports,
+    inside its handlers), so a signal sent then meets the handlers, however loaded the machine."""
+    with sigint_at_its_default():
+        proc = subprocess.Popen(
+            args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "BRIEFPACK_READY": "1"},
+        )
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    if not line.endswith(b": ready\n"):
+        proc.kill()
+        out, err = proc.communicate(timeout=300)
+        pytest.fail(f"no readiness line; stderr: {(line + err)!r}, stdout: {out!r}")
+    return proc
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_prints_one_line_and_exits_130() -> None:
-    proc = subprocess.Popen(
-        [*BRIEFPACK, "count", "-", "--tokenizer", "approx"],
-        stdin=subprocess.PIPE,  # left open: count waits for its input
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    time.sleep(2.0)  # past the imports, waiting on stdin
+    proc = start_ready([*BRIEFPACK, "count", "-", "--tokenizer", "approx"])  # waits on stdin
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 130
     assert err.decode() == "briefpack count: interrupted\n"
     assert out == b""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_the_readiness_line_is_only_written_when_asked() -> None:
+    proc = subprocess.run(
+        [*BRIEFPACK, "count", "-", "--tokenizer", "approx"],
+        input=b"one two three four\n",
+        capture_output=True,
+        timeout=300,
+        check=True,
+        env={k: v for k, v in os.environ.items() if k != "BRIEFPACK_READY"},
+    )
+    assert proc.stderr == b""
 
 
 def test_exit_statuses_are_in_the_help() -> None:

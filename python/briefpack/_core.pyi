@@ -30,6 +30,7 @@ __all__ = [
     "set_token_cache_capacity",
     "split_sentences",
     "token_cache_info",
+    "vocabulary",
     "word_counts",
     "words",
 ]
@@ -231,6 +232,23 @@ def token_cache_info() -> dict[str, int]:
         ``{"hits": ..., "misses": ..., "size": ..., "capacity": ...}``: look-ups by
         ``count_tokens`` that found / did not find a count, entries held (never more than
         ``capacity``), and the capacity.
+    """
+
+def vocabulary(name: str) -> bytes:
+    """A vocabulary built into the core, in tiktoken's file format (``NAME.tiktoken``).
+
+    One line per token in rank order: the token's bytes in padded base64, a space, the rank.
+    The bytes are those of the file tiktoken downloads, so their SHA-256 is the one tiktoken
+    checks; the python backend builds its oracle from them when tiktoken cannot load its own.
+
+    Arguments:
+        name: ``"o200k_base"`` or ``"cl100k_base"``.
+
+    Raises:
+        InputError: any other name.
+
+    >>> vocabulary("o200k_base")[:14]
+    b'IQ== 0\\nIg== 1\\n'
     """
 
 def words(texts: Sequence[str]) -> list[list[str]]:

@@ -7,30 +7,10 @@
 //! word) use a further table of one `u64` per slot (upper 32 bits: hash tag, lower 32:
 //! id + 1; 0 is empty), confirmed by comparing the bytes. All share one id counter, and
 //! every word's bytes are kept back to back in one arena. Two different words never share
-//! an id.
+//! an id. Every table stays at most half full; the caller's size estimate decides whether they
+//! fit in the cache (`jaccard::distinct_words`).
 //!
-//! # Performance notes
-//!
-//! Replaced a `HashMap<Box<str>, u32>`: perf showed a third of set building on the load of
-//! its 24-byte buckets and a fifth in `memcmp` against the separately allocated words, i.e.
-//! cache misses for rare words. Here a probe touches one 8-byte slot and the arena; the
-//! 32-bit tag makes a `memcmp` on a non-matching slot rare. Per-set repeats are dropped with
-//! a "last set seen" stamp per id instead of sorting each set. Tokenize + intern on 2,000
-//! corpus passages (x5, cachegrind): 702 M -> 589 M instructions, of which ~56 M came from a
-//! tokenizer change made at the same time. The table stays at most half full.
-//!
-//! Issue 4: interning was still ~130 instructions a word (a foldhash of the bytes, a
-//! non-inlined call, a `memcmp` call per hit, rehashing as the table grew from 1,024 slots).
-//! The short-word table (no byte hash, no `memcmp`) and pre-sizing from the batch's bytes
-//! took it to ~55 (200 workload texts: 5.1 M -> 2.3 M instructions a call, callgrind).
-//!
-//! Issue 17: the caller's size estimate decides whether the tables fit in the cache; see
-//! `jaccard::distinct_words` (a 2 MB short table at 7% load cost ~5% of a Jaccard call).
-//! Words of 9..=16 bytes (a third of the distinct words of 1,000 workload texts, an eighth of
-//! the words) then went through the long table: a foldhash of the bytes, an out-of-line call
-//! and a `memcmp` per hit, ~10% of the call by `perf`. They now have a third table keyed by
-//! their first and last eight bytes and length, like the short words: -1% wall time and -2.8%
-//! instructions at 1,000 texts (the rest of the time stayed in the cache misses).
+//! Measurements and the history of these choices: `docs/performance.md`, "The word interner".
 
 use std::hash::BuildHasher;
 

@@ -26,44 +26,7 @@
 //! Complexity: O(words * shingle) to hash, O(distinct shingles * `num_perm`) per signature,
 //! O(bands) look-ups plus O(`num_perm`) per candidate.
 //!
-//! # Performance notes
-//!
-//! Instruction counts: callgrind on `tests::bench_file` (1,000 passages of
-//! `benches/workload.py`'s `texts(1000)`, 158 k distinct shingles; each total includes a
-//! one-time 15 M for parsing the character table). Times: medians of runs alternating
-//! with the peer in one process, on a shared 2-core machine (noisy).
-//!
-//! * `(a * x + b) mod (2^61 - 1)` reduces `x` mod p once per shingle, multiplies in one
-//!   64x64->128 multiply and folds twice (`2^61 = 1 mod p`) instead of a u128 division
-//!   (a library call, several times slower). This is the portable path.
-//! * LLVM vectorises the portable loop for SSE2 around the scalar multiplies; SSE2 has no
-//!   64-bit compare, so the final conditional subtraction and the running minimum are
-//!   written compare-free: 1.45 G -> 1.08 G instructions for 2,000 corpus passages.
-//! * Start of this round: 541 M instructions, of which the signature loop 452 M (22 per
-//!   permutation image).
-//! * AVX2 (run-time detected): four images a vector from 31/30-bit limbs (see `x86`), 20
-//!   vector instructions each; eight shingles per pass over the constants (1, 2, 4, 8
-//!   measured: 180 M, 180 M, 171 M, 140 M in the kernel). A Karatsuba variant (three
-//!   multiplies, one more add) ran 3.6 M more instructions and no faster: rejected.
-//! * Reusing repeated shingle sets skips ~12% of the workload's signatures (its exact
-//!   copies): kernel 140 M -> 124 M, total 225 M.
-//! * The filter (after 16 exact shingles, a 32-bit key per image screens against the
-//!   running minimum; flagged pairs are computed exactly in scalar code, ~3 per
-//!   permutation per 160-shingle text): with a 64-bit fixed-point key (six multiplies per
-//!   8 images) the kernel went 124 M -> 82 M; the 16-bit-limb key (four `vpmulld`, 15
-//!   instructions per 8 images) 82 M -> 65 M. Chunks of 16 instead of 32 shingles between
-//!   bound updates, or 8 exact shingles instead of 16, moved the total by under 2%: kept.
-//! * Repeated shingles dropped through a small hash set instead of sort + dedup:
-//!   170 M -> 157 M (valgrind counts the `rep stosb` clearing of that set and of the
-//!   filter's masks per byte, ~6 M of it; their real cost is negligible).
-//! * Now: 157 M instructions (kernel 65 M, shingling 50 M), 3.0x faster than at the start
-//!   (1,000 passages 69 -> 23 ms, 10,000 passages 694 -> 215 ms, Rust alone). rensa with
-//!   prebuilt shingle strings (no tokenising: `benches/report.py`) is still ~3x faster:
-//!   its 8-lane 32-bit multiply-shift family costs ~1 instruction per image, ours is exact
-//!   arithmetic mod 2^61 - 1 (the contract), and ours starts from raw text.
-//! * Left: the tokenizer with FNV-1a (`crate::text::for_each_word`, ~35 M: a byte loop that
-//!   reloads its state from the stack; SIMD scanning of ASCII runs is the next step there),
-//!   and the scalar fix-ups of flagged pairs (~15 M).
+//! Measurements and the history of these choices: `docs/performance.md`, the `MinHash` section.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;

@@ -13,6 +13,7 @@ mod exact;
 mod intern;
 mod jaccard;
 mod minhash;
+#[cfg(feature = "python")]
 pub mod py;
 
 pub use exact::exact;

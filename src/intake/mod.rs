@@ -7,6 +7,7 @@
 //! candidates it did not take (the full check converts those, or writes the error). The rules
 //! that need no Python live here.
 
+#[cfg(feature = "python")]
 pub mod py;
 
 /// The fields of a `Chunk`, in its declaration order (the order its `__dict__` has).

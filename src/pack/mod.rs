@@ -10,6 +10,7 @@
 //! which is exact for every budget below `u128::MAX` (such a cost can never fit); it handles
 //! larger budgets itself with Python ints.
 
+#[cfg(feature = "python")]
 pub mod py;
 
 /// What to do at the first item that does not fit.

@@ -32,6 +32,7 @@
 //! each cell sums its columns), O(W H) time and O(W) memory; dedupe is O(n * kept) XOR-popcounts
 //! of 128 bytes.
 
+#[cfg(feature = "python")]
 pub mod py;
 
 use crate::dedupe::Dedupe;

@@ -23,6 +23,7 @@
 //! the kept costs equal those of pricing every source in full and calling `pack`.
 //! O(total text of the sources walked).
 
+#[cfg(feature = "python")]
 pub mod py;
 
 use crate::pack::Overflow;

@@ -33,6 +33,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::text::{char_class, char_lower, has_lower, words, WHITESPACE, WORD};
 
+#[cfg(feature = "python")]
 pub mod py;
 
 /// Characters that end a line (those of Python's `str.splitlines`).

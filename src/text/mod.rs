@@ -8,64 +8,28 @@
 //! * A text's **words** are the maximal runs of *word* characters of its NFKC form
 //!   ([`nfkc`]), each character lowercased by the table's simple mapping, plus every
 //!   *ideograph* as a word of its own. Everything else (separators and whitespace) ends a word.
-//!   Repeats are kept, in order. (Lowercasing never changes a character's class, so this is
-//!   the same as classing the lowercased NFKC text.)
+//!   Repeats are kept, in order, handed out borrowed from the input when lowercasing changes
+//!   nothing. (Lowercasing never changes a character's class, so this is the same as classing
+//!   the lowercased NFKC text.)
 //! * The **exact key** of a text is its NFC form ([`nfc`]) with every run of *whitespace* (the
 //!   table's `w` class, which follows Python's `str.isspace`) collapsed to one space and
 //!   stripped at both ends. Case and punctuation are kept.
 //!
-//! Normalisation (`normalize.rs`) reads the same table; ASCII and text the quick check finds
-//! already normalised are borrowed, so they cost one scan and no allocation.
-//!
 //! Mirrors `briefpack.reference.text` (the oracle); `tests/test_parity_text.py` checks every
-//! code point and hypothesis-generated text against it.
-//!
-//! The table is parsed once, on first use, into two two-level lookup tables (256 code points a
-//! block, identical blocks shared): one byte per code point holding its class and a flag for
-//! "the table lowercases it", and the lowercase target, 0 for "unchanged" (24 distinct blocks).
-//! A 256-entry byte-kind table serves the per-character loop (separator, whitespace, plain word
-//! byte, upper-case letter, non-ASCII lead/continuation byte).
-//!
-//! Words are found in two steps (`split_runs`): the only ASCII word characters are letters and
-//! digits (checked against the table when it is parsed), so every other ASCII byte ends a word,
-//! and the text falls into maximal runs of ASCII letters, digits and non-ASCII characters. Each
-//! run is found from per-byte bit masks of 64-byte blocks; a run of ASCII alone is a word as it
-//! stands (lowercased by setting bit 5), and a run holding a non-ASCII character is split one
-//! character at a time (`split_chars`), like the whole text before.
+//! code point and hypothesis-generated text against it. The table is parsed once, on first use
+//! (`Table`); words are found from bit masks of 64-byte blocks (`split_runs`); normalisation
+//! (`normalize.rs`) borrows ASCII and text the quick check passes (one scan, no allocation).
 //!
 //! Complexity: `words` and `exact_key` are O(len(text)) with at most one table look-up per
-//! character; both are total functions over valid UTF-8 (no panics; proptests in `tests`
-//! compare both against character-by-character twins, with ASCII / non-ASCII boundaries at
-//! every offset of the 64-byte blocks).
-//!
-//! # Performance notes
-//!
-//! * Words are handed to a callback as `&str` that borrows the input whenever lowercasing does
-//!   not change the word (most words), so the kernels intern or hash without allocating.
-//! * A byte-level loop with the byte-kind table and a tight loop over runs of plain ASCII word
-//!   bytes replaced a `char_indices` loop with a class look-up per character: 396 M -> 340 M
-//!   instructions for 5 passes over 2,000 corpus passages (cachegrind), and `exact_key`
-//!   copies whole runs between whitespace instead of pushing character by character.
-//! * Issue 17, runs from bit masks (the whole corpus: 21,517 passages, 24.2 MB, 91% of the bytes
-//!   ASCII, 3.4 M words; `for_each_word` alone, the `timing` test with `BRIEFPACK_ONLY=words`):
-//!   the per-byte loop spent ~21 instructions a byte, a branch per byte and a mispredicted one
-//!   per word. Masks of 64 bytes (SSE2 compares and `pmovmskb`, ~1.6 instructions a byte; a
-//!   scalar twin elsewhere) and `trailing_zeros` over word starts and ends: 656 M -> 402 M
-//!   instructions a pass (callgrind), 85 ms -> 35 ms (best of 7, the two builds alternated,
-//!   2.4x). The has-lowercase flag in the class byte saves the second look-up for most non-ASCII
-//!   word characters; `decode` is forced inline (it was a call per non-ASCII character).
-//! * What is left (callgrind, one pass over the corpus): the run loop ~40%, `split_chars` on runs
-//!   with non-ASCII characters ~18% (Cyrillic words, CJK sentences), the NFKC quick check ~15%
-//!   and normalisation ~6% (CJK text with full-width punctuation fails the quick check, and
-//!   `normalize` then takes its whole non-ASCII run through the full algorithm: segments could
-//!   instead end at any quick-check-Yes starter, ICU's boundary test). Not done: fusing the quick
-//!   check into the word loop (words already emitted cannot be taken back when a later character
-//!   fails it), and the `exact_key` whitespace scan with the same masks.
+//! character; both are total functions over valid UTF-8 (no panics; proptests compare both with
+//! character-by-character twins). Measurements and history: `docs/performance.md`, "Words and
+//! normalisation".
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
 pub mod normalize;
+#[cfg(feature = "python")]
 pub mod py;
 
 pub use normalize::{nfc, nfkc};
@@ -97,7 +61,11 @@ const BLOCK: usize = 1 << BLOCK_BITS;
 const NUM_BLOCKS: usize = 0x11_0000 >> BLOCK_BITS;
 const MAX_CP: u32 = 0x10_FFFF;
 
-/// The parsed character table.
+/// The parsed character table: two two-level lookup tables (256 code points a block,
+/// identical blocks shared), one byte per code point holding its class and a flag for "the
+/// table lowercases it", and the lowercase target, 0 for "unchanged" (24 distinct blocks); and
+/// a 256-entry byte-kind table for the per-character loop (separator, whitespace, plain word
+/// byte, upper-case letter, non-ASCII lead/continuation byte).
 struct Table {
     /// Per byte: `K_SEP`, `K_WS`, `K_PLAIN`, `K_UPPER` for ASCII, `K_HIGH` for 0x80..=0xFF.
     byte_kind: [u8; 256],

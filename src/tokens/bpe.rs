@@ -23,12 +23,12 @@ use super::ranks::{RankTable, NO_RANK};
 /// Longest piece (in bytes) counted with tiktoken's quadratic merge on a stack buffer.
 pub const MERGE_MAX: usize = 128;
 
-static O200K_DATA: &[u8] = include_bytes!("data/o200k_base.bpe");
-static CL100K_DATA: &[u8] = include_bytes!("data/cl100k_base.bpe");
+pub(super) static O200K_DATA: &[u8] = include_bytes!("data/o200k_base.bpe");
+pub(super) static CL100K_DATA: &[u8] = include_bytes!("data/cl100k_base.bpe");
 
 /// The tokens of a `.bpe` blob, in rank order. The blobs are compiled in and checked by the
 /// unit tests, so a malformed one is a build defect: it panics on first use.
-fn read_vocab(data: &'static [u8]) -> Vec<&'static [u8]> {
+pub(super) fn read_vocab(data: &'static [u8]) -> Vec<&'static [u8]> {
     assert!(
         data.len() >= 8 && &data[..4] == b"BPV1",
         "bad vocabulary header"

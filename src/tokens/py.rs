@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PySequence, PyString};
 
-use super::{count_batch, count_limited_batch, Encoding, CACHE};
+use super::{count_batch, count_limited_batch, file, Encoding, CACHE};
 use crate::checks;
 use crate::errors::InputError;
 use crate::vectors::args::type_name;
@@ -127,11 +127,29 @@ fn token_cache_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
+/// The built-in vocabulary `name` (`o200k_base` or `cl100k_base`) in tiktoken's file format.
+#[pyfunction]
+fn vocabulary<'py>(py: Python<'py>, name: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    let known = name
+        .cast::<PyString>()
+        .ok()
+        .and_then(|s| s.to_cow().ok().and_then(|n| Encoding::from_name(&n)));
+    let file = known.and_then(|enc| py.detach(|| file::tiktoken_file(enc)));
+    match file {
+        Some(bytes) => Ok(PyBytes::new(py, &bytes)),
+        None => Err(InputError::new_err(format!(
+            "name must be 'o200k_base' or 'cl100k_base' (the vocabularies built in), got {}",
+            name.repr()?
+        ))),
+    }
+}
+
 /// Add the token functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(count_tokens_limited, m)?)?;
     m.add_function(wrap_pyfunction!(set_token_cache_capacity, m)?)?;
     m.add_function(wrap_pyfunction!(token_cache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(vocabulary, m)?)?;
     Ok(())
 }

@@ -1,7 +1,21 @@
 //! Greedy cosine dedupe in rank order with an exact pruning filter.
 //!
-//! See the module doc of [`crate::vectors`] for the algorithm, its invariants and the
-//! performance notes.
+//! For `dim >= 16`, the filter picks the `s = dim / 8` dimensions (a multiple of 8, from 8 to
+//! 256) that hold the most energy over all unit rows, most energy first; each row keeps `p`, its
+//! components in those dimensions divided by its norm (as f32), and the norms of its other
+//! components divided by its norm. By Cauchy–Schwarz on the other components,
+//! `cos(x, y) <= p_x · p_y + r_x r_y`, for any set of dimensions. The filter applies it in two
+//! stages: first on the top `s / 2` dimensions (four queries per pass over two kept rows, see
+//! `dot::bounds4x2_f32`), then, for the rare pairs that pass, on all `s`. A pair whose f32 bound
+//! is below `threshold - 1e-5` is provably not a duplicate (the margin is three times the
+//! bound's worst rounding error). The few pairs left are summed exactly in f64 segment by
+//! segment (ends at `s, 2s, 4s, ...`), with the same bound on the remaining segments checked
+//! after each one. Decisions are those of the brute-force greedy.
+//!
+//! Items are processed in blocks of 256: the block's items are checked against the items kept
+//! before the block in parallel (rayon, for inputs of at least 2^18 values; groups of 32 items
+//! walk the kept items in L2-sized chunks), then, in order, against the items kept inside the
+//! block. Semantics and invariants: the module doc of [`crate::vectors`].
 
 use rayon::prelude::*;
 

@@ -56,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exc:  # --help, --version and usage errors
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
         command = args.command
+        if os.environ.get("BRIEFPACK_READY"):
+            # for tests that signal the process: from here on it is inside the handlers below
+            _say(command, "ready")
+            sys.stderr.flush()
         status = int(args.func(args))
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at interpreter exit
         return status
