@@ -31,7 +31,7 @@ import re
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -493,7 +493,7 @@ def cost(guard: Guard) -> list[str]:
     """Guard calls (the comparisons over 0.7 a guarded greedy Jaccard walk makes) per 1k/10k
     candidates of the benchmark workload (benches/workload.py) and of the corpus in order, the
     Rust kernel's time today, and the plain-Python guard's time per call."""
-    import workload
+    import workload  # type: ignore[import-not-found]  # benches/, put on the path above
 
     out = [
         "| candidates | Rust kernel today | comparisons over 0.7 (guard calls) | kept by the "
@@ -501,8 +501,8 @@ def cost(guard: Guard) -> list[str]:
         "|---|---|---|---|---|---|",
     ]
     rows = gp.load_corpus()
-    makers = {
-        "workload": lambda n: workload.texts(n),
+    makers: dict[str, Callable[[int], list[str]]] = {
+        "workload": lambda n: [str(t) for t in workload.texts(n)],
         "corpus": lambda n: [str(r["text"]) for r in rows[:n]],
     }
     for name, make in makers.items():

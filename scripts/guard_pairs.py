@@ -330,10 +330,10 @@ def apply_recipe(text: str, recipe: dict[str, Any], other: str = "") -> str | No
         return text.upper() if rng.random() < 0.3 else text.lower()
     if edit == "sentence_drop":
         sents = _sentences(text)
-        cands = [i for i, s in enumerate(sents) if _plain_sentence(s)]
-        if len(sents) < 3 or not cands:
+        plain = [i for i, s in enumerate(sents) if _plain_sentence(s)]
+        if len(sents) < 3 or not plain:
             return None
-        drop = rng.choice(cands)
+        drop = rng.choice(plain)
         return " ".join(s for i, s in enumerate(sents) if i != drop)
     if edit == "sentence_add":
         cands = [s for s in _sentences(other) if _plain_sentence(s) and len(s.split()) >= 5]
@@ -368,7 +368,7 @@ def apply_recipe(text: str, recipe: dict[str, Any], other: str = "") -> str | No
         if not spots:
             return None
         m = rng.choice(spots)
-        new = _mutate(edit, m.group(), rng)
+        new = _mutate(edit, str(m.group()), rng)
         if new is None or new == m.group():
             return None
         return text[: m.start()] + new + text[m.end() :]
