@@ -72,11 +72,11 @@ HELDBACK = 0.30
 # -- corpus ---------------------------------------------------------------------------------
 
 
-def load_corpus(path: Path = CORPUS) -> list[dict[str, Any]]:
-    """The en + code rows of the corpus in file order (14,646 rows)."""
+def load_corpus(path: Path = CORPUS, langs: tuple[str, ...] = LANGS) -> list[dict[str, Any]]:
+    """The rows of the corpus in ``langs``, in file order (en + code: 14,646 rows)."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh]
-    return [r for r in rows if r["lang"] in LANGS]
+    return [r for r in rows if r["lang"] in langs]
 
 
 def word_sets(texts: list[str]) -> list[frozenset[str]]:
@@ -444,11 +444,23 @@ def _split(pairs: list[dict[str, Any]], docs: dict[str, str]) -> None:
 
 def build(rows: list[dict[str, Any]], log: Any = sys.stderr) -> list[dict[str, Any]]:
     """The labelled pairs (dicts ready for JSON), split."""
+    docs = {str(r["id"]): str(r["doc"]) for r in rows}
+    pairs = real_pairs(rows, os.environ.get("GUARD_JOIN_CACHE"), log)
+    pairs.extend(synthetic(rows))
+    _split(pairs, docs)
+    return pairs
+
+
+def real_pairs(
+    rows: list[dict[str, Any]], cache: str | None = None, log: Any = sys.stderr
+) -> list[dict[str, Any]]:
+    """The real pairs of ``rows`` (the join and the kernels' drops), labelled, not split.
+
+    ``cache`` names a file that keeps the join between runs (it is the slow part).
+    """
     texts = [str(r["text"]) for r in rows]
     ids = [str(r["id"]) for r in rows]
-    docs = {str(r["id"]): str(r["doc"]) for r in rows}
     sets = word_sets(texts)
-    cache = os.environ.get("GUARD_JOIN_CACHE")
     if cache and Path(cache).is_file():
         join = pickle.loads(Path(cache).read_bytes())
     else:
@@ -490,8 +502,6 @@ def build(rows: list[dict[str, Any]], log: Any = sys.stderr) -> list[dict[str, A
                 rec["rule_label"] = label
                 rec["label"] = read
         pairs.append(rec)
-    pairs.extend(synthetic(rows))
-    _split(pairs, docs)
     return pairs
 
 
