@@ -46,6 +46,7 @@ _WORDS: dict[str, frozenset[str]] = {
     ),
     "fr": _table(
         """
+        en uniquement seulement vos votre
         le la les un une des du de et est sont etait quel quelle quels quelles combien qui
         quoi comment pourquoi ou quand dans pour avec sur par ce cette ces nos notre mes mon
         vous nous je tous toutes tout chaque liste montre montrez moi donne derniers
@@ -60,7 +61,7 @@ _WORDS: dict[str, frozenset[str]] = {
         cuanto que quien como por para con sobre este esta estos estas nuestros nuestras
         nuestro mis yo nosotros todos todas cada lista muestra muestrame dame ultimos
         ultimas semana mes desde han hay se en al donde cuando mas menos muy tambien pero
-        sin su sus les lo nos hoy ayer recientemente novedades ha fue fueron
+        sin su sus lo nos hoy ayer recientemente novedades ha fue fueron
         """
     ),
     "it": _table(
@@ -119,4 +120,12 @@ def detect(question: str, words: list[str]) -> str:
     best = max(scores)
     if best == 0 or scores[0] == best:
         return "en"
-    return _LANGS[scores.index(best)]  # the first of the best, in table order
+    tied = [i for i, x in enumerate(scores) if x == best]
+    if len(tied) > 1:  # French or Spanish by their word endings ("-os", "-as" are Spanish)
+        for w in words[:200]:
+            for i, ending in ((2, "eux"), (2, "aux"), (3, "os"), (3, "as"), (3, "cion")):
+                if w.endswith(ending) and len(w) > 3:
+                    scores[i] += 1
+        best = max(scores[i] for i in tied)
+        return _LANGS[next(i for i in tied if scores[i] == best)]
+    return _LANGS[tied[0]]
