@@ -602,7 +602,7 @@ def route(
         isinstance(corpus, (str, bytes)) or not isinstance(corpus, Sequence)
     ):
         raise InputError(f"corpus must be a list of texts or chunks, got {type_name(corpus)}")
-    chosen_model = _resolve_model(model)
+    chosen_model = None if model == "default" else _resolve_model(model)
     text = normalize(question[: MAX_CHARS * 4])[:MAX_CHARS]
     words = text.split(" ")
     lang_source: str | None
@@ -650,6 +650,8 @@ def route(
                 span = (origin[m.start()], origin[m.end() - 1] + 1)
             shown = question[span[0] : span[1]] if span else ""
             why = f"{rule.why} (rule {i} matched {shown!r})"
+        if hit is None and model == "default":
+            chosen_model = default_model()  # read on first need: a rule decides most routes
         if hit is None and chosen_model is not None:
             model_kind, score = chosen_model.predict(text)
             threshold = chosen_model.threshold
