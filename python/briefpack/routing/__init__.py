@@ -5,24 +5,33 @@ Some questions are answered badly by retrieval whatever the assembly: a count ov
 filter that must not be answered from a sample, "Recipes under 30 minutes" is a metadata
 filter, "What was added this week?" is a sort by time, "What is the most common technique
 across all bread recipes?" is an offline job over the whole corpus, and a corpus that fits the
-window needs no retrieval at all. ``route`` names the right tool, the rule that decided and why.
+window needs no retrieval at all. ``route`` names the right tool, what decided and why.
+
+**Steps.** Normalise the question (at most ``MAX_CHARS`` characters of it are read); choose the
+rules (the caller's, or the shipped set of ``lang``, or of the language ``detect`` reads in the
+question: English, German, French, Spanish; other languages go to retrieval); the first rule
+that matches decides; if none does, the fallback ``Model`` (hashed n-grams, a linear model,
+weights shipped in ``briefpack/data/routing_model.bin``, see ``.model``) decides when it is
+sure enough, else the question is for retrieval. ``Route.decided_by`` says which.
 
 **Rules are data.** A rule set is an ordered sequence of ``Rule(kind, pattern, why)``; the first
 rule whose regular expression is found in the normalised question decides. Users extend a set
 (``[Rule(...), *ROUTE_RULES_EN]``) or replace it. A rule of kind ``"retrieve"`` is an exception
-that stops the rules below it from firing. ``ROUTE_RULES_EN`` is the default, ``ROUTE_RULES_DE``
-the German set (``rules=ROUTE_RULES_DE``); ``ROUTE_RULE_SETS`` maps language codes to them.
+that stops the rules below it from firing. ``ROUTE_RULE_SETS`` maps ``"en"``, ``"de"``, ``"fr"``
+and ``"es"`` to the shipped sets (``.rules``). Caller patterns run on the same capped text, and
+one with nested unbounded repeats (``pathological``) is an ``InputError``. Patterns compile on
+the first call.
 
-**Normalisation** (``normalize``), applied to the question, never to the patterns: words are
-found with briefpack's shared character table (the one Jaccard and MinHash use: letters, marks
-and digits make words, everything else separates them); each word character is folded with the
-standard library's ``unicodedata``: compatibility decomposition (NFKD: full-width "ＨＯＷ" and the
-ligature "ﬁ" become "HOW" and "fi"), combining marks dropped (accents: "é" -> "e",
-"ü" -> "u"), then ``str.casefold`` ("ß" -> "ss"). Every run of separators (spaces, hyphens,
-apostrophes, punctuation) becomes one space, none at the ends. So "HOW MANY", "how many" and
-"how-many" all read ``how many``, and "What's" reads ``what s``: write patterns in that form
-(lowercase, unaccented, one space between words). The folding follows the interpreter's
-Unicode version; only rare characters differ between versions.
+**Normalisation** (``normalize``), applied to the question, never to the patterns: a word
+character is one of Unicode's letters, marks and digits (general category L, M or N, the classes
+of briefpack's shared character table), everything else separates words; each word character is
+folded with the standard library's ``unicodedata``: compatibility decomposition (NFKD: full-
+width "ＨＯＷ" and the ligature "ﬁ" become "HOW" and "fi"), combining marks dropped (accents: "é"
+-> "e", "ü" -> "u"), then ``str.casefold`` ("ß" -> "ss"). Every run of separators (spaces,
+hyphens, apostrophes, punctuation) becomes one space, none at the ends. So "HOW MANY", "how
+many" and "how-many" all read ``how many``, and "What's" reads ``what s``: write patterns in
+that form (lowercase, unaccented, one space between words). The folding follows the
+interpreter's Unicode version; only rare characters differ between versions.
 
 **Whole corpus.** With ``corpus``, ``route`` asks ``assemble`` itself (no deduplication, document
 order, the default system prompt and xml labels) whether every text fits the budget; if it
