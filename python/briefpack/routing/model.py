@@ -68,8 +68,8 @@ _WORD_CACHE: dict[tuple[bytes, int], list[int]] = {}
 def features(text: str, buckets: int) -> list[int]:
     """The hashed feature buckets of a normalised question (see the module doc).
 
-    >>> len(features("how many recipes", 1 << 15))  # 3 words, 2 pairs, 1 stem, 14 windows
-    20
+    >>> len(features("how many recipes", 1 << 15))  # 3 words, 2 pairs, 1 stem, 11 windows
+    17
     """
     mask = buckets - 1
     data = text.encode("utf-8")
@@ -233,9 +233,9 @@ def load_rows(path: str | Path) -> list[tuple[str, str]]:
     Blank lines, lines starting with ``#`` and a header line starting with ``kind`` are
     ignored. InputError names the file and line of a malformed row.
 
-    >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "rows.tsv")
-    >>> _ = open(path, "w").write("kind\tquestion\naggregate\tHow many orders?\n")
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "rows.tsv"
+    >>> _ = path.write_text("kind\\tquestion\\naggregate\\tHow many orders?\\n")
     >>> load_rows(path)
     [('aggregate', 'How many orders?')]
     """
