@@ -561,7 +561,7 @@ def route(
     *,
     rules: Sequence[Rule | tuple[str, str, str]] | None = None,
     lang: str | None = None,
-    model: Model | str | None = "default",
+    model: Model | str | Path | None = "default",
     corpus: Sequence[str | Chunk | Any] | None = None,
     budget: int | Budget | None = None,
     tokenizer: Any = "o200k_base",
@@ -582,7 +582,8 @@ def route(
             detect it; ignored with ``rules``. A question detected in another language (``it``,
             ``pt``, ``nl``, a non-Latin script) goes to retrieval: no rules, no model.
         model: the fallback: ``"default"`` (the shipped model), a ``Model`` (``train``,
-            ``Model.load``), a path to a weights file, or ``None`` for rules only.
+            ``Model.load``), a path to a weights file (read once, then kept by path), or
+            ``None`` for rules only.
         corpus: the whole corpus (texts, ``Chunk``s or anything ``assemble`` accepts), to check
             whether it fits the budget as sources; then retrieval is unnecessary.
         budget, tokenizer: as for ``assemble`` (budget default: ``assemble``'s); used only with
