@@ -1,10 +1,15 @@
-"""Precision and recall of briefpack.route's default rules on labelled questions.
+"""Precision and recall of briefpack.route (rules, then the fallback model) on labelled questions.
 
     python scripts/eval_routing.py --split dev            # the author's sets, while writing rules
     python scripts/eval_routing.py --split held           # the author's held rows
     python scripts/eval_routing.py --split dev --errors   # list the questions routed wrongly
     python scripts/eval_routing.py --file tests/data/routing_blind1_en.tsv
-        # any TSV: per-kind table, false-positive rate, confusion matrix (--lang de for German)
+        # any TSV: per-kind table, false-positive rate, confusion matrix (the language is
+        # detected; --lang de forces the German rules)
+    python scripts/eval_routing.py --file tests/data/routing_blind_2026-12-01.jsonl
+        # JSONL, one {"question", "kind", "lang"} per line: one table per language, then all;
+        # the language is detected per question (the label's "lang" is only used to group)
+    python scripts/eval_routing.py --file F --model none  # rules only (or --model WEIGHTS)
     python scripts/eval_routing.py --external ../shared/corpus/passages.jsonl.gz
         # third-party questions (lines ending in "?" in a passage corpus): how many leave retrieval
 
@@ -59,25 +64,57 @@ def load_file(path: str | Path) -> list[Row]:
     return rows
 
 
+def load_jsonl(path: str | Path) -> list[tuple[str, Row]]:
+    """The labelled rows of a JSONL file, one ``{"question", "kind", "lang"}`` per line:
+    ``(lang, (kind, "all", "-", question))``."""
+    import json
+
+    out = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if row.get("kind") not in KINDS or not isinstance(row.get("question"), str):
+            raise SystemExit(f"{path}:{number}: expected question, kind and lang: {line!r}")
+        out.append((str(row.get("lang", "en")), (row["kind"], "all", "-", row["question"])))
+    return out
+
+
 def load(lang: str) -> list[Row]:
     """The author's labelled rows of one language: (kind, split, corpus, question)."""
     return load_file(DATA / f"routing_{lang}.tsv")
 
 
-def predict(lang: str, corpus: str, question: str) -> str:
-    """The kind ``route`` gives one labelled row."""
-    rules = bp.ROUTE_RULE_SETS[lang]
+MODEL: object = "default"
+"""The fallback model ``predict`` passes to ``route`` ("default", None or a Model)."""
+
+
+def decide(lang: str, corpus: str, question: str) -> bp.Route:
+    """The route of one labelled row; ``lang`` "auto" detects the language."""
+    chosen = None if lang == "auto" else lang
     if corpus == "small":
         return bp.route(
-            question, rules=rules, corpus=SMALL_CORPUS, budget=BUDGET, tokenizer=TOKENIZER
-        ).kind
-    return bp.route(question, rules=rules).kind
+            question,
+            lang=chosen,
+            model=MODEL,  # type: ignore[arg-type]
+            corpus=SMALL_CORPUS,
+            budget=BUDGET,
+            tokenizer=TOKENIZER,
+        )
+    return bp.route(question, lang=chosen, model=MODEL)  # type: ignore[arg-type]
+
+
+def predict(lang: str, corpus: str, question: str) -> str:
+    """The kind ``route`` gives one labelled row."""
+    return decide(lang, corpus, question).kind
 
 
 def score(lang: str, rows: list[Row]) -> dict[str, object]:
     """Per-kind (wanted, routed, right) counts, the false-positive rate on ordinary questions
-    (retrieve rows without a corpus routed elsewhere), the confusion matrix and the errors."""
-    pairs = [(kind, predict(lang, corpus, q), corpus, q) for kind, _, corpus, q in rows]
+    (retrieve rows without a corpus routed elsewhere), the confusion matrix, the errors, and
+    how many were decided by a rule, by the model and by default; ``lang`` "auto" detects."""
+    routes = [decide(lang, corpus, q) for _, _, corpus, q in rows]
+    pairs = [(kind, r.kind, corpus, q) for (kind, _, corpus, q), r in zip(rows, routes)]
     table = {}
     for kind in KINDS:
         tp = sum(1 for want, got, _, _ in pairs if want == kind and got == kind)
@@ -97,7 +134,12 @@ def score(lang: str, rows: list[Row]) -> dict[str, object]:
         "errors": errors,
         "n": len(pairs),
         "right": sum(1 for w, g, _, _ in pairs if w == g),
+        "decided_by": {d: sum(1 for r in routes if r.decided_by == d) for d in DECIDERS},
+        "langs": [r.lang for r in routes],
     }
+
+
+DECIDERS = ("rule", "model", "default")
 
 
 def evaluate(lang: str, split: str) -> dict[str, object]:
@@ -138,6 +180,8 @@ def report(title: str, res: dict[str, object], errors: bool) -> None:
             print(f"| {kind} | {n_want} | {_pct(tp, n_got)} | {_pct(tp, n_want)} |")
     fp, n = res["ordinary"]  # type: ignore[misc]
     print(f"\nordinary questions routed away from retrieval: {_pct(fp, n)}")
+    by: dict[str, int] = res["decided_by"]  # type: ignore[assignment]
+    print("decided by: " + ", ".join(f"{d} {by[d]}" for d in DECIDERS))
     confusion: dict[tuple[str, str], int] = res["confusion"]  # type: ignore[assignment]
     used = [k for k in KINDS if any(confusion[k, o] or confusion[o, k] for o in KINDS)]
     short = {k: k[:8] for k in KINDS}
@@ -152,20 +196,37 @@ def report(title: str, res: dict[str, object], errors: bool) -> None:
 
 
 def main() -> None:
+    global MODEL
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "held", "all"), default="dev")
-    parser.add_argument("--file", metavar="TSV", help="score this labelled TSV instead")
+    parser.add_argument("--file", metavar="TSV|JSONL", help="score this labelled file instead")
     parser.add_argument(
         "--lang",
-        choices=sorted(bp.ROUTE_RULE_SETS),
-        default="en",
-        help="the rule set for --file (default en)",
+        choices=("auto", *sorted(bp.ROUTE_RULE_SETS)),
+        default="auto",
+        help="the rule set for a TSV --file (default auto: detect each question's language)",
     )
+    parser.add_argument("--model", default="default", help="default, none, or a weights file")
     parser.add_argument("--errors", action="store_true", help="list the misrouted questions")
     parser.add_argument("--external", metavar="PASSAGES.jsonl.gz", help="see the module doc")
     args = parser.parse_args()
+    if args.model == "none":
+        MODEL = None
+    elif args.model != "default":
+        MODEL = bp.routing.Model.load(args.model)
     if args.external:
         external(args.external)
+        return
+    if args.file and args.file.endswith(".jsonl"):
+        labelled = load_jsonl(args.file)
+        langs = list(dict.fromkeys(lang for lang, _ in labelled))
+        for lang in langs:
+            rows = [row for code, row in labelled if code == lang]
+            res = score(args.lang, rows)
+            detected = sum(1 for code in res["langs"] if code == lang)  # type: ignore[attr-defined]
+            report(f"{args.file}, lang {lang}", res, args.errors)
+            print(f"language detected as {lang}: {_pct(detected, len(rows))}")
+        report(f"{args.file}, all languages", score(args.lang, [r for _, r in labelled]), False)
         return
     if args.file:
         report(f"{args.file} ({args.lang})", score(args.lang, load_file(args.file)), args.errors)

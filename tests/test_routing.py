@@ -176,8 +176,16 @@ def test_near_misses_stay_retrieval() -> None:
 
 
 def test_german_questions_do_not_fire_english_rules_and_vice_versa() -> None:
-    assert bp.route("Wie viele Rezepte enthalten Sardellen?").kind == "retrieve"
-    assert bp.route("How many recipes use anchovies?", rules=bp.ROUTE_RULES_DE).kind == "retrieve"
+    en, de = bp.ROUTE_RULES_EN, bp.ROUTE_RULES_DE
+    assert bp.route("Wie viele Rezepte enthalten Sardellen?", rules=en, model=None).kind == (
+        "retrieve"
+    )
+    assert bp.route("How many recipes use anchovies?", rules=de, model=None).kind == "retrieve"
+    # by default the language is detected and its rules run
+    r = bp.route("Wie viele Rezepte enthalten Sardellen?")
+    assert (r.kind, r.lang, r.lang_source, r.rule_set) == ("aggregate", "de", "detected", "de")
+    r = bp.route("Wie viele Rezepte enthalten Sardellen?", lang="en", model=None)
+    assert (r.kind, r.lang, r.lang_source) == ("retrieve", "en", "given")
 
 
 def test_users_extend_rules_first_match_wins() -> None:
@@ -291,6 +299,7 @@ def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert out.splitlines() == [
         "route: aggregate",
+        "lang:  en (detected)",
         f"rule:  {2} (aggregate) {bp.ROUTE_RULES_EN[2].pattern}",
         "match: 'How many recipes use'",
         f"why:   {bp.route('How many recipes use anchovies?').why}",
@@ -358,7 +367,9 @@ def test_cli_rules_listing(capsys: pytest.CaptureFixture[str]) -> None:
         (["q", "--budget", "5"], "error: --budget and --window only matter with --corpus"),
         (["q", "--margin", "5"], "pass --window too"),
         (["q", "--corpus", "/nonexistent/c.jsonl"], "error: cannot read /nonexistent/c.jsonl"),
-        (["q", "--lang", "fr"], "invalid choice: 'fr'"),
+        (["q", "--lang", "it"], "invalid choice: 'it'"),
+        (["--train", "x.tsv"], "error: --train needs --model FILE"),
+        (["q", "--model", "/nonexistent/m.bin"], "cannot read the routing model"),
     ],
 )
 def test_cli_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -576,10 +576,29 @@ def cmd_cite(args: argparse.Namespace) -> int:
 
 def cmd_route(args: argparse.Namespace) -> int:
     """Say whether a question is for top-k retrieval or for another tool, and why."""
-    from ..routing import ROUTE_RULE_SETS, route
+    from ..routing import ROUTE_RULE_SETS, Model, load_rows, route, train
 
-    rules = ROUTE_RULE_SETS[args.lang]
+    lang = None if args.lang == "auto" else args.lang
+    rules = ROUTE_RULE_SETS[lang or "en"]
     screen = Screen(args.color)
+    if args.train is not None:
+        if args.model in (None, "none"):
+            raise UserError("--train needs --model FILE: the weights file to write")
+        if args.question is not None:
+            raise UserError("--train writes a model; route the question in a second call")
+        try:
+            model = train(load_rows(args.train))
+            model.save(args.model)
+        except BriefpackError as exc:
+            raise UserError(str(exc)) from None
+        except OSError as exc:
+            raise UserError(f"cannot write {args.model}: {exc.strerror}") from None
+        screen.line(
+            f"wrote {args.model}: trained on {model.meta['rows']} questions, threshold "
+            f"{model.threshold:.2f}"
+        )
+        screen.flush()
+        return EXIT_OK
     if args.rules:
         for i, rule in enumerate(rules):
             screen.line(f"{i:>2} {rule.kind:<15} {rule.pattern}\n   {'':<15} {rule.why}")
@@ -587,11 +606,19 @@ def cmd_route(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.question is None:
         raise UserError("route needs a question (or --rules to print the rule set)")
+    chosen: Model | str | None = "default"
+    if args.model == "none":
+        chosen = None
+    elif args.model is not None:
+        try:
+            chosen = Model.load(args.model)
+        except BriefpackError as exc:
+            raise UserError(str(exc)) from None
     budget = _budget(args, None)
     if args.corpus is None:
         if budget is not None:
             raise UserError("--budget and --window only matter with --corpus; pass --corpus too")
-        r = route(args.question, rules=rules)
+        r = route(args.question, lang=lang, model=chosen)
     else:
         name = display(args.corpus)
         with Rows(args.corpus, strings=True) as rows:
@@ -603,7 +630,8 @@ def cmd_route(args: argparse.Namespace) -> int:
             try:
                 r = route(
                     args.question,
-                    rules=rules,
+                    lang=lang,
+                    model=chosen,
                     corpus=corpus,
                     budget=budget,
                     tokenizer=args.tokenizer,
@@ -614,9 +642,12 @@ def cmd_route(args: argparse.Namespace) -> int:
         sys.stdout.write(dumps(r.to_dict()))
         return EXIT_OK
     screen.line(f"route: {r.kind}", "bold")
+    screen.line(f"lang:  {r.lang} ({r.lang_source})")
     if r.rule is not None:
         screen.line(f"rule:  {r.rule_index} ({r.rule.kind}) {r.rule.pattern}")
         screen.line(f"match: {r.matched!r}")
+    elif r.model_kind is not None:
+        screen.line(f"model: {r.model_kind} {r.model_score:.2f} (threshold {r.threshold:.2f})")
     screen.line(f"why:   {r.why}")
     screen.flush()
     return EXIT_OK

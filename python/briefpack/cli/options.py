@@ -125,8 +125,23 @@ _TABLE: tuple[Option, ...] = (
     Option(
         ("--lang",),
         ("route",),
-        "the rule set: en or de" + _DEFAULT,
-        settings={"choices": tuple(ROUTE_RULE_SETS), "default": "en"},
+        "the rule set: " + ", ".join(ROUTE_RULE_SETS) + ", or auto (detect the question's "
+        "language; --rules then lists en)" + _DEFAULT,
+        settings={"choices": ("auto", *ROUTE_RULE_SETS), "default": "auto"},
+    ),
+    Option(
+        ("--model",),
+        ("route",),
+        "the fallback model's weights file (written by --train) instead of the shipped one; "
+        "none for rules only; with --train, the file to write",
+        settings={"metavar": "FILE"},
+    ),
+    Option(
+        ("--train",),
+        ("route",),
+        "train a fallback model on labelled questions (TSV: kind<TAB>question, or kind, "
+        "split, corpus, question) and write it to --model FILE",
+        settings={"metavar": "TSV"},
     ),
     Option(
         ("--corpus",),

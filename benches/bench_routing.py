@@ -1,0 +1,44 @@
+"""Routing one question: rules, then the fallback model when no rule fires.
+
+    python -m pytest benches/bench_routing.py --benchmark-enable \
+        --benchmark-columns=min,median,max,rounds
+
+One benchmark per language and path: ``fallback`` questions are ordinary ones that no rule
+matches, so the whole route runs (normalise, detect the language, the candidate rules, the
+model); ``rule`` questions are decided by a rule (no model). The target is a median under
+50 µs with the fallback. The model and the compiled rules are loaded before timing (first use
+reads the weights file, about 15 ms, once per process).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import briefpack as bp
+from briefpack.routing import default_model
+
+CASES = {
+    ("en", "fallback"): "What temperature should I bake sourdough bread at?",
+    ("de", "fallback"): "Wie lange dauert die Elternzeit in Deutschland?",
+    ("fr", "fallback"): "Quelle est la politique de remboursement pour les abonnements annuels ?",
+    ("es", "fallback"): "¿Cuál es la política de reembolso de los planes anuales?",
+    ("en", "rule"): "How many recipes use anchovies?",
+    ("de", "rule"): "Wie viele Rezepte enthalten Sardellen?",
+}
+
+
+@pytest.mark.parametrize(("lang", "path"), list(CASES), ids=[f"{a}-{b}" for a, b in CASES])
+def test_bench_route_one_question(benchmark: Any, lang: str, path: str) -> None:
+    question = CASES[lang, path]
+    default_model().predict("warm up")
+    first = bp.route(question)
+    assert first.lang == lang
+    assert (first.decided_by == "rule") == (path == "rule")
+    if path == "fallback":
+        assert first.model_kind is not None  # the model ran
+    benchmark.group = "route one question"
+    benchmark.extra_info["question"] = question
+    result = benchmark(bp.route, question)
+    assert result.kind == first.kind
