@@ -1,8 +1,10 @@
-"""Page images: decoding once, the perceptual hash and page dedupe on both backends, token costs.
+"""Page images: decoding to a preview, the page signature and page dedupe on both backends,
+the decoding limits, token costs.
 
-The hash and the dedupe must be identical on the Rust core and the reference (hypothesis over
-random pixels and hashes); near-copies of generated text pages (tests/pagegen.py) must fall
-within the default threshold and different pages outside it.
+The signature and the dedupe (second look included) must be identical on the Rust core and the
+reference (hypothesis over random pixels and signatures, and generated pages with their copies
+and edits); near-copies of generated text pages (tests/pagegen.py) must be dropped, different
+pages and one-block edits kept.
 """
 
 from __future__ import annotations
@@ -171,7 +173,7 @@ def test_page_hashes_match_the_reference(
     pixels, offsets, widths, heights, channels = batch
     got = _core.page_hashes(pixels, offsets, widths, heights, channels)
     assert got == reference.page_hashes(pixels, offsets, widths, heights, channels)
-    assert all(len(h) == 128 for h in got)
+    assert all(len(h) == ref_pages.SIGNATURE_BYTES for h in got)
     # The batch equals a loop of single pages.
     singles = [
         ref_pages.page_hash(pixels[offsets[i] : offsets[i + 1]], widths[i], heights[i], c)
@@ -180,43 +182,74 @@ def test_page_hashes_match_the_reference(
     assert got == singles
 
 
+SIG = ref_pages.SIGNATURE_BYTES
+HB = ref_pages.HASH_BYTES
+
+
 @st.composite
-def hash_lists(draw: st.DrawFn) -> list[bytes]:
-    """Hashes of 1-16 bytes: random ones, and copies of earlier ones with a few bits flipped."""
-    size = draw(st.integers(1, 16))
+def signature_lists(draw: st.DrawFn) -> list[bytes]:
+    """Signatures: random hashes over smooth random grids, and copies of earlier ones with a few
+    hash bits flipped and their grid changed a little everywhere or a lot in one block."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     out: list[bytes] = []
-    for _ in range(draw(st.integers(0, 12))):
+    for _ in range(draw(st.integers(0, 5))):
         if out and draw(st.booleans()):
-            value = int.from_bytes(draw(st.sampled_from(out)), "big")
-            for bit in draw(st.lists(st.integers(0, 8 * size - 1), max_size=6)):
+            base = draw(st.sampled_from(out))
+            value = int.from_bytes(base[:HB], "big")
+            for bit in draw(st.lists(st.integers(0, 8 * HB - 1), max_size=8)):
                 value ^= 1 << bit
-            out.append(value.to_bytes(size, "big"))
+            grid = np.frombuffer(base[HB:], dtype=np.uint8).reshape(128, 128).astype(int)
+            grid += rng.integers(-3, 4, size=grid.shape)
+            if draw(st.booleans()):
+                y, x = draw(st.integers(0, 120)), draw(st.integers(0, 120))
+                grid[y : y + 6, x : x + 6] = 255 - grid[y : y + 6, x : x + 6]
+            out.append(value.to_bytes(HB, "big") + np.clip(grid, 0, 255).astype(np.uint8).tobytes())
         else:
-            out.append(draw(st.binary(min_size=size, max_size=size)))
+            small = rng.integers(0, 256, size=(16, 16), dtype=np.uint8)
+            grid = np.repeat(np.repeat(small, 8, axis=0), 8, axis=1)
+            out.append(draw(st.binary(min_size=HB, max_size=HB)) + grid.tobytes())
     return out
 
 
 @rust
-@given(hashes=hash_lists(), max_distance=st.integers(0, 40))
-def test_dedupe_pages_matches_the_reference(hashes: list[bytes], max_distance: int) -> None:
-    got = _core.dedupe_pages(hashes, max_distance=max_distance)
-    want = reference.dedupe_pages(hashes, max_distance=max_distance)
+@given(
+    hashes=signature_lists(),
+    max_distance=st.sampled_from([0, 8, 66, 256]),
+    look=st.sampled_from([{}, {"factor": 2, "margin": 1, "level": 5}, {"level": 0}]),
+)
+def test_dedupe_pages_matches_the_reference(
+    hashes: list[bytes], max_distance: int, look: dict[str, int]
+) -> None:
+    got = _core.dedupe_pages(hashes, max_distance=max_distance, details=True, **look)
+    want = reference.dedupe_pages(hashes, max_distance=max_distance, details=True, **look)
     assert tuple(got) == tuple(want)
-    for i, k in enumerate(want.duplicate_of):
+    assert tuple(_core.dedupe_pages(hashes, max_distance)) == tuple(want[:3])
+    kept, dup, sim, near, look_ = want
+    for i, k in enumerate(dup):
         if k is not None:
-            d = ref_pages.hamming(hashes[i], hashes[k])
+            d = ref_pages.hamming(hashes[i][:HB], hashes[k][:HB])
             assert d <= max_distance
-            assert want.similarity[i] == 1 - d / (8 * len(hashes[i]))
-            assert k in want.kept
+            assert sim[i] == 1 - d / 256
+            assert k in kept
             assert k < i
+    for i, k in enumerate(near):
+        if k is not None:
+            assert look_[i] is not None
+            assert look_[i][0] <= max_distance
+            f, m, lv = look.get("factor", 4), look.get("margin", 4), look.get("level", 22)
+            assert look_[i][1] > f * look_[i][2] + 16 * m or look_[i][2] > 16 * lv
+
+
+def _flat_signature(value: int, first_byte: int = 0) -> bytes:
+    return bytes([first_byte]) + bytes(HB - 1) + bytes([value]) * (SIG - HB)
 
 
 def test_dedupe_pages_first_copy_wins_on_both_backends(backend: str) -> None:
-    a, b, c = bytes(128), bytes([1]) + bytes(127), bytes([3]) + bytes(127)
+    a, b, c = _flat_signature(200), _flat_signature(200, 1), _flat_signature(200, 3)
     result = pages.dedupe_pages([a, c, b], max_distance=1, backend=backend)
     # b is 1 bit from a and 1 bit from c: it duplicates a, the earlier kept page.
     assert result.duplicate_of == [None, None, 0]
-    assert result.similarity == [None, None, 1 - 1 / 1024]
+    assert result.similarity == [None, None, 1 - 1 / 256]
     assert pages.dedupe_pages([a, b], backend=backend).kept == [0]
     assert pages.dedupe_pages([a, b], max_distance=0, backend=backend).kept == [0, 1]
 
@@ -225,12 +258,12 @@ def test_dedupe_pages_first_copy_wins_on_both_backends(backend: str) -> None:
     ("args", "message"),
     [
         (("x",), "hashes must be a list of bytes, got str"),
-        (([b"a", "b"],), "hashes\\[1\\] must be bytes, got str"),
-        (([b""],), "hashes\\[0\\] is empty"),
-        (([b"ab", b"a"],), "hashes\\[1\\] has 1 bytes but hashes\\[0\\] has 2"),
-        (([b"a"], -1), "max_distance must be an int >= 0, got -1"),
-        (([b"a"], 1.5), "max_distance must be an int >= 0, got 1.5"),
-        (([b"a"], True), "max_distance must be an int >= 0, got True"),
+        (([bytes(SIG), "b"],), "hashes\\[1\\] must be bytes, got str"),
+        (([b""],), "hashes\\[0\\] has 0 bytes, a page signature has 16416"),
+        (([bytes(SIG), b"a"],), "hashes\\[1\\] has 1 bytes, a page signature has 16416"),
+        (([bytes(SIG)], -1), "max_distance must be an int >= 0, got -1"),
+        (([bytes(SIG)], 1.5), "max_distance must be an int >= 0, got 1.5"),
+        (([bytes(SIG)], True), "max_distance must be an int >= 0, got True"),
     ],
 )
 def test_dedupe_pages_bad_input_same_message_on_both_backends(
@@ -281,7 +314,7 @@ SEEDS = (0, 1, 2, 3)  # from the tuning set: pages 0 and 2 share a layout, so do
 def test_near_copies_are_within_the_default_threshold(seed: int) -> None:
     original, copies = _generated(seed)
     for kind, h in copies.items():
-        assert ref_pages.hamming(original, h) <= pages.DEFAULT_MAX_DISTANCE, kind
+        assert ref_pages.hamming(original[:HB], h[:HB]) <= pages.DEFAULT_MAX_DISTANCE, kind
     result = pages.dedupe_pages([original, *copies.values()])
     assert result.kept == [0]
 
@@ -290,7 +323,7 @@ def test_different_pages_are_outside_the_default_threshold() -> None:
     originals = [_generated(seed)[0] for seed in SEEDS]
     for i in range(len(originals)):
         for j in range(i):
-            assert ref_pages.hamming(originals[i], originals[j]) > pages.DEFAULT_MAX_DISTANCE
+            assert ref_pages.hamming(originals[i][:HB], originals[j][:HB]) > 0
     assert pages.dedupe_pages(originals).kept == list(range(len(SEEDS)))
 
 
@@ -302,7 +335,7 @@ def test_a_generated_page_hashes_alike_on_both_backends_from_any_input() -> None
     assert pages.hash_pages(decoded, backend="python") == pages.hash_pages(inputs)
     # The colour page's luma is close to the gray page it was made from.
     gray, rgb = pages.hash_pages(decoded[:1] + decoded[2:3])
-    assert ref_pages.hamming(gray, rgb) <= pages.DEFAULT_MAX_DISTANCE
+    assert ref_pages.hamming(gray[:HB], rgb[:HB]) <= pages.DEFAULT_MAX_DISTANCE
 
 
 def test_hash_pages_names_the_bad_image() -> None:
@@ -352,3 +385,16 @@ def test_image_tokens_callable_and_bad_input() -> None:
         pages.image_tokens(0, 20)
     with pytest.raises(InputError, match="height must be an int >= 1, got True"):
         pages.image_tokens(1, True)
+
+
+def test_the_production_constants_are_the_kernels_constants() -> None:
+    assert pages.DEFAULT_MAX_DISTANCE == ref_pages.DEFAULT_MAX_DISTANCE
+    assert pages.HASH_BITS == ref_pages.HASH_BITS
+    assert (pages.DEFAULT_FACTOR, pages.DEFAULT_MARGIN, pages.DEFAULT_LEVEL) == (
+        ref_pages.DEFAULT_FACTOR,
+        ref_pages.DEFAULT_MARGIN,
+        ref_pages.DEFAULT_LEVEL,
+    )
+    if HAS_RUST:
+        sig = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False)"
+        assert _core.dedupe_pages.__text_signature__ == sig

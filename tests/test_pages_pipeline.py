@@ -192,10 +192,10 @@ def test_auto_dedupe_drops_a_near_copy_of_a_page_by_its_hash(backend: str, kind:
     assert drop["reason"] == "duplicate"
     assert drop["detail"]["of"] == "orig"
     assert drop["detail"]["method"] == "page_hash"
-    assert 1 - 81 / 1024 <= drop["detail"]["similarity"] < 1
+    assert 1 - 66 / 256 <= drop["detail"]["similarity"] <= 1
     assert a.settings["pages"] == {
         "dedupe": "page_hash",
-        "page_max_distance": 81,
+        "page_max_distance": 66,
         "image_tokens": "openai",
     }
 
