@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("PIL")
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import pagegen
 from briefpack import InputError, pages, reference
@@ -398,3 +400,94 @@ def test_the_production_constants_are_the_kernels_constants() -> None:
     if HAS_RUST:
         sig = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False)"
         assert _core.dedupe_pages.__text_signature__ == sig
+
+
+# --- lazy decoding and its limits ----------------------------------------------------------------
+
+
+def test_a_jpeg_is_decoded_at_a_reduced_scale_and_counted_so() -> None:
+    im = Image.new("RGB", (2400, 3000), (255, 255, 255))
+    data = encode(im, "JPEG", quality=80)
+    budget = pages.DecodeBudget()
+    page = pages.decode_page(data, budget=budget)
+    assert (page.width, page.height, page.channels) == (2400, 3000, 3)
+    # 3000 // 1024 = 2: decoded at half scale, one gray channel, nothing reduced after.
+    assert (page.preview.width, page.preview.height) == (1200, 1500)
+    assert budget.used == 1200 * 1500
+    # The full pixels are decoded only when asked for, and not kept.
+    assert len(page.pixels) == 2400 * 3000 * 3
+    assert "pixels" not in vars(page)
+
+
+def test_a_png_preview_is_reduced_by_an_integer_factor() -> None:
+    im = Image.new("L", (1700, 2200), 255)
+    budget = pages.DecodeBudget()
+    page = pages.decode_page(encode(im, "PNG"), budget=budget)
+    assert (page.preview.width, page.preview.height) == (850, 1100)
+    assert budget.used == 1700 * 2200  # a PNG is decoded in full, then reduced
+
+
+def test_the_request_budget_names_the_candidate_that_would_pass_it() -> None:
+    png = encode(Image.new("RGB", (100, 100), (255, 255, 255)), "PNG")
+    budget = pages.DecodeBudget(max_decoded_bytes=50_000)
+    pages.decode_page(png, where="candidate 0 (id='a')", budget=budget)
+    with pytest.raises(InputError, match=r"candidate 1 \(id='b'\): decoding this image \(30000 "):
+        pages.decode_page(png, where="candidate 1 (id='b')", budget=budget)
+    with pytest.raises(InputError, match="max_decoded_bytes must be an int >= 1"):
+        pages.DecodeBudget(max_decoded_bytes=0)
+    with pytest.raises(InputError, match=r"images\[1\]: decoding this image"):
+        pages.hash_pages([png, png], max_decoded_bytes=40_000)
+
+
+def test_a_declared_size_past_max_pixels_is_refused_before_decoding() -> None:
+    png = encode(Image.new("L", (3000, 3000), 255), "PNG")
+    budget = pages.DecodeBudget()
+    with pytest.raises(InputError, match=r"p7: the image is 3000x3000 = 9000000 pixels"):
+        pages.decode_page(png, where="p7", max_pixels=8_999_999, budget=budget)
+    assert budget.used == 0
+
+
+def test_thirty_declared_49_megapixel_pngs_stay_in_bounded_memory(tmp_path: Path) -> None:
+    """Decoded one at a time to a preview, then refused by the request's budget: a clear
+    error under a 1.5 GB address-space limit (holding them all took 3.8 GB)."""
+    path = tmp_path / "big.png"
+    Image.new("RGB", (7000, 7000), (255, 255, 255)).save(path, "PNG")
+    code = f"""
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+from briefpack import pages, InputError
+budget = pages.DecodeBudget()
+try:
+    for i in range(30):
+        pages.decode_page({str(path)!r}, where=f"candidate {{i}}", budget=budget)
+except InputError as exc:
+    print(str(exc).split(":")[0])
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr[-500:]
+    assert out.stdout.strip() == "candidate 14"
+
+
+# --- parity on generated pages, their copies and edits --------------------------------------------
+
+
+def _edit(page: Image.Image, seed: int) -> Image.Image:
+    """The page with one number block redrawn (a different number, same place)."""
+    out = page.copy()
+    d = ImageDraw.Draw(out)
+    x, y = 300 + 40 * (seed % 5), 700 + 60 * (seed % 7)
+    d.rectangle((x, y, x + 90, y + 24), fill=255)
+    d.text((x, y), str(10_000 + 7919 * seed), fill=0, font_size=22)
+    return out
+
+
+@rust
+@pytest.mark.parametrize("seed", [11, 12])
+def test_both_backends_agree_on_every_page_copy_and_edit(seed: int) -> None:
+    page = pagegen.text_page(seed, layout=seed % 2)
+    images = [page, *pagegen.near_copies(page, seed).values(), _edit(page, seed)]
+    images.append(pagegen.rgb(images[-1]))
+    decoded = [pages.decode_page(pagegen.png(im)) for im in images]
+    fast = pages.hash_pages(decoded, backend="rust")
+    assert fast == pages.hash_pages(decoded, backend="python")
+    assert pages.dedupe_pages(fast, backend="rust") == pages.dedupe_pages(fast, backend="python")
