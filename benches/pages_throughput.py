@@ -1,53 +1,82 @@
-"""Page hash throughput: pages per second, Rust core and reference side by side.
+"""Page signature cost per 1700x2200 page: decoding to the preview, the kernel, the second look.
 
-    python benches/pages_throughput.py [--runs 5] [--batch 20]
+    python benches/pages_throughput.py [--runs 7]
 
-A generated 1700x2200 text page (US letter at 200 dpi, tests/pagegen.py) is decoded once, gray
-and as RGB; each run hashes a batch of copies with ``hash_pages`` (one call: the pixels are
-joined, sent across once and hashed without the GIL) and the median of the runs is printed.
-The reference hashes fewer pages per run (it is pure Python). Decoding is not timed. Build the
-extension with the release profile first (``make build-prod``) for numbers worth quoting.
+A generated 1700x2200 text page (US letter at 200 dpi, tests/pagegen.py), as an RGB PNG and as
+a JPEG (quality 90). Each figure is the median of ``--runs`` runs on one core (the kernels run
+one page after another, without threads):
+
+* decode: ``decode_page`` from the encoded bytes to its 850x1100 gray preview (Pillow; a JPEG
+  is decoded at half scale);
+* kernel: ``page_hashes`` on the preview (what ``hash_pages`` and the pipeline run), and on the
+  full RGB pixels for comparison; Rust core and reference;
+* second look: ``dedupe_pages`` of a page and its JPEG copy (a hash match, so the detail grids
+  are compared).
+
+Build the extension with the release profile first for numbers worth quoting.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import pagegen
-from briefpack import pages
+from briefpack import _core, pages, reference
 
 
-def rate(batch: list[pages.PageImage], backend: str, runs: int) -> float:
+def median_ms(fn: Callable[[], object], runs: int) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        pages.hash_pages(batch, backend=backend)
+        fn()
         times.append(time.perf_counter() - start)
-    return len(batch) / statistics.median(times)
+    return 1000 * statistics.median(times)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--batch", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    page = pagegen.text_page(0)
-    gray = pages.decode_page(np.asarray(page))
-    color = pages.decode_page(np.asarray(pagegen.rgb(page)))
-    print(f"{page.width}x{page.height} page, median of {args.runs} runs, pages per second")
-    print(f"{'input':<6} {'rust':>10} {'reference':>10}")
-    for name, p in (("gray", gray), ("RGB", color)):
-        fast = rate([p] * args.batch, "rust", args.runs)
-        slow = rate([p] * max(1, args.batch // 10), "python", args.runs)
-        print(f"{name:<6} {fast:>10.1f} {slow:>10.2f}")
+    im = pagegen.rgb(pagegen.text_page(0))
+    png = pagegen.png(im)
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=90)
+    jpeg = buf.getvalue()
+    page = pages.decode_page(png)
+    full = page.pixels
+    batch = pages.kernel_batch([page])
+    copy = pages.hash_pages([jpeg])[0]
+    sig = pages.hash_pages([page])[0]
+    w, h = page.width, page.height
+    rows = [
+        ("decode PNG to preview", median_ms(lambda: pages.decode_page(png), args.runs)),
+        ("decode JPEG to preview", median_ms(lambda: pages.decode_page(jpeg), args.runs)),
+        ("kernel on the preview, Rust", median_ms(lambda: _core.page_hashes(*batch), args.runs)),
+        (
+            "kernel on the preview, reference",
+            median_ms(lambda: reference.page_hashes(*batch), max(1, args.runs // 3)),
+        ),
+        (
+            "kernel on full RGB pixels, Rust",
+            median_ms(lambda: _core.page_hashes(full, [0, len(full)], [w], [h], [3]), args.runs),
+        ),
+        ("second look, Rust", median_ms(lambda: _core.dedupe_pages([sig, copy]), args.runs)),
+        (
+            "second look, reference",
+            median_ms(lambda: reference.dedupe_pages([sig, copy]), max(1, args.runs // 3)),
+        ),
+    ]
+    print(f"{w}x{h} page, median of {args.runs} runs, ms")
+    for name, ms in rows:
+        print(f"{name:<36} {ms:>8.2f}")
 
 
 if __name__ == "__main__":

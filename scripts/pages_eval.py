@@ -1,97 +1,348 @@
-"""Tune and evaluate page dedupe on generated pages (tests/pagegen.py).
+"""Evaluate page dedupe on pages rendered from real PDFs: copies found, different pages kept.
 
-    python scripts/pages_eval.py tune     # distances on the tuning set and the threshold they give
-    python scripts/pages_eval.py eval     # precision/recall of dedupe_pages on the held-out set
+    apt-get install -y poppler-utils r-doc-pdf debmake-doc libtasn1-doc shared-mime-info \
+        nettle-dev fontconfig bzip2-doc valgrind     # the PDFs below and pdftoppm/pdftotext
+    python scripts/pages_eval.py tune       # the tuning documents: distances, second-look margins
+    python scripts/pages_eval.py heldout    # the held-back documents, scored once
 
-The tuning set is pages with seeds 0..39 (4 layouts shared by 10 pages each), the held-out set
-seeds 100000..100059 (6 layouts, 10 pages each): no page, no layout in common. Each page comes
-with its 7 near-copies (pagegen.near_copies). ``tune`` prints the largest near-copy distance,
-the smallest distance between different pages, and the threshold half way between them.
-``eval`` lists every page and its copies in a seeded shuffled order, runs ``dedupe_pages`` at
-the default threshold and counts: a copy whose ``duplicate_of`` is a page of its own group is a
-true positive, one marked as a copy of another group (or a first-of-its-group page marked at
-all) a false positive, a copy left unmarked a false negative.
+Pages are rendered with ``pdftoppm`` at 200 dpi (a US-letter page is 1700x2200) from the PDFs of
+Debian's documentation packages. For each page the script makes the copies a real pipeline
+produces and the hard non-copies a dedupe must keep:
+
+* copies: a re-render at 150 dpi, JPEG at quality 60, grayscale, a 2% crop of every side, a
+  changed margin (white on two sides, light gray on the others), a scan (a rotation of 0.3-1
+  degree, noise, JPEG 75) and a scan of the 150 dpi re-render;
+* different pages: every other page of the set, consecutive pages of one document and pages of one
+  layout included;
+* edits: the page with one number changed and the page with one text row rewritten (drawn with
+  Pillow over the word and line boxes of ``pdftotext -bbox-layout``), each also as a JPEG (q60):
+  they must be kept.
+
+Images are written under ``/tmp/briefpack-pages-eval`` (nothing is committed) and reused by later
+runs. Scoring: every original and copy in a seeded shuffled order goes through ``dedupe_pages``; a
+copy marked as a duplicate of a page of its own group is a true positive, a page marked as a
+duplicate of another group a false positive (and, if it is a copy, also a false negative), a copy
+left unmarked a false negative. Each edit is then deduped after its original (and after its
+original's copies): kept means not marked as a duplicate of its own page.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import random
+import re
+import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from PIL import Image, ImageDraw, ImageFont
 
-import pagegen
+import briefpack as bp
 from briefpack import pages
-from briefpack.reference.pages import hamming
 
-SETS = {"tune": (range(40), 4), "eval": (range(100_000, 100_060), 6)}
+ROOT = Path("/tmp/briefpack-pages-eval")
+DPI = 200
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+DOC = Path("/usr/share/doc")
 
+# Tuning documents: looked at as often as needed. Held-back documents: other packages, other
+# layouts (TeX manuals of other projects, DocBook, a specification), scored once.
+SETS: dict[str, list[tuple[str, int]]] = {
+    "tune": [
+        ("r-doc-pdf/manual/R-intro.pdf", 14),
+        ("r-doc-pdf/manual/R-data.pdf", 12),
+        ("debmake-doc/debmake-doc.en.pdf", 14),
+        ("libtasn1-doc/libtasn1.pdf", 12),
+    ],
+    "heldout": [
+        ("r-doc-pdf/manual/R-admin.pdf", 12),
+        ("r-doc-pdf/manual/R-FAQ.pdf", 10),
+        ("shared-mime-info/shared-mime-info-spec.pdf", 10),
+        ("nettle-dev/nettle.pdf.gz", 12),
+        ("fontconfig/fontconfig-user.pdf.gz", 8),
+        ("bzip2/manual.pdf.gz", 10),
+        ("valgrind/valgrind_manual.pdf.gz", 12),
+    ],
+}
 
-def build(name: str) -> tuple[list[bytes], list[int], list[str]]:
-    """Hashes, group (original page) and kind of every page and copy of a set."""
-    seeds, layouts = SETS[name]
-    hashes: list[bytes] = []
-    groups: list[int] = []
-    kinds: list[str] = []
-    for g, seed in enumerate(seeds):
-        page = pagegen.text_page(seed, layout=seeds.start + g % layouts)
-        images = {"original": page, **pagegen.near_copies(page, seed)}
-        decoded = [pages.decode_page(pagegen.png(im)) for im in images.values()]
-        hashes += pages.hash_pages(decoded)
-        groups += [g] * len(images)
-        kinds += list(images)
-    return hashes, groups, kinds
-
-
-def tune() -> None:
-    hashes, groups, kinds = build("tune")
-    originals = [i for i, k in enumerate(kinds) if k == "original"]
-    near = {}
-    for i, k in enumerate(kinds):
-        if k != "original":
-            o = originals[groups[i]]
-            near[k] = max(near.get(k, 0), hamming(hashes[i], hashes[o]))
-    far = min(
-        hamming(hashes[i], hashes[j])
-        for i in range(len(hashes))
-        for j in range(i)
-        if groups[i] != groups[j]
-    )
-    worst = max(near.values())
-    print(f"largest near-copy distance by kind: {near}")
-    print(f"largest near-copy distance: {worst} bits; smallest between different pages: {far}")
-    print(f"threshold half way: {(worst + far) // 2}")
+COPIES = ("rerender150", "jpeg60", "gray", "crop2", "margin", "scan", "scan150")
+EDITS = ("number", "number_jpeg", "row", "row_jpeg")
 
 
-def evaluate() -> None:
-    hashes, groups, _ = build("eval")
-    order = list(range(len(hashes)))
+@dataclass
+class Item:
+    group: int
+    kind: str
+    doc: str
+    page: int
+    path: Path
+
+
+def _pdf(rel: str) -> Path:
+    """The PDF at ``rel`` under /usr/share/doc, gunzipped into the cache if it is compressed."""
+    src = DOC / rel
+    if not src.exists():
+        sys.exit(f"{src} is missing: install its package (see the docstring)")
+    if src.suffix != ".gz":
+        return src
+    out = ROOT / "pdf" / src.name.removesuffix(".gz")
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        import gzip
+
+        out.write_bytes(gzip.decompress(src.read_bytes()))
+    return out
+
+
+def _render(pdf: Path, page: int, dpi: int) -> Image.Image:
+    png = subprocess.run(
+        ["pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-png", str(pdf)],
+        check=True,
+        capture_output=True,
+    ).stdout
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _ink(im: Image.Image) -> float:
+    small = im.convert("L").reduce(4)
+    return sum(small.histogram()[:160]) / (small.width * small.height)
+
+
+def _boxes(
+    pdf: Path, page: int
+) -> tuple[list[tuple[float, ...]], list[tuple[tuple[float, ...], str]]]:
+    """Line boxes (with >= 3 words of letters) and word boxes of one page, in pixels at DPI."""
+    html = subprocess.run(
+        ["pdftotext", "-f", str(page), "-l", str(page), "-bbox-layout", str(pdf), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    s = DPI / 72
+    num = r'"([-\d.]+)"'
+    box = rf"xMin={num} yMin={num} xMax={num} yMax={num}"
+    lines = []
+    for m in re.finditer(rf"<line {box}>(.*?)</line>", html, re.S):
+        words = re.findall(r">([^<]+)</word>", m.group(5))
+        if sum(w.isalpha() for w in words) >= 3:
+            lines.append(tuple(float(v) * s for v in m.groups()[:4]))
+    words = [
+        (tuple(float(v) * s for v in m.groups()[:4]), m.group(5))
+        for m in re.finditer(rf"<word {box}>([^<]+)</word>", html)
+    ]
+    return lines, words
+
+
+def _jpeg(im: Image.Image, quality: int) -> Image.Image:
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=quality)
+    return Image.open(io.BytesIO(buf.getvalue())).convert(im.mode)
+
+
+def _scan(im: Image.Image, rng: random.Random) -> Image.Image:
+    angle = rng.choice((-1, 1)) * rng.uniform(0.3, 1.0)
+    out = im.rotate(angle, Image.Resampling.BICUBIC, fillcolor=(255, 255, 255))
+    noise = Image.effect_noise(out.size, 24).convert("RGB")  # gray noise around 128
+    out = Image.blend(out, noise, 0.06)
+    return _jpeg(out.point(lambda v: min(255, int(v * 1.06))), 75)
+
+
+def _copies(im: Image.Image, im150: Image.Image, rng: random.Random) -> dict[str, Image.Image]:
+    w, h = im.size
+    dx, dy = round(0.02 * w), round(0.02 * h)
+    pad = Image.new("RGB", (w + 140, h + 90), (236, 236, 236))
+    pad.paste((255, 255, 255), (0, 0, 110, h + 90))
+    pad.paste(im, (110, 30))
+    return {
+        "rerender150": im150,
+        "jpeg60": _jpeg(im, 60),
+        "gray": im.convert("L"),
+        "crop2": im.crop((dx, dy, w - dx, h - dy)),
+        "margin": pad,
+        "scan": _scan(im, rng),
+        "scan150": _scan(im150, rng),
+    }
+
+
+def _edits(im: Image.Image, pdf: Path, page: int, rng: random.Random) -> dict[str, Image.Image]:
+    lines, words = _boxes(pdf, page)
+    out: dict[str, Image.Image] = {}
+    numbers = [(b, w) for b, w in words if any(c.isdigit() for c in w)] or [
+        (b, w) for b, w in words if len(w) >= 3
+    ]
+    if numbers:
+        (x0, y0, x1, y1), word = rng.choice(numbers)
+        new = "".join(str((int(c) + rng.randint(1, 9)) % 10) if c.isdigit() else c for c in word)
+        if new == word:
+            new = str(rng.randint(10, 99))
+        out["number"] = _draw(im, (x0, y0, x1, y1), new)
+    if lines:
+        box = rng.choice(lines[len(lines) // 4 : max(len(lines) // 4 + 1, 3 * len(lines) // 4)])
+        text = [
+            w
+            for (b, w) in words
+            if b[0] >= box[0] - 1
+            and b[2] <= box[2] + 1
+            and b[1] >= box[1] - 1
+            and b[3] <= box[3] + 1
+        ]
+        rng.shuffle(text)
+        out["row"] = _draw(im, box, " ".join(text[::-1]) or "changed row")
+    for k in list(out):
+        out[f"{k}_jpeg"] = _jpeg(out[k], 60)
+    return out
+
+
+def _draw(im: Image.Image, box: tuple[float, ...], text: str) -> Image.Image:
+    x0, y0, x1, y1 = box
+    out = im.copy()
+    d = ImageDraw.Draw(out)
+    d.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), fill=(255, 255, 255))
+    size = max(6, round((y1 - y0) * 0.8))
+    font = ImageFont.truetype(FONT, size)
+    while size > 6 and d.textlength(text, font=font) > (x1 - x0) * 1.05:
+        size -= 1
+        font = ImageFont.truetype(FONT, size)
+    d.text((x0, y0 + (y1 - y0) * 0.05), text, fill=(0, 0, 0), font=font)
+    return out
+
+
+def _save(im: Image.Image, path: Path, kind: str) -> Path:
+    if "jpeg" in kind or kind.startswith("scan"):
+        path = path.with_suffix(".jpg")
+        im.save(path, "JPEG", quality=95 if not kind.startswith("jpeg") else 60)
+    else:
+        path = path.with_suffix(".png")
+        im.save(path, "PNG", compress_level=1)
+    return path
+
+
+def build(name: str) -> list[Item]:
+    """Every original, copy and edit of a set, rendered once and cached under ROOT."""
+    folder = ROOT / name
+    index = folder / "index.json"
+    if index.exists():
+        return [Item(**{**r, "path": Path(r["path"])}) for r in json.loads(index.read_text())]
+    folder.mkdir(parents=True, exist_ok=True)
+    items: list[Item] = []
+    group = 0
+    for rel, count in SETS[name]:
+        pdf = _pdf(rel)
+        rng = random.Random(rel)
+        total = int(
+            re.search(
+                r"Pages:\s+(\d+)",
+                subprocess.run(
+                    ["pdfinfo", str(pdf)], check=True, capture_output=True, text=True
+                ).stdout,
+            ).group(1)
+        )
+        start = rng.randint(3, max(3, total - 2 * count))
+        chosen = list(range(start, min(total, start + count // 2)))  # consecutive pages
+        while len(chosen) < count:  # and others spread over the document
+            p = rng.randint(3, total)
+            if p not in chosen:
+                chosen.append(p)
+        for p in chosen:
+            im = _render(pdf, p, DPI)
+            if _ink(im) < 0.005:  # a blank page is a copy of every other blank page
+                continue
+            im150 = _render(pdf, p, 150)
+            stem = f"{Path(rel).name.split('.')[0]}-{p}"
+            variants = {"original": im, **_copies(im, im150, rng), **_edits(im, pdf, p, rng)}
+            for kind, v in variants.items():
+                path = _save(v, folder / f"{stem}-{kind}", kind)
+                items.append(Item(group, kind, rel, p, path))
+            group += 1
+            print(f"{name}: {rel} page {p}", file=sys.stderr)
+    index.write_text(json.dumps([{**vars(i), "path": str(i.path)} for i in items]))
+    return items
+
+
+def score(items: list[Item], backend: str = "auto", **kw: object) -> dict[str, object]:
+    """Precision and recall of copies vs different pages, and the edits kept."""
+    decoded = {i.path: bp.decode_page(i.path) for i in items}
+    t0 = time.perf_counter()
+    hashes = dict(zip(decoded, pages.hash_pages(list(decoded.values()), backend=backend)))
+    hash_ms = 1000 * (time.perf_counter() - t0) / len(decoded)
+    main = [i for i in items if i.kind == "original" or i.kind in COPIES]
+    order = list(range(len(main)))
     random.Random(7).shuffle(order)
-    result = pages.dedupe_pages([hashes[i] for i in order])
+    res = pages.dedupe_pages([hashes[main[i].path] for i in order], backend=backend, **kw)
     seen: set[int] = set()
     tp = fp = fn = 0
+    missed: dict[str, int] = {}
+    false: list[str] = []
     for pos, i in enumerate(order):
-        dup = result.duplicate_of[pos]
-        is_copy = groups[i] in seen
-        seen.add(groups[i])
+        it = main[i]
+        dup = res.duplicate_of[pos]
+        is_copy = it.group in seen
+        seen.add(it.group)
         if dup is None:
             fn += is_copy
-        elif is_copy and groups[order[dup]] == groups[i]:
+            if is_copy:
+                missed[it.kind] = missed.get(it.kind, 0) + 1
+        elif is_copy and main[order[dup]].group == it.group:
             tp += 1
         else:
             fp += 1
             fn += is_copy
-    print(
-        f"{len(hashes)} images ({len(set(groups))} pages and their copies), "
-        f"max_distance={pages.DEFAULT_MAX_DISTANCE}: TP {tp}, FP {fp}, FN {fn}, "
-        f"precision {tp / max(1, tp + fp):.3f}, recall {tp / max(1, tp + fn):.3f}"
-    )
+            false.append(f"{it.path.name} as {main[order[dup]].path.name}")
+    ham = [
+        (main[i].group, main[i].kind, int.from_bytes(hashes[main[i].path][:32], "big"))
+        for i in range(len(main))
+    ]
+    copy_max: dict[str, int] = {}
+    diff_min = 256
+    for a, (ga, ka, ha) in enumerate(ham):
+        for gb, kb, hb in ham[:a]:
+            d = (ha ^ hb).bit_count()
+            if ga == gb:
+                k = ka if kb == "original" else kb if ka == "original" else None
+                if k:
+                    copy_max[k] = max(copy_max.get(k, 0), d)
+            else:
+                diff_min = min(diff_min, d)
+    by_group: dict[int, list[Item]] = {}
+    for it in items:
+        by_group.setdefault(it.group, []).append(it)
+    kept = {k: [0, 0] for k in EDITS}
+    for members in by_group.values():
+        ref = [m for m in members if m.kind == "original" or m.kind in COPIES]
+        for m in members:
+            if m.kind in EDITS:
+                r = pages.dedupe_pages(
+                    [hashes[x.path] for x in ref] + [hashes[m.path]], backend=backend, **kw
+                )
+                kept[m.kind][1] += 1
+                kept[m.kind][0] += r.duplicate_of[-1] is None
+    return {
+        "images": len(main),
+        "pages": len(by_group),
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "precision": round(tp / max(1, tp + fp), 4),
+        "recall": round(tp / max(1, tp + fn), 4),
+        "missed_by_kind": missed,
+        "false_merges": false[:10],
+        "edits_kept": {k: f"{a}/{b}" for k, (a, b) in kept.items()},
+        "edits_kept_rate": round(
+            sum(a for a, _ in kept.values()) / max(1, sum(b for _, b in kept.values())), 4
+        ),
+        "hash_ms_per_image": round(hash_ms, 2),
+        "copy_distance_max_by_kind": copy_max,
+        "different_pages_distance_min": diff_min,
+    }
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("split", choices=["tune", "eval"])
+    parser.add_argument("split", choices=sorted(SETS))
+    parser.add_argument("--backend", default="auto")
     args = parser.parse_args()
-    tune() if args.split == "tune" else evaluate()
+    print(json.dumps(score(build(args.split), args.backend), indent=1))

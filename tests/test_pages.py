@@ -1,14 +1,18 @@
-"""Page images: decoding once, the perceptual hash and page dedupe on both backends, token costs.
+"""Page images: decoding to a preview, the page signature and page dedupe on both backends,
+the decoding limits, token costs.
 
-The hash and the dedupe must be identical on the Rust core and the reference (hypothesis over
-random pixels and hashes); near-copies of generated text pages (tests/pagegen.py) must fall
-within the default threshold and different pages outside it.
+The signature and the dedupe (second look included) must be identical on the Rust core and the
+reference (hypothesis over random pixels and signatures, and generated pages with their copies
+and edits); near-copies of generated text pages (tests/pagegen.py) must be dropped, different
+pages and one-block edits kept.
 """
 
 from __future__ import annotations
 
 import functools
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +22,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("PIL")
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import pagegen
 from briefpack import InputError, pages, reference
@@ -171,7 +175,7 @@ def test_page_hashes_match_the_reference(
     pixels, offsets, widths, heights, channels = batch
     got = _core.page_hashes(pixels, offsets, widths, heights, channels)
     assert got == reference.page_hashes(pixels, offsets, widths, heights, channels)
-    assert all(len(h) == 128 for h in got)
+    assert all(len(h) == ref_pages.SIGNATURE_BYTES for h in got)
     # The batch equals a loop of single pages.
     singles = [
         ref_pages.page_hash(pixels[offsets[i] : offsets[i + 1]], widths[i], heights[i], c)
@@ -180,43 +184,74 @@ def test_page_hashes_match_the_reference(
     assert got == singles
 
 
+SIG = ref_pages.SIGNATURE_BYTES
+HB = ref_pages.HASH_BYTES
+
+
 @st.composite
-def hash_lists(draw: st.DrawFn) -> list[bytes]:
-    """Hashes of 1-16 bytes: random ones, and copies of earlier ones with a few bits flipped."""
-    size = draw(st.integers(1, 16))
+def signature_lists(draw: st.DrawFn) -> list[bytes]:
+    """Signatures: random hashes over smooth random grids, and copies of earlier ones with a few
+    hash bits flipped and their grid changed a little everywhere or a lot in one block."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     out: list[bytes] = []
-    for _ in range(draw(st.integers(0, 12))):
+    for _ in range(draw(st.integers(0, 5))):
         if out and draw(st.booleans()):
-            value = int.from_bytes(draw(st.sampled_from(out)), "big")
-            for bit in draw(st.lists(st.integers(0, 8 * size - 1), max_size=6)):
+            base = draw(st.sampled_from(out))
+            value = int.from_bytes(base[:HB], "big")
+            for bit in draw(st.lists(st.integers(0, 8 * HB - 1), max_size=8)):
                 value ^= 1 << bit
-            out.append(value.to_bytes(size, "big"))
+            grid = np.frombuffer(base[HB:], dtype=np.uint8).reshape(128, 128).astype(int)
+            grid += rng.integers(-3, 4, size=grid.shape)
+            if draw(st.booleans()):
+                y, x = draw(st.integers(0, 120)), draw(st.integers(0, 120))
+                grid[y : y + 6, x : x + 6] = 255 - grid[y : y + 6, x : x + 6]
+            out.append(value.to_bytes(HB, "big") + np.clip(grid, 0, 255).astype(np.uint8).tobytes())
         else:
-            out.append(draw(st.binary(min_size=size, max_size=size)))
+            small = rng.integers(0, 256, size=(16, 16), dtype=np.uint8)
+            grid = np.repeat(np.repeat(small, 8, axis=0), 8, axis=1)
+            out.append(draw(st.binary(min_size=HB, max_size=HB)) + grid.tobytes())
     return out
 
 
 @rust
-@given(hashes=hash_lists(), max_distance=st.integers(0, 40))
-def test_dedupe_pages_matches_the_reference(hashes: list[bytes], max_distance: int) -> None:
-    got = _core.dedupe_pages(hashes, max_distance=max_distance)
-    want = reference.dedupe_pages(hashes, max_distance=max_distance)
+@given(
+    hashes=signature_lists(),
+    max_distance=st.sampled_from([0, 8, 66, 256]),
+    look=st.sampled_from([{}, {"factor": 2, "margin": 1, "level": 5}, {"level": 0}]),
+)
+def test_dedupe_pages_matches_the_reference(
+    hashes: list[bytes], max_distance: int, look: dict[str, int]
+) -> None:
+    got = _core.dedupe_pages(hashes, max_distance=max_distance, details=True, **look)
+    want = reference.dedupe_pages(hashes, max_distance=max_distance, details=True, **look)
     assert tuple(got) == tuple(want)
-    for i, k in enumerate(want.duplicate_of):
+    assert tuple(_core.dedupe_pages(hashes, max_distance)) == tuple(want[:3])
+    kept, dup, sim, near, look_ = want
+    for i, k in enumerate(dup):
         if k is not None:
-            d = ref_pages.hamming(hashes[i], hashes[k])
+            d = ref_pages.hamming(hashes[i][:HB], hashes[k][:HB])
             assert d <= max_distance
-            assert want.similarity[i] == 1 - d / (8 * len(hashes[i]))
-            assert k in want.kept
+            assert sim[i] == 1 - d / 256
+            assert k in kept
             assert k < i
+    for i, k in enumerate(near):
+        if k is not None:
+            assert look_[i] is not None
+            assert look_[i][0] <= max_distance
+            f, m, lv = look.get("factor", 4), look.get("margin", 4), look.get("level", 22)
+            assert look_[i][1] > f * look_[i][2] + 16 * m or look_[i][2] > 16 * lv
+
+
+def _flat_signature(value: int, first_byte: int = 0) -> bytes:
+    return bytes([first_byte]) + bytes(HB - 1) + bytes([value]) * (SIG - HB)
 
 
 def test_dedupe_pages_first_copy_wins_on_both_backends(backend: str) -> None:
-    a, b, c = bytes(128), bytes([1]) + bytes(127), bytes([3]) + bytes(127)
+    a, b, c = _flat_signature(200), _flat_signature(200, 1), _flat_signature(200, 3)
     result = pages.dedupe_pages([a, c, b], max_distance=1, backend=backend)
     # b is 1 bit from a and 1 bit from c: it duplicates a, the earlier kept page.
     assert result.duplicate_of == [None, None, 0]
-    assert result.similarity == [None, None, 1 - 1 / 1024]
+    assert result.similarity == [None, None, 1 - 1 / 256]
     assert pages.dedupe_pages([a, b], backend=backend).kept == [0]
     assert pages.dedupe_pages([a, b], max_distance=0, backend=backend).kept == [0, 1]
 
@@ -225,12 +260,12 @@ def test_dedupe_pages_first_copy_wins_on_both_backends(backend: str) -> None:
     ("args", "message"),
     [
         (("x",), "hashes must be a list of bytes, got str"),
-        (([b"a", "b"],), "hashes\\[1\\] must be bytes, got str"),
-        (([b""],), "hashes\\[0\\] is empty"),
-        (([b"ab", b"a"],), "hashes\\[1\\] has 1 bytes but hashes\\[0\\] has 2"),
-        (([b"a"], -1), "max_distance must be an int >= 0, got -1"),
-        (([b"a"], 1.5), "max_distance must be an int >= 0, got 1.5"),
-        (([b"a"], True), "max_distance must be an int >= 0, got True"),
+        (([bytes(SIG), "b"],), "hashes\\[1\\] must be bytes, got str"),
+        (([b""],), "hashes\\[0\\] has 0 bytes, a page signature has 16416"),
+        (([bytes(SIG), b"a"],), "hashes\\[1\\] has 1 bytes, a page signature has 16416"),
+        (([bytes(SIG)], -1), "max_distance must be an int >= 0, got -1"),
+        (([bytes(SIG)], 1.5), "max_distance must be an int >= 0, got 1.5"),
+        (([bytes(SIG)], True), "max_distance must be an int >= 0, got True"),
     ],
 )
 def test_dedupe_pages_bad_input_same_message_on_both_backends(
@@ -281,7 +316,7 @@ SEEDS = (0, 1, 2, 3)  # from the tuning set: pages 0 and 2 share a layout, so do
 def test_near_copies_are_within_the_default_threshold(seed: int) -> None:
     original, copies = _generated(seed)
     for kind, h in copies.items():
-        assert ref_pages.hamming(original, h) <= pages.DEFAULT_MAX_DISTANCE, kind
+        assert ref_pages.hamming(original[:HB], h[:HB]) <= pages.DEFAULT_MAX_DISTANCE, kind
     result = pages.dedupe_pages([original, *copies.values()])
     assert result.kept == [0]
 
@@ -290,7 +325,7 @@ def test_different_pages_are_outside_the_default_threshold() -> None:
     originals = [_generated(seed)[0] for seed in SEEDS]
     for i in range(len(originals)):
         for j in range(i):
-            assert ref_pages.hamming(originals[i], originals[j]) > pages.DEFAULT_MAX_DISTANCE
+            assert ref_pages.hamming(originals[i][:HB], originals[j][:HB]) > 0
     assert pages.dedupe_pages(originals).kept == list(range(len(SEEDS)))
 
 
@@ -302,7 +337,7 @@ def test_a_generated_page_hashes_alike_on_both_backends_from_any_input() -> None
     assert pages.hash_pages(decoded, backend="python") == pages.hash_pages(inputs)
     # The colour page's luma is close to the gray page it was made from.
     gray, rgb = pages.hash_pages(decoded[:1] + decoded[2:3])
-    assert ref_pages.hamming(gray, rgb) <= pages.DEFAULT_MAX_DISTANCE
+    assert ref_pages.hamming(gray[:HB], rgb[:HB]) <= pages.DEFAULT_MAX_DISTANCE
 
 
 def test_hash_pages_names_the_bad_image() -> None:
@@ -352,3 +387,107 @@ def test_image_tokens_callable_and_bad_input() -> None:
         pages.image_tokens(0, 20)
     with pytest.raises(InputError, match="height must be an int >= 1, got True"):
         pages.image_tokens(1, True)
+
+
+def test_the_production_constants_are_the_kernels_constants() -> None:
+    assert pages.DEFAULT_MAX_DISTANCE == ref_pages.DEFAULT_MAX_DISTANCE
+    assert pages.HASH_BITS == ref_pages.HASH_BITS
+    assert (pages.DEFAULT_FACTOR, pages.DEFAULT_MARGIN, pages.DEFAULT_LEVEL) == (
+        ref_pages.DEFAULT_FACTOR,
+        ref_pages.DEFAULT_MARGIN,
+        ref_pages.DEFAULT_LEVEL,
+    )
+    if HAS_RUST:
+        sig = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False)"
+        assert _core.dedupe_pages.__text_signature__ == sig
+
+
+# --- lazy decoding and its limits ----------------------------------------------------------------
+
+
+def test_a_jpeg_is_decoded_at_a_reduced_scale_and_counted_so() -> None:
+    im = Image.new("RGB", (2400, 3000), (255, 255, 255))
+    data = encode(im, "JPEG", quality=80)
+    budget = pages.DecodeBudget()
+    page = pages.decode_page(data, budget=budget)
+    assert (page.width, page.height, page.channels) == (2400, 3000, 3)
+    # 3000 // 1024 = 2: decoded at half scale, one gray channel, nothing reduced after.
+    assert (page.preview.width, page.preview.height) == (1200, 1500)
+    assert budget.used == 1200 * 1500
+    # The full pixels are decoded only when asked for, and not kept.
+    assert len(page.pixels) == 2400 * 3000 * 3
+    assert "pixels" not in vars(page)
+
+
+def test_a_png_preview_is_reduced_by_an_integer_factor() -> None:
+    im = Image.new("L", (1700, 2200), 255)
+    budget = pages.DecodeBudget()
+    page = pages.decode_page(encode(im, "PNG"), budget=budget)
+    assert (page.preview.width, page.preview.height) == (850, 1100)
+    assert budget.used == 1700 * 2200  # a PNG is decoded in full, then reduced
+
+
+def test_the_request_budget_names_the_candidate_that_would_pass_it() -> None:
+    png = encode(Image.new("RGB", (100, 100), (255, 255, 255)), "PNG")
+    budget = pages.DecodeBudget(max_decoded_bytes=50_000)
+    pages.decode_page(png, where="candidate 0 (id='a')", budget=budget)
+    with pytest.raises(InputError, match=r"candidate 1 \(id='b'\): decoding this image \(30000 "):
+        pages.decode_page(png, where="candidate 1 (id='b')", budget=budget)
+    with pytest.raises(InputError, match="max_decoded_bytes must be an int >= 1"):
+        pages.DecodeBudget(max_decoded_bytes=0)
+    with pytest.raises(InputError, match=r"images\[1\]: decoding this image"):
+        pages.hash_pages([png, png], max_decoded_bytes=40_000)
+
+
+def test_a_declared_size_past_max_pixels_is_refused_before_decoding() -> None:
+    png = encode(Image.new("L", (3000, 3000), 255), "PNG")
+    budget = pages.DecodeBudget()
+    with pytest.raises(InputError, match=r"p7: the image is 3000x3000 = 9000000 pixels"):
+        pages.decode_page(png, where="p7", max_pixels=8_999_999, budget=budget)
+    assert budget.used == 0
+
+
+def test_thirty_declared_49_megapixel_pngs_stay_in_bounded_memory(tmp_path: Path) -> None:
+    """Decoded one at a time to a preview, then refused by the request's budget: a clear
+    error under a 1.5 GB address-space limit (holding them all took 3.8 GB)."""
+    path = tmp_path / "big.png"
+    Image.new("RGB", (7000, 7000), (255, 255, 255)).save(path, "PNG")
+    code = f"""
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+from briefpack import pages, InputError
+budget = pages.DecodeBudget()
+try:
+    for i in range(30):
+        pages.decode_page({str(path)!r}, where=f"candidate {{i}}", budget=budget)
+except InputError as exc:
+    print(str(exc).split(":")[0])
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr[-500:]
+    assert out.stdout.strip() == "candidate 14"
+
+
+# --- parity on generated pages, their copies and edits --------------------------------------------
+
+
+def _edit(page: Image.Image, seed: int) -> Image.Image:
+    """The page with one number block redrawn (a different number, same place)."""
+    out = page.copy()
+    d = ImageDraw.Draw(out)
+    x, y = 300 + 40 * (seed % 5), 700 + 60 * (seed % 7)
+    d.rectangle((x, y, x + 90, y + 24), fill=255)
+    d.text((x, y), str(10_000 + 7919 * seed), fill=0, font_size=22)
+    return out
+
+
+@rust
+@pytest.mark.parametrize("seed", [11, 12])
+def test_both_backends_agree_on_every_page_copy_and_edit(seed: int) -> None:
+    page = pagegen.text_page(seed, layout=seed % 2)
+    images = [page, *pagegen.near_copies(page, seed).values(), _edit(page, seed)]
+    images.append(pagegen.rgb(images[-1]))
+    decoded = [pages.decode_page(pagegen.png(im)) for im in images]
+    fast = pages.hash_pages(decoded, backend="rust")
+    assert fast == pages.hash_pages(decoded, backend="python")
+    assert pages.dedupe_pages(fast, backend="rust") == pages.dedupe_pages(fast, backend="python")

@@ -27,10 +27,11 @@ from sdk_capture import captured_body
 pytest.importorskip("PIL")
 
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import briefpack as bp
 import pagegen
+from briefpack import pages
 from briefpack.integrations import to_anthropic, to_openai
 from briefpack.pages import PageImage, decode_page, image_tokens
 
@@ -192,12 +193,33 @@ def test_auto_dedupe_drops_a_near_copy_of_a_page_by_its_hash(backend: str, kind:
     assert drop["reason"] == "duplicate"
     assert drop["detail"]["of"] == "orig"
     assert drop["detail"]["method"] == "page_hash"
-    assert 1 - 81 / 1024 <= drop["detail"]["similarity"] < 1
+    assert 1 - 66 / 256 <= drop["detail"]["similarity"] <= 1
     assert a.settings["pages"] == {
         "dedupe": "page_hash",
-        "page_max_distance": 81,
+        "page_max_distance": 66,
         "image_tokens": "openai",
     }
+
+
+def test_a_page_that_differs_in_one_number_is_kept_and_its_copy_dropped(backend: str) -> None:
+    """The hash cannot tell a one-number edit from its page; the second look can."""
+    im = pagegen.text_page(4)
+    edit = im.copy()
+    draw = ImageDraw.Draw(edit)
+    draw.rectangle((400, 800, 560, 830), fill=255)
+    draw.text((400, 800), "48,117", fill=0, font_size=26)
+    cands = [
+        bp.Chunk(image=page(4), page=1, id="orig"),
+        bp.Chunk(image=copy(4, "jpeg75"), page=1, id="copy"),
+        bp.Chunk(image=pagegen.png(edit), page=1, id="edit"),
+    ]
+    a = bp.assemble("q", cands, backend=backend, tokenizer="approx", budget=20_000)
+    assert sorted(s.chunk.id for s in a.sources) == ["edit", "orig"]
+    assert fate(a, "copy")["detail"]["of"] == "orig"
+    hashes = pages.hash_pages([c.image for c in cands], backend=backend)
+    result = pages.dedupe_pages(hashes, backend=backend)
+    assert result.duplicate_of == [None, 0, None]
+    assert result.near_of == [None, None, 0]
 
 
 def test_page_max_distance_zero_keeps_every_copy_that_is_not_identical(backend: str) -> None:

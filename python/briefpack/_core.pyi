@@ -474,11 +474,11 @@ def page_hashes(
     heights: Sequence[int],
     channels: Sequence[int],
 ) -> list[bytes]:
-    """Perceptual hashes of pages laid end to end (page ``i`` is ``offsets[i]:offsets[i+1]``).
+    """Page signatures of pages laid end to end (page ``i`` is ``offsets[i]:offsets[i+1]``).
 
-    Each hash is a 1024-bit difference hash (128 bytes, most significant bit first) over a
-    33x32 box-average downscale of the page's ITU-R 601 luma, in integer arithmetic only
-    (``docs/pages.md``); identical to ``briefpack.reference.page_hashes``. Runs without the GIL.
+    Each signature is a 256-bit DCT hash (32 bytes) of the page's content box followed by the
+    box's 128x128 detail grid (16,384 bytes), in integer arithmetic only (``docs/pages.md``);
+    identical to ``briefpack.reference.page_hashes``. Runs without the GIL.
 
     Arguments:
         pixels: every page's pixels, row-major, channels interleaved, one page after another.
@@ -488,27 +488,40 @@ def page_hashes(
         channels: 1 (gray) or 3 (RGB) per page.
 
     Returns:
-        One 128-byte hash per page, in input order.
+        One 16,416-byte signature per page, in input order.
 
     Raises:
         InputError: columns that do not describe the buffer (the reference's messages).
     """
 
-def dedupe_pages(hashes: Sequence[bytes], max_distance: int = 81) -> _DedupeColumns:
-    """Drop each page whose hash is within ``max_distance`` bits of an earlier kept page's.
+def dedupe_pages(
+    hashes: Sequence[bytes],
+    max_distance: int = 66,
+    *,
+    factor: int = 4,
+    margin: int = 4,
+    level: int = 22,
+    details: bool = False,
+) -> Any:
+    """Drop each page whose hash is within ``max_distance`` bits of an earlier kept page's and
+    which a second look at the detail grids does not find different.
 
-    Greedy in rank (input) order; the earliest kept page within the distance is the one a page
-    duplicates (the first copy wins). Similarity is ``1 - distance / bits``. Identical to
+    Greedy in rank (input) order; the earliest kept page that passes both is the one a page
+    duplicates (the first copy wins). Similarity is ``1 - distance / 256``. Identical to
     ``briefpack.reference.dedupe_pages``.
 
     Arguments:
-        hashes: equally long, non-empty bytes (``page_hashes`` output).
-        max_distance: an int >= 0, in bits.
+        hashes: ``page_hashes`` signatures (16,416 bytes each).
+        max_distance: an int >= 0, in hash bits.
+        factor, margin, level: the second look's thresholds (ints >= 0, ``docs/pages.md``).
+        details: also return, per page, the kept page the second look kept it apart from and
+            that look's ``(distance, worst, typical)``.
 
     Returns:
-        ``(kept, duplicate_of, similarity)`` as the other dedupe kernels.
+        ``(kept, duplicate_of, similarity)`` as the other dedupe kernels, and with ``details``
+        also ``near_of`` and ``near_look``.
 
     Raises:
-        InputError: hashes that are not bytes, empty or of different lengths, or a bad
-            max_distance (the reference's messages).
+        InputError: hashes that are not bytes or not 16,416 bytes long, or a bad threshold
+            (the reference's messages).
     """

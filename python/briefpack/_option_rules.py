@@ -70,8 +70,8 @@ DEFAULT_INSTRUCTIONS = (
 
 ImageTokenRule = Union[Literal["openai", "openai-low", "anthropic"], Callable[[int, int], int]]  # noqa: UP007 - a runtime alias on Python 3.10
 IMAGE_TOKEN_RULES = ("openai", "openai-low", "anthropic")
-DEFAULT_MAX_DISTANCE = 81
-"""Page hashes within this many of 1024 bits are duplicates (``docs/pages.md``)."""
+DEFAULT_MAX_DISTANCE = 66
+"""Page hashes within this many of 256 bits are compared as copies (``docs/pages.md``)."""
 
 DEDUPE_METHODS = ("auto", "exact", "jaccard", "minhash", "cosine", None)
 DEFAULT_THRESHOLDS = {"jaccard": 0.7, "minhash": 0.8, "cosine": 0.97}

@@ -24,37 +24,66 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
 
 from ._backend import get_kernels
-from ._checks import type_name
+from ._checks import check_count, type_name
 from ._option_rules import DEFAULT_MAX_DISTANCE, IMAGE_TOKEN_RULES, ImageTokenRule
-from ._types import DedupeResult
 from .errors import InputError
-from .reference.pages import HASH_BITS
 
 if TYPE_CHECKING:
     from PIL import Image
 
 __all__ = [
+    "DEFAULT_FACTOR",
+    "DEFAULT_LEVEL",
+    "DEFAULT_MARGIN",
     "DEFAULT_MAX_DISTANCE",
     "HASH_BITS",
     "IMAGE_TOKEN_RULES",
+    "MAX_DECODED_BYTES",
     "MAX_PAGE_PIXELS",
+    "PREVIEW_LONG",
+    "DecodeBudget",
     "ImageInput",
     "ImageTokenRule",
+    "PageDedupeResult",
     "PageImage",
+    "PagePreview",
     "decode_page",
     "dedupe_pages",
     "hash_pages",
     "image_tokens",
+    "kernel_batch",
 ]
+
+# The kernels' constants (the same numbers as briefpack.reference.pages and the Rust core;
+# a test holds them equal). Written here so the production path never imports the oracle.
+HASH_BITS = 256
+"""Bits of the hash at the head of a page signature."""
+DEFAULT_FACTOR = 4
+"""Second look: the worst block must exceed this many times the 90th-percentile block ..."""
+DEFAULT_MARGIN = 4
+"""... plus this many gray levels per cell for two pages to be different; ..."""
+DEFAULT_LEVEL = 22
+"""... or their 90th-percentile block more than this many gray levels per cell."""
 
 MAX_PAGE_PIXELS = 50_000_000
 """The most pixels (width * height) a page may have: 50 megapixels, e.g. 5000x10000. An A4
 page scanned at 600 dpi is 4960x7016 (35 MP); the limit keeps a decompression bomb (a small
 file that decodes to gigabytes) from exhausting memory. ``decode_page(max_pixels=...)`` changes
 it per call."""
+
+MAX_DECODED_BYTES = 2_147_483_648
+"""The most bytes of pixels one request (one ``DecodeBudget``) may decode: 2 GiB. A page is
+decoded only to its preview (``PREVIEW_LONG``; a JPEG at a reduced scale, a PNG in full and
+then reduced), one page at a time, so this bounds the work a request can ask for, not what it
+holds. ``DecodeBudget(max_decoded_bytes=...)`` changes it."""
+
+PREVIEW_LONG = 1024
+"""The long side a page's preview is reduced towards: by the integer factor
+``max(1, long_side // PREVIEW_LONG)`` (a JPEG by decoding at 1/2, 1/4 or 1/8 scale first,
+``Image.draft``), so a 1700x2200 page has an 850x1100 preview."""
 
 MediaType = Literal["image/png", "image/jpeg"]
 ImageInput = Union[bytes, str, "os.PathLike[str]", "PageImage", Any]
@@ -66,19 +95,39 @@ _JPEG_MAGIC = b"\xff\xd8\xff"
 _GRAY_MODES = frozenset({"1", "L", "LA", "La", "I", "I;16", "I;16B", "I;16L", "I;16N"})
 
 
+@dataclass(frozen=True)
+class PagePreview:
+    """A page reduced for hashing: 8-bit gray, ``width * height`` bytes, row-major.
+
+    >>> decode_page(bytes.fromhex(
+    ...     "89504e470d0a1a0a0000000d4948445200000001000000010800000000"
+    ...     "3a7e9b550000000a49444154789c63f80f00010101001bb6ee560000000049454e44ae426082"
+    ... )).preview
+    PagePreview(width=1, height=1, pixels=b'\\xff')
+    """
+
+    width: int
+    height: int
+    pixels: bytes
+
+
 @dataclass(frozen=True, repr=False)
 class PageImage:
-    """A decoded page image, as both backends see it.
+    """A page image, as both backends see it: decoded to a preview, its encoded bytes kept.
 
     Attributes:
         width: pixels per row.
         height: rows.
-        channels: 1 (8-bit gray) or 3 (8-bit RGB).
-        pixels: ``width * height * channels`` bytes, row-major, channels interleaved; an
-            image with transparency is composited onto white first.
+        channels: 1 (8-bit gray) or 3 (8-bit RGB): what ``pixels`` holds.
         data: the encoded image a chat request carries: the PNG or JPEG bytes as given, or a
             PNG encoding of an array.
         media_type: ``"image/png"`` or ``"image/jpeg"``, the format of ``data``.
+        preview: the gray page reduced by ``max(1, long_side // PREVIEW_LONG)``: what the page
+            signature is computed from.
+
+    ``pixels`` (``width * height * channels`` bytes, row-major, channels interleaved, an image
+    with transparency composited onto white) is decoded from ``data`` when asked for, each
+    time: ``assemble`` never needs it, so a request holds previews, not pages.
 
     >>> page = decode_page(bytes.fromhex(
     ...     "89504e470d0a1a0a0000000d4948445200000001000000010800000000"
@@ -92,9 +141,9 @@ class PageImage:
     width: int
     height: int
     channels: Literal[1, 3]
-    pixels: bytes
     data: bytes
     media_type: MediaType
+    preview: PagePreview
 
     def __repr__(self) -> str:
         kind = "gray" if self.channels == 1 else "RGB"
@@ -103,6 +152,16 @@ class PageImage:
             f"{len(self.data)} bytes)"
         )
 
+    @property
+    def pixels(self) -> bytes:
+        """The full-size pixels, decoded from ``data`` now (not kept)."""
+        pil = _pil()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pil.DecompressionBombWarning)
+            im = pil.open(io.BytesIO(self.data))
+            im.load()
+        return _canonical(im)[1]
+
     def base64(self) -> str:
         """``data`` in standard base64 (an Anthropic ``image`` block's ``source.data``)."""
         return base64.b64encode(self.data).decode("ascii")
@@ -110,6 +169,35 @@ class PageImage:
     def data_url(self) -> str:
         """``data`` as a ``data:`` URL (an OpenAI ``image_url`` content part's ``url``)."""
         return f"data:{self.media_type};base64,{self.base64()}"
+
+
+class DecodeBudget:
+    """The bytes of pixels one request may decode (``MAX_DECODED_BYTES`` by default): pass one
+    budget to every ``decode_page`` call of a request.
+
+    >>> budget = DecodeBudget(max_decoded_bytes=100)
+    >>> import numpy as np
+    >>> decode_page(np.zeros((8, 8), dtype=np.uint8), budget=budget).width, budget.used
+    (8, 64)
+    >>> decode_page(np.zeros((8, 8), dtype=np.uint8), where="candidate 1", budget=budget)
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    briefpack.errors.InputError: candidate 1: decoding this image (64 bytes of pixels) would ...
+    """
+
+    def __init__(self, max_decoded_bytes: int = MAX_DECODED_BYTES) -> None:
+        self.limit = check_count("max_decoded_bytes", max_decoded_bytes, minimum=1)
+        self.used = 0
+
+    def charge(self, nbytes: int, where: str) -> None:
+        """Count ``nbytes`` more, or raise ``InputError`` naming ``where`` past the limit."""
+        if self.used + nbytes > self.limit:
+            raise InputError(
+                f"{where}: decoding this image ({nbytes} bytes of pixels) would take the request "
+                f"past max_decoded_bytes={self.limit} ({self.used} used); send fewer or smaller "
+                "pages, or raise max_decoded_bytes"
+            )
+        self.used += nbytes
 
 
 def _pil() -> Any:
@@ -123,9 +211,13 @@ def _pil() -> Any:
 
 
 def decode_page(
-    image: ImageInput, *, where: str = "image", max_pixels: int = MAX_PAGE_PIXELS
+    image: ImageInput,
+    *,
+    where: str = "image",
+    max_pixels: int = MAX_PAGE_PIXELS,
+    budget: DecodeBudget | None = None,
 ) -> PageImage:
-    """Decode a page image once into a :class:`PageImage`.
+    """Decode a page image once, to its preview, into a :class:`PageImage`.
 
     Args:
         image: PNG or JPEG bytes, a path to such a file (``str`` or ``os.PathLike``), a numpy
@@ -133,11 +225,14 @@ def decode_page(
             ``PageImage`` (returned unchanged).
         where: how messages name the input, e.g. ``"candidate 3 (id='p14')"``.
         max_pixels: the most pixels (width * height) accepted; see ``MAX_PAGE_PIXELS``.
+        budget: the request's ``DecodeBudget``, charged with the bytes of pixels this decode
+            makes (a fresh one of ``MAX_DECODED_BYTES`` when omitted).
 
     Raises:
         InputError: another type or format, a file that is missing or cannot be read, a
-            corrupt or truncated image, an array of the wrong dtype or shape, or an image
-            larger than ``max_pixels``.
+            corrupt or truncated image, an array of the wrong dtype or shape, an image larger
+            than ``max_pixels``, or one that would take ``budget`` past its limit; each names
+            ``where``. Both limits are checked from the header, before any pixel is decoded.
 
     EXIF orientation is not applied: the pixels are as stored.
 
@@ -147,12 +242,14 @@ def decode_page(
     """
     if isinstance(image, PageImage):
         return image
+    check_count("max_pixels", max_pixels, minimum=1)
+    spend = budget if budget is not None else DecodeBudget()
     if isinstance(image, (bytes, bytearray, memoryview)):
-        return _decode_bytes(bytes(image), where, max_pixels)
+        return _decode_bytes(bytes(image), where, max_pixels, spend)
     if isinstance(image, (str, os.PathLike)):
-        return _decode_bytes(_read(image, where), where, max_pixels)
+        return _decode_bytes(_read(image, where), where, max_pixels, spend)
     if hasattr(image, "__array_interface__") and hasattr(image, "dtype"):
-        return _decode_array(image, where, max_pixels)
+        return _decode_array(image, where, max_pixels, spend)
     raise InputError(
         f"{where}: image must be PNG or JPEG bytes, a file path or a numpy uint8 array, "
         f"got {type_name(image)}"
@@ -171,7 +268,7 @@ def _read(path: str | os.PathLike[str], where: str) -> bytes:
         raise InputError(f"{where}: cannot read image file {str(p)!r}: {exc.strerror}") from None
 
 
-def _decode_bytes(data: bytes, where: str, max_pixels: int) -> PageImage:
+def _decode_bytes(data: bytes, where: str, max_pixels: int, budget: DecodeBudget) -> PageImage:
     media_type: MediaType
     if data.startswith(_PNG_MAGIC):
         media_type, fmt = "image/png", "PNG"
@@ -187,8 +284,10 @@ def _decode_bytes(data: bytes, where: str, max_pixels: int) -> PageImage:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", pil.DecompressionBombWarning)
             im = pil.open(io.BytesIO(data), formats=[fmt])
-        _check_size(im.width, im.height, where, max_pixels)
-        im.load()
+        width, height = im.width, im.height
+        _check_size(width, height, where, max_pixels)
+        channels: Literal[1, 3] = 1 if im.mode in _GRAY_MODES else 3
+        preview = _preview(im, fmt, where, budget)
     except pil.DecompressionBombError:
         raise InputError(
             f"{where}: the {fmt} image is too large for Pillow to decode safely"
@@ -199,8 +298,21 @@ def _decode_bytes(data: bytes, where: str, max_pixels: int) -> PageImage:
         raise InputError(
             f"{where}: the {fmt} image is corrupt or truncated ({exc}); re-export the page"
         ) from None
-    channels, pixels = _canonical(im)
-    return PageImage(im.width, im.height, channels, pixels, data, media_type)
+    return PageImage(width, height, channels, data, media_type, preview)
+
+
+def _preview(im: Image.Image, fmt: str, where: str, budget: DecodeBudget) -> PagePreview:
+    """Decode ``im`` (opened, not loaded) to its gray preview, charging ``budget`` first."""
+    factor = max(1, max(im.size) // PREVIEW_LONG)
+    if fmt == "JPEG" and factor > 1:
+        im.draft("L", (-(-im.width // factor), -(-im.height // factor)))
+    budget.charge(im.width * im.height * len(im.getbands()), where)
+    im.load()
+    gray = _flatten(im).convert("L")
+    factor = max(1, max(gray.size) // PREVIEW_LONG)
+    if factor > 1:
+        gray = gray.reduce(factor)
+    return PagePreview(gray.width, gray.height, gray.tobytes())
 
 
 def _check_size(width: int, height: int, where: str, max_pixels: int) -> None:
@@ -212,21 +324,27 @@ def _check_size(width: int, height: int, where: str, max_pixels: int) -> None:
         )
 
 
-def _canonical(im: Image.Image) -> tuple[Literal[1, 3], bytes]:
-    """8-bit gray or RGB pixels of a Pillow image, transparency composited onto white."""
+def _flatten(im: Image.Image) -> Image.Image:
+    """``im`` with 16-bit gray scaled to 8 bits and transparency composited onto white."""
     pil = _pil()
     if im.mode == "I" or im.mode.startswith("I;16"):  # 16-bit gray to 8 bits
         im = im.point(lambda v: v * (1 / 257))
-    gray = im.mode in _GRAY_MODES
     if "A" in im.mode or "a" in im.mode or "transparency" in im.info:
         white = pil.new("RGBA", im.size, (255, 255, 255, 255))
         im = pil.alpha_composite(white, im.convert("RGBA"))
+    return im
+
+
+def _canonical(im: Image.Image) -> tuple[Literal[1, 3], bytes]:
+    """8-bit gray or RGB pixels of a Pillow image, transparency composited onto white."""
+    gray = im.mode in _GRAY_MODES
+    im = _flatten(im)
     if gray:
         return 1, im.convert("L").tobytes()
     return 3, im.convert("RGB").tobytes()
 
 
-def _decode_array(array: Any, where: str, max_pixels: int) -> PageImage:
+def _decode_array(array: Any, where: str, max_pixels: int, budget: DecodeBudget) -> PageImage:
     import numpy as np
 
     a = np.asarray(array)
@@ -249,46 +367,128 @@ def _decode_array(array: Any, where: str, max_pixels: int) -> PageImage:
     im = pil.frombytes(mode, (width, height), np.ascontiguousarray(a).tobytes())
     buf = io.BytesIO()
     im.save(buf, "PNG")
-    channels, pixels = _canonical(im)
-    return PageImage(width, height, channels, pixels, buf.getvalue(), "image/png")
-
-
-def hash_pages(images: Sequence[ImageInput], *, backend: str = "auto") -> list[bytes]:
-    """The perceptual hash of each page: 1024 bits (128 bytes), ``docs/pages.md`` has the spec.
-
-    Images that are not yet a ``PageImage`` are decoded first (``decode_page``). All pages go to
-    the kernel in one call; the Rust core hashes them without holding the GIL.
-
-    >>> import numpy as np
-    >>> page = np.full((64, 66), 255, dtype=np.uint8)
-    >>> page[:, :32] = 0  # dark left half: no cell is brighter than its right neighbour
-    >>> [h == bytes(128) for h in hash_pages([page, 255 - page])]
-    [True, False]
-    """
-    pages = [decode_page(im, where=f"images[{i}]") for i, im in enumerate(images)]
-    offsets = [0]
-    for p in pages:
-        offsets.append(offsets[-1] + len(p.pixels))
-    return get_kernels(backend).page_hashes(
-        b"".join(p.pixels for p in pages),
-        offsets,
-        [p.width for p in pages],
-        [p.height for p in pages],
-        [p.channels for p in pages],
+    channels: Literal[1, 3] = 1 if mode == "L" else 3
+    return PageImage(
+        width, height, channels, buf.getvalue(), "image/png", _preview(im, "PNG", where, budget)
     )
 
 
-def dedupe_pages(
-    hashes: Sequence[bytes], max_distance: int = DEFAULT_MAX_DISTANCE, *, backend: str = "auto"
-) -> DedupeResult:
-    """Near-identical pages by Hamming distance of their hashes (``<= max_distance`` bits).
+def kernel_batch(
+    pages: Sequence[PageImage],
+) -> tuple[bytes, list[int], list[int], list[int], list[int]]:
+    """The ``page_hashes`` kernel's arguments for these pages' previews: ``(pixels, offsets,
+    widths, heights, channels)``.
 
-    Greedy in rank order, the first copy wins; ``similarity`` is ``1 - distance / 1024``.
-
-    >>> dedupe_pages([bytes(128), bytes([1]) + bytes(127), bytes([255] * 128)])
-    DedupeResult(kept=[0, 2], duplicate_of=[None, 0, None], similarity=[None, 0.9990234375, None])
+    >>> import numpy as np
+    >>> kernel_batch([decode_page(np.zeros((2, 3), dtype=np.uint8))])
+    (b'\\x00\\x00\\x00\\x00\\x00\\x00', [0, 6], [3], [2], [1])
     """
-    return get_kernels(backend).dedupe("dedupe_pages", hashes, max_distance=max_distance)
+    offsets = [0]
+    for p in pages:
+        offsets.append(offsets[-1] + len(p.preview.pixels))
+    return (
+        b"".join(p.preview.pixels for p in pages),
+        offsets,
+        [p.preview.width for p in pages],
+        [p.preview.height for p in pages],
+        [1] * len(pages),
+    )
+
+
+def hash_pages(
+    images: Sequence[ImageInput],
+    *,
+    backend: str = "auto",
+    max_pixels: int = MAX_PAGE_PIXELS,
+    max_decoded_bytes: int = MAX_DECODED_BYTES,
+) -> list[bytes]:
+    """The signature of each page: a 256-bit DCT hash (32 bytes) then a 128x128 detail grid of
+    its content box (16,384 bytes); ``docs/pages.md`` has the spec.
+
+    Images that are not yet a ``PageImage`` are decoded first, one at a time, to their preview
+    (``decode_page``, with ``max_pixels`` each and ``max_decoded_bytes`` for all of them); the
+    previews go to the kernel, which in the Rust core runs without the GIL.
+
+    >>> import numpy as np
+    >>> page = np.full((64, 66), 255, dtype=np.uint8)
+    >>> page[20:40, 10:50] = 0
+    >>> [len(h) for h in hash_pages([page, 255 - page])]
+    [16416, 16416]
+    """
+    budget = DecodeBudget(max_decoded_bytes)
+    kernels = get_kernels(backend)
+    out: list[bytes] = []
+    batch: list[PageImage] = []
+    size = 0
+    for i, im in enumerate(images):
+        page = decode_page(im, where=f"images[{i}]", max_pixels=max_pixels, budget=budget)
+        batch.append(page)
+        size += len(page.preview.pixels)
+        if size >= _BATCH_BYTES:
+            out += kernels.page_hashes(*kernel_batch(batch))
+            batch, size = [], 0
+    if batch:
+        out += kernels.page_hashes(*kernel_batch(batch))
+    return out
+
+
+_BATCH_BYTES = 32 << 20  # previews joined per kernel call
+
+
+class PageDedupeResult(NamedTuple):
+    """What ``dedupe_pages`` decided: ``DedupeResult``'s columns and the second look's.
+
+    Attributes:
+        kept: indices of the kept pages, in rank (input) order.
+        duplicate_of: per page, the earliest kept page it copies, or ``None``.
+        similarity: per page, ``1 - distance / 256`` to ``duplicate_of``, or ``None``.
+        near_of: per page, the earliest kept page whose hash was within ``max_distance`` but
+            which the second look found different (``None`` when none was).
+        near_look: per page, ``(distance, worst, typical)`` of that second look: hash bits,
+            the worst block's and the 90th-percentile block's sums of absolute differences
+            (16 cells a block).
+
+    >>> r = PageDedupeResult([0, 1], [None, None], [None, None], [None, 0], [None, (3, 900, 20)])
+    >>> r.near_of
+    [None, 0]
+    """
+
+    kept: list[int]
+    duplicate_of: list[int | None]
+    similarity: list[float | None]
+    near_of: list[int | None]
+    near_look: list[tuple[int, int, int] | None]
+
+
+def dedupe_pages(
+    hashes: Sequence[bytes],
+    max_distance: int = DEFAULT_MAX_DISTANCE,
+    *,
+    factor: int = DEFAULT_FACTOR,
+    margin: int = DEFAULT_MARGIN,
+    level: int = DEFAULT_LEVEL,
+    backend: str = "auto",
+) -> PageDedupeResult:
+    """Copies among page signatures: within ``max_distance`` hash bits and alike at a second look.
+
+    Greedy in rank order, the first copy wins; ``similarity`` is ``1 - distance / 256``. A pair
+    within ``max_distance`` is compared block by block on the detail grids (``factor``,
+    ``margin``, ``level``: ``docs/pages.md``); ``near_of`` and ``near_look`` say which kept
+    page each page was kept apart from by that second look, with ``(distance, worst,
+    typical)``.
+
+    >>> import numpy as np
+    >>> page = np.full((200, 160), 255, dtype=np.uint8)
+    >>> page[20:180:4, 20:140] = 0
+    >>> edit = page.copy()
+    >>> edit[100:110, 60:80] = 0
+    >>> r = dedupe_pages(hash_pages([page, page.copy(), edit]), max_distance=256)
+    >>> r.duplicate_of, r.near_of
+    ([None, 0, None], [None, None, 0])
+    """
+    kernel = get_kernels(backend)._fns["dedupe_pages"]
+    cols = kernel(hashes, max_distance, factor=factor, margin=margin, level=level, details=True)
+    return PageDedupeResult(*(list(c) for c in cols))
 
 
 _OPENAI_FIT, _OPENAI_SHORT, _OPENAI_TILE = 2048, 768, 512

@@ -1,56 +1,161 @@
-//! Perceptual hashes of page images, and greedy dedupe of pages by Hamming distance.
-//!
-//! The hash is a difference hash (dHash) over a fixed box downscale, in integer arithmetic only,
-//! so that `briefpack.reference.pages` computes the same bits from the same pixels:
+//! Page signatures (a perceptual hash plus a detail grid), and greedy page dedupe with a second
+//! look, in integer arithmetic only, so that `briefpack.reference.pages` computes the same bytes
+//! and the same decisions from the same pixels (`docs/pages.md` has the measurements):
 //!
 //! 1. **Gray.** A pixel with one channel is its own gray value; an RGB pixel is
-//!    `(19595 R + 38470 G + 7471 B + 32768) >> 16`, ITU-R 601 luma in 16-bit fixed point (the
-//!    weights sum to 65536, so white stays 255; it is also what Pillow's `convert("L")` computes).
-//! 2. **Box downscale** to a grid of 33 columns x 32 rows: cell `(i, j)` covers the rows
-//!    `y0 = i*H/32 .. max(y0+1, (i+1)*H/32)` and the columns `x0 = j*W/33 .. max(x0+1,
-//!    (j+1)*W/33)` (`/` rounds down); its value is the floor of the mean gray over those pixels.
-//!    The cells tile the page when it is at least 33x32; on a smaller page neighbouring cells
-//!    share pixels.
-//! 3. **Bits.** Bit `k = 32 i + j` (`i`, `j` in 0..32) is set when cell `(i, j)` is brighter
-//!    than its right neighbour `(i, j+1)`; the 1024 bits are packed most significant bit first
-//!    into 128 bytes.
+//!    `(19595 R + 38470 G + 7471 B + 32768) >> 16`, ITU-R 601 luma in 16-bit fixed point.
+//! 2. **Content box.** A pixel is ink when its gray is below [`INK_BELOW`]; a row (a column) is
+//!    content when it holds at least [`MIN_INK`] ink pixels. The box runs from the first to the
+//!    last content row and column (the whole page when none is content). Margins, borders and
+//!    crops that only cut margins change nothing after this.
+//! 3. **Detail grid.** The box is box-averaged to [`DETAIL`] x [`DETAIL`] cells: cell `(i, j)`
+//!    covers rows `y0 = top + i*h/D` up to `top + max(i*h/D + 1, (i+1)*h/D)` (and columns alike,
+//!    `/` rounding down, half-open), its value the floor of the mean gray.
+//! 4. **Hash.** The detail grid is averaged 4x4 into 32x32 (floor of the mean); a 2-D DCT-II of
+//!    it in integers ([`COS`]: `round(4096 cos((2x+1) u pi / 64))`, row pass then column pass,
+//!    exact `i64` sums, no rounding in between) keeps the 16x16 lowest frequencies; with `m` the
+//!    median of the 255 non-DC coefficients (the 128th smallest), bit `16 v + u` is set when
+//!    coefficient `(v, u)` is greater than `m`. 256 bits, most significant bit first.
+//! 5. **Signature** = the 32 hash bytes followed by the `DETAIL * DETAIL` grid bytes.
 //!
-//! Two pages are duplicates when their hashes differ in at most `max_distance` bits; the
-//! similarity reported is `1 - distance / bits`. Dedupe walks the pages in rank order and
-//! compares each with the pages already kept: the first copy wins, so a duplicate never evicts
-//! what outranked it.
+//! Dedupe walks the pages in rank order and compares each with the pages already kept. A pair
+//! whose hashes differ in at most `max_distance` bits gets a **second look** ([`second_look`]):
+//! the detail grids are compared block by block, each block of one grid matched against the
+//! other at the best of the shifts within [`SHIFT`] cells (both ways); the pair is different when
+//! the worst block stands out from the page's typical block (more than `factor` times the 90th
+//! percentile block plus `margin` per cell): a copy differs a little everywhere (noise,
+//! re-rendering, rotation), an edit a lot in one place; or when the 90th-percentile block itself
+//! differs by more than `level` per cell (two pages of one layout differ a lot everywhere). A page duplicates the earliest kept page
+//! that passes both; the first copy wins.
 //!
-//! Why this hash: a DCT hash (pHash) needs floating point whose results must match bit for bit
-//! in both backends; a difference hash over an integer box average needs none. A 64-bit dHash
-//! (9x8) cannot tell two text pages of one layout apart from a re-encoded copy: at that scale a
-//! cell averages several lines of text, and re-encoding, 1-3 px shifts or rescaling flip as many
-//! bits as different words do. On generated text pages the 33x32 grid kept the worst near-copy
-//! well below the closest different page (`docs/pages.md` has the tuning and the held-out
-//! numbers). A scale change of the whole page is absorbed by the downscale to a fixed grid.
-//!
-//! Cost: one pass over the pixels (each row is added into per-column sums of its grid row, then
-//! each cell sums its columns), O(W H) time and O(W) memory; dedupe is O(n * kept) XOR-popcounts
-//! of 128 bytes.
+//! Cost: one pass over the pixels for the box and one over the box for the grid (O(W H) time,
+//! O(W) memory); the DCT is 32x32x16 x 2 multiplies; a second look is
+//! `2 * (2 SHIFT + 1)^2 * DETAIL^2` byte differences (0.8 M), only for pairs within
+//! `max_distance`.
 
 #[cfg(feature = "python")]
 pub mod py;
 
 use crate::dedupe::Dedupe;
 
-/// Grid columns of the downscale (one more than the bits per row: each bit compares two cells).
-pub const GRID_COLS: usize = 33;
-/// Grid rows of the downscale.
-pub const GRID_ROWS: usize = 32;
+/// A pixel is ink when its gray value is below this.
+pub const INK_BELOW: u8 = 160;
+/// A row or column is content when it holds at least this many ink pixels.
+pub const MIN_INK: usize = 2;
+/// Cells per side of the detail grid.
+pub const DETAIL: usize = 128;
+/// Cells per side of the grid the DCT runs on.
+pub const HASH_GRID: usize = 32;
+/// Frequencies kept per axis.
+pub const LOW: usize = 16;
 /// Bits in a page hash.
-pub const HASH_BITS: usize = GRID_ROWS * (GRID_COLS - 1);
+pub const HASH_BITS: usize = LOW * LOW;
 /// Bytes in a page hash.
 pub const HASH_BYTES: usize = HASH_BITS / 8;
+/// Bytes in a page signature: the hash, then the detail grid.
+pub const SIGNATURE_BYTES: usize = HASH_BYTES + DETAIL * DETAIL;
+/// Cells per side of a second-look block.
+pub const BLOCK: usize = 4;
+/// The largest shift (in cells, each axis) a second look tries per block.
+pub const SHIFT: usize = 2;
 
 /// The default `max_distance` of [`dedupe`], in bits (see `docs/pages.md` for how it was chosen).
-pub const DEFAULT_MAX_DISTANCE: u64 = 81;
+pub const DEFAULT_MAX_DISTANCE: u64 = 66;
+/// The default second-look `factor`: the worst block against the 90th-percentile block.
+pub const DEFAULT_FACTOR: u64 = 4;
+/// The default second-look `margin`, in gray levels per cell.
+pub const DEFAULT_MARGIN: u64 = 4;
+/// The default second-look `level`: a pair whose 90th-percentile block differs by more than
+/// this many gray levels per cell is different everywhere (two pages of one layout).
+pub const DEFAULT_LEVEL: u64 = 22;
 
-/// A page hash: 1024 bits, most significant bit first.
-pub type PageHash = [u8; HASH_BYTES];
+/// A page signature: `SIGNATURE_BYTES` bytes.
+pub type Signature = Vec<u8>;
+
+/// `round(4096 cos((2x + 1) u pi / 64))` for `u` in 0..16, `x` in 0..32 (a fixed table, so no
+/// floating point is involved).
+pub const COS: [[i64; HASH_GRID]; LOW] = [
+    [
+        4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096,
+        4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096,
+        4096, 4096,
+    ],
+    [
+        4091, 4052, 3973, 3857, 3703, 3513, 3290, 3035, 2751, 2440, 2106, 1751, 1380, 995, 601,
+        201, -201, -601, -995, -1380, -1751, -2106, -2440, -2751, -3035, -3290, -3513, -3703,
+        -3857, -3973, -4052, -4091,
+    ],
+    [
+        4076, 3920, 3612, 3166, 2598, 1931, 1189, 401, -401, -1189, -1931, -2598, -3166, -3612,
+        -3920, -4076, -4076, -3920, -3612, -3166, -2598, -1931, -1189, -401, 401, 1189, 1931, 2598,
+        3166, 3612, 3920, 4076,
+    ],
+    [
+        4052, 3703, 3035, 2106, 995, -201, -1380, -2440, -3290, -3857, -4091, -3973, -3513, -2751,
+        -1751, -601, 601, 1751, 2751, 3513, 3973, 4091, 3857, 3290, 2440, 1380, 201, -995, -2106,
+        -3035, -3703, -4052,
+    ],
+    [
+        4017, 3406, 2276, 799, -799, -2276, -3406, -4017, -4017, -3406, -2276, -799, 799, 2276,
+        3406, 4017, 4017, 3406, 2276, 799, -799, -2276, -3406, -4017, -4017, -3406, -2276, -799,
+        799, 2276, 3406, 4017,
+    ],
+    [
+        3973, 3035, 1380, -601, -2440, -3703, -4091, -3513, -2106, -201, 1751, 3290, 4052, 3857,
+        2751, 995, -995, -2751, -3857, -4052, -3290, -1751, 201, 2106, 3513, 4091, 3703, 2440, 601,
+        -1380, -3035, -3973,
+    ],
+    [
+        3920, 2598, 401, -1931, -3612, -4076, -3166, -1189, 1189, 3166, 4076, 3612, 1931, -401,
+        -2598, -3920, -3920, -2598, -401, 1931, 3612, 4076, 3166, 1189, -1189, -3166, -4076, -3612,
+        -1931, 401, 2598, 3920,
+    ],
+    [
+        3857, 2106, -601, -3035, -4091, -3290, -995, 1751, 3703, 3973, 2440, -201, -2751, -4052,
+        -3513, -1380, 1380, 3513, 4052, 2751, 201, -2440, -3973, -3703, -1751, 995, 3290, 4091,
+        3035, 601, -2106, -3857,
+    ],
+    [
+        3784, 1567, -1567, -3784, -3784, -1567, 1567, 3784, 3784, 1567, -1567, -3784, -3784, -1567,
+        1567, 3784, 3784, 1567, -1567, -3784, -3784, -1567, 1567, 3784, 3784, 1567, -1567, -3784,
+        -3784, -1567, 1567, 3784,
+    ],
+    [
+        3703, 995, -2440, -4091, -2751, 601, 3513, 3857, 1380, -2106, -4052, -3035, 201, 3290,
+        3973, 1751, -1751, -3973, -3290, -201, 3035, 4052, 2106, -1380, -3857, -3513, -601, 2751,
+        4091, 2440, -995, -3703,
+    ],
+    [
+        3612, 401, -3166, -3920, -1189, 2598, 4076, 1931, -1931, -4076, -2598, 1189, 3920, 3166,
+        -401, -3612, -3612, -401, 3166, 3920, 1189, -2598, -4076, -1931, 1931, 4076, 2598, -1189,
+        -3920, -3166, 401, 3612,
+    ],
+    [
+        3513, -201, -3703, -3290, 601, 3857, 3035, -995, -3973, -2751, 1380, 4052, 2440, -1751,
+        -4091, -2106, 2106, 4091, 1751, -2440, -4052, -1380, 2751, 3973, 995, -3035, -3857, -601,
+        3290, 3703, 201, -3513,
+    ],
+    [
+        3406, -799, -4017, -2276, 2276, 4017, 799, -3406, -3406, 799, 4017, 2276, -2276, -4017,
+        -799, 3406, 3406, -799, -4017, -2276, 2276, 4017, 799, -3406, -3406, 799, 4017, 2276,
+        -2276, -4017, -799, 3406,
+    ],
+    [
+        3290, -1380, -4091, -995, 3513, 3035, -1751, -4052, -601, 3703, 2751, -2106, -3973, -201,
+        3857, 2440, -2440, -3857, 201, 3973, 2106, -2751, -3703, 601, 4052, 1751, -3035, -3513,
+        995, 4091, 1380, -3290,
+    ],
+    [
+        3166, -1931, -3920, 401, 4076, 1189, -3612, -2598, 2598, 3612, -1189, -4076, -401, 3920,
+        1931, -3166, -3166, 1931, 3920, -401, -4076, -1189, 3612, 2598, -2598, -3612, 1189, 4076,
+        401, -3920, -1931, 3166,
+    ],
+    [
+        3035, -2440, -3513, 1751, 3857, -995, -4052, 201, 4091, 601, -3973, -1380, 3703, 2106,
+        -3290, -2751, 2751, 3290, -2106, -3703, 1380, 3973, -601, -4091, -201, 4052, 995, -3857,
+        -1751, 3513, 2440, -3035,
+    ],
+];
 
 /// ITU-R 601 luma of an RGB pixel in 16-bit fixed point, rounded to nearest.
 #[must_use]
@@ -59,8 +164,8 @@ pub fn luma(r: u8, g: u8, b: u8) -> u8 {
     ((19595 * u32::from(r) + 38470 * u32::from(g) + 7471 * u32::from(b) + 32768) >> 16) as u8
 }
 
-/// The half-open range of source indices that grid cell `k` of `cells` covers on a side of
-/// length `len` (at least one index, even when `len < cells`).
+/// The half-open range `lo..hi` (relative) that cell `k` of `cells` covers on a side of length
+/// `len` (at least one index, even when `len < cells`).
 #[inline]
 fn span(k: usize, cells: usize, len: usize) -> (usize, usize) {
     let lo = k * len / cells;
@@ -68,36 +173,84 @@ fn span(k: usize, cells: usize, len: usize) -> (usize, usize) {
     (lo, hi)
 }
 
-/// The box-downscaled gray grid of one page, row-major (`GRID_ROWS` x `GRID_COLS`).
-///
-/// `pixels` holds `width * height * channels` bytes, row-major, channels interleaved;
-/// `channels` is 1 (gray) or 3 (RGB). The caller guarantees the sizes ([`check`] does).
+/// One page's gray rows, converted on the fly from RGB.
+struct Gray<'a> {
+    pixels: &'a [u8],
+    width: usize,
+    channels: usize,
+    buf: Vec<u8>,
+}
+
+impl<'a> Gray<'a> {
+    fn new(pixels: &'a [u8], width: usize, channels: usize) -> Self {
+        let buf = vec![0u8; if channels == 1 { 0 } else { width }];
+        Self {
+            pixels,
+            width,
+            channels,
+            buf,
+        }
+    }
+
+    fn row(&mut self, y: usize) -> &[u8] {
+        let stride = self.width * self.channels;
+        let row = &self.pixels[y * stride..(y + 1) * stride];
+        if self.channels == 1 {
+            return row;
+        }
+        for (g, px) in self.buf.iter_mut().zip(row.chunks_exact(3)) {
+            *g = luma(px[0], px[1], px[2]);
+        }
+        &self.buf
+    }
+}
+
+/// The content box `(top, bottom, left, right)`, half-open (see the module doc).
 #[must_use]
-pub fn grid(pixels: &[u8], width: usize, height: usize, channels: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(GRID_ROWS * GRID_COLS);
-    let mut colsum = vec![0u64; width];
-    let mut gray = vec![0u8; if channels == 1 { 0 } else { width }];
-    let stride = width * channels;
-    for i in 0..GRID_ROWS {
-        let (y0, y1) = span(i, GRID_ROWS, height);
+pub fn content_box(pixels: &[u8], width: usize, height: usize, channels: usize) -> [usize; 4] {
+    let mut gray = Gray::new(pixels, width, channels);
+    let mut cols = vec![0usize; width];
+    let (mut top, mut bottom) = (usize::MAX, 0);
+    for y in 0..height {
+        let mut n = 0;
+        for (c, &p) in cols.iter_mut().zip(gray.row(y)) {
+            let ink = usize::from(p < INK_BELOW);
+            *c += ink;
+            n += ink;
+        }
+        if n >= MIN_INK {
+            top = top.min(y);
+            bottom = y + 1;
+        }
+    }
+    let left = cols.iter().position(|&c| c >= MIN_INK);
+    let right = cols.iter().rposition(|&c| c >= MIN_INK);
+    match (left, right) {
+        (Some(l), Some(r)) if top < bottom => [top, bottom, l, r + 1],
+        _ => [0, height, 0, width],
+    }
+}
+
+/// The `DETAIL` x `DETAIL` box-averaged gray grid of a page's content box, row-major.
+#[must_use]
+pub fn detail(pixels: &[u8], width: usize, height: usize, channels: usize) -> Vec<u8> {
+    let [top, bottom, left, right] = content_box(pixels, width, height, channels);
+    let (h, w) = (bottom - top, right - left);
+    let mut gray = Gray::new(pixels, width, channels);
+    let mut out = Vec::with_capacity(DETAIL * DETAIL);
+    let mut colsum = vec![0u64; w];
+    for i in 0..DETAIL {
+        let (y0, y1) = span(i, DETAIL, h);
         colsum.fill(0);
         for y in y0..y1 {
-            let row = &pixels[y * stride..(y + 1) * stride];
-            let row: &[u8] = if channels == 1 {
-                row
-            } else {
-                for (g, px) in gray.iter_mut().zip(row.chunks_exact(3)) {
-                    *g = luma(px[0], px[1], px[2]);
-                }
-                &gray
-            };
+            let row = &gray.row(top + y)[left..right];
             for (c, &p) in colsum.iter_mut().zip(row) {
                 *c += u64::from(p);
             }
         }
         let rows = (y1 - y0) as u64;
-        for j in 0..GRID_COLS {
-            let (x0, x1) = span(j, GRID_COLS, width);
+        for j in 0..DETAIL {
+            let (x0, x1) = span(j, DETAIL, w);
             let sum: u64 = colsum[x0..x1].iter().sum();
             // A mean of bytes is at most 255.
             out.push((sum / (rows * (x1 - x0) as u64)) as u8);
@@ -106,20 +259,108 @@ pub fn grid(pixels: &[u8], width: usize, height: usize, channels: usize) -> Vec<
     out
 }
 
-/// The perceptual hash of one page (see the module doc).
+/// The 256-bit DCT hash of a detail grid (see the module doc).
 #[must_use]
-pub fn hash(pixels: &[u8], width: usize, height: usize, channels: usize) -> PageHash {
-    let g = grid(pixels, width, height, channels);
-    let mut out = [0u8; HASH_BYTES];
-    for i in 0..GRID_ROWS {
-        for j in 0..GRID_COLS - 1 {
-            if g[i * GRID_COLS + j] > g[i * GRID_COLS + j + 1] {
-                let k = i * (GRID_COLS - 1) + j;
-                out[k / 8] |= 0x80 >> (k % 8);
+pub fn dct_hash(grid: &[u8]) -> [u8; HASH_BYTES] {
+    const F: usize = DETAIL / HASH_GRID;
+    #[allow(clippy::cast_possible_wrap)] // 16
+    const CELLS: i64 = (F * F) as i64;
+    let mut small = [[0i64; HASH_GRID]; HASH_GRID];
+    for (i, row) in small.iter_mut().enumerate() {
+        for (j, cell) in row.iter_mut().enumerate() {
+            let mut sum = 0i64;
+            for y in i * F..(i + 1) * F {
+                for x in j * F..(j + 1) * F {
+                    sum += i64::from(grid[y * DETAIL + x]);
+                }
             }
+            *cell = sum / CELLS;
+        }
+    }
+    // Row pass: r[y][u] = sum_x COS[u][x] * small[y][x].
+    let mut r = [[0i64; LOW]; HASH_GRID];
+    for (y, out) in r.iter_mut().enumerate() {
+        for (u, o) in out.iter_mut().enumerate() {
+            *o = (0..HASH_GRID).map(|x| COS[u][x] * small[y][x]).sum();
+        }
+    }
+    // Column pass: c[v][u] = sum_y COS[v][y] * r[y][u].
+    let mut coef = [0i64; HASH_BITS];
+    for v in 0..LOW {
+        for u in 0..LOW {
+            coef[v * LOW + u] = (0..HASH_GRID).map(|y| COS[v][y] * r[y][u]).sum();
+        }
+    }
+    let mut ac: Vec<i64> = coef[1..].to_vec();
+    ac.sort_unstable();
+    let median = ac[(HASH_BITS - 1) / 2];
+    let mut out = [0u8; HASH_BYTES];
+    for (k, &c) in coef.iter().enumerate() {
+        if c > median {
+            out[k / 8] |= 0x80 >> (k % 8);
         }
     }
     out
+}
+
+/// The signature of one page: its hash, then its detail grid (see the module doc).
+#[must_use]
+pub fn signature(pixels: &[u8], width: usize, height: usize, channels: usize) -> Signature {
+    let grid = detail(pixels, width, height, channels);
+    let mut out = dct_hash(&grid).to_vec();
+    out.extend_from_slice(&grid);
+    out
+}
+
+/// For each `BLOCK` x `BLOCK` block of `a`, the least sum of absolute differences against `b`
+/// at the shifts within `SHIFT` cells that keep the shifted block inside the grid.
+fn block_scores(a: &[u8], b: &[u8]) -> Vec<u64> {
+    let blocks = DETAIL / BLOCK;
+    let mut out = Vec::with_capacity(blocks * blocks);
+    for bi in 0..blocks {
+        for bj in 0..blocks {
+            let (y0, x0) = (bi * BLOCK, bj * BLOCK);
+            let mut best = u64::MAX;
+            for sy in y0.saturating_sub(SHIFT)..=(y0 + SHIFT).min(DETAIL - BLOCK) {
+                for sx in x0.saturating_sub(SHIFT)..=(x0 + SHIFT).min(DETAIL - BLOCK) {
+                    let mut sad = 0u64;
+                    for y in 0..BLOCK {
+                        let ra = &a[(y0 + y) * DETAIL + x0..(y0 + y) * DETAIL + x0 + BLOCK];
+                        let rb = &b[(sy + y) * DETAIL + sx..(sy + y) * DETAIL + sx + BLOCK];
+                        for (&p, &q) in ra.iter().zip(rb) {
+                            sad += u64::from(p.abs_diff(q));
+                        }
+                    }
+                    best = best.min(sad);
+                }
+            }
+            out.push(best);
+        }
+    }
+    out
+}
+
+/// The second look at two detail grids: `(different, worst, typical)` where `worst` is the
+/// largest block score (both ways) and `typical` the 90th-percentile one; the pair is different
+/// when `worst > look.factor * typical + look.margin * BLOCK * BLOCK` (one block stands out) or
+/// `typical > look.level * BLOCK * BLOCK` (they differ everywhere).
+#[must_use]
+pub fn second_look(a: &[u8], b: &[u8], look: Look) -> (bool, u64, u64) {
+    let mut scores: Vec<u64> = block_scores(a, b)
+        .into_iter()
+        .zip(block_scores(b, a))
+        .map(|(x, y)| x.max(y))
+        .collect();
+    scores.sort_unstable();
+    let worst = scores[scores.len() - 1];
+    let typical = scores[scores.len() * 9 / 10];
+    let cells = (BLOCK * BLOCK) as u64;
+    let limit = look
+        .factor
+        .saturating_mul(typical)
+        .saturating_add(look.margin.saturating_mul(cells));
+    let different = worst > limit || typical > look.level.saturating_mul(cells);
+    (different, worst, typical)
 }
 
 /// A batch whose columns do not describe its pixel buffer; `row` is the page at fault.
@@ -217,7 +458,7 @@ pub fn check(
     Ok(())
 }
 
-/// The hashes of a batch of pages laid end to end in `pixels` (page `i` is
+/// The signatures of a batch of pages laid end to end in `pixels` (page `i` is
 /// `pixels[offsets[i]..offsets[i + 1]]`).
 ///
 /// # Errors
@@ -228,12 +469,12 @@ pub fn hashes(
     widths: &[usize],
     heights: &[usize],
     channels: &[usize],
-) -> Result<Vec<PageHash>, BatchError> {
+) -> Result<Vec<Signature>, BatchError> {
     check(pixels.len(), offsets, widths, heights, channels)?;
     Ok((0..widths.len())
         .map(|i| {
             let page = &pixels[offsets[i]..offsets[i + 1]];
-            hash(page, widths[i], heights[i], channels[i])
+            signature(page, widths[i], heights[i], channels[i])
         })
         .collect())
 }
@@ -241,39 +482,68 @@ pub fn hashes(
 /// Bits in which two equally long hashes differ.
 #[must_use]
 pub fn distance(left: &[u8], right: &[u8]) -> u64 {
-    let mut bits = 0u64;
-    let mut words_l = left.chunks_exact(8);
-    let mut words_r = right.chunks_exact(8);
-    for (l, r) in words_l.by_ref().zip(words_r.by_ref()) {
-        let l = u64::from_ne_bytes(l.try_into().unwrap_or([0; 8]));
-        let r = u64::from_ne_bytes(r.try_into().unwrap_or([0; 8]));
-        bits += u64::from((l ^ r).count_ones());
-    }
-    for (l, r) in words_l.remainder().iter().zip(words_r.remainder()) {
-        bits += u64::from((l ^ r).count_ones());
-    }
-    bits
+    left.iter()
+        .zip(right)
+        .map(|(l, r)| u64::from((l ^ r).count_ones()))
+        .sum()
 }
 
-/// Greedy first-copy-wins dedupe: a page whose hash is within `max_distance` bits of a kept
-/// page's duplicates the earliest such page. All hashes have the same non-zero length (the
-/// binding checks it).
+/// The second-look thresholds of [`dedupe`].
+#[derive(Debug, Clone, Copy)]
+pub struct Look {
+    /// The worst block must exceed `factor` times the 90th-percentile block ...
+    pub factor: u64,
+    /// ... plus `margin` gray levels per cell, for a pair to be different; ...
+    pub margin: u64,
+    /// ... or the 90th-percentile block more than `level` gray levels per cell.
+    pub level: u64,
+}
+
+/// What [`dedupe`] decided, with the pairs the second look kept apart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageDedupe {
+    /// Duplicates and their similarity (`1 - distance / HASH_BITS`).
+    pub dedupe: Dedupe,
+    /// Per input: the earliest kept page whose hash was within `max_distance` but which the
+    /// second look found different (`None` when there was none).
+    pub near_of: Vec<Option<usize>>,
+    /// Per input: `(distance, worst, typical)` of that second look.
+    pub near_look: Vec<Option<(u64, u64, u64)>>,
+}
+
+/// Greedy first-copy-wins dedupe of page signatures (all `SIGNATURE_BYTES` long; the binding
+/// checks it): a page duplicates the earliest kept page whose hash is within `max_distance` bits
+/// and which the second look does not find different.
 #[must_use]
-pub fn dedupe<H: AsRef<[u8]>>(hashes: &[H], max_distance: u64) -> Dedupe {
-    let mut out = Dedupe::new(hashes.len());
+pub fn dedupe<H: AsRef<[u8]>>(signatures: &[H], max_distance: u64, look: Look) -> PageDedupe {
+    let n = signatures.len();
+    let mut out = PageDedupe {
+        dedupe: Dedupe::new(n),
+        near_of: vec![None; n],
+        near_look: vec![None; n],
+    };
     let mut kept: Vec<usize> = Vec::new();
-    for (i, h) in hashes.iter().enumerate() {
-        let h = h.as_ref();
-        let bits = (h.len() * 8) as f64;
+    for (i, s) in signatures.iter().enumerate() {
+        let s = s.as_ref();
         for &k in &kept {
-            let d = distance(h, hashes[k].as_ref());
-            if d <= max_distance {
-                out.duplicate_of[i] = Some(k);
-                out.similarity[i] = Some(1.0 - d as f64 / bits);
-                break;
+            let t = signatures[k].as_ref();
+            let d = distance(&s[..HASH_BYTES], &t[..HASH_BYTES]);
+            if d > max_distance {
+                continue;
             }
+            let (different, worst, typical) = second_look(&t[HASH_BYTES..], &s[HASH_BYTES..], look);
+            if different {
+                if out.near_of[i].is_none() {
+                    out.near_of[i] = Some(k);
+                    out.near_look[i] = Some((d, worst, typical));
+                }
+                continue;
+            }
+            out.dedupe.duplicate_of[i] = Some(k);
+            out.dedupe.similarity[i] = Some(1.0 - d as f64 / HASH_BITS as f64);
+            break;
         }
-        if out.duplicate_of[i].is_none() {
+        if out.dedupe.duplicate_of[i].is_none() {
             kept.push(i);
         }
     }
@@ -284,11 +554,21 @@ pub fn dedupe<H: AsRef<[u8]>>(hashes: &[H], max_distance: u64) -> Dedupe {
 mod tests {
     use super::*;
 
-    /// A `w` x `h` gray page: white with a dark band over the left `dark` columns.
-    fn page(w: usize, h: usize, dark: usize) -> Vec<u8> {
-        (0..h)
-            .flat_map(|_| (0..w).map(move |x| if x < dark { 0 } else { 255 }))
-            .collect()
+    /// A `w` x `h` gray page: white, with black text-like dashes in the rectangle `(x0, y0)`
+    /// to `(x1, y1)` on every third row and column pattern of `seed`.
+    fn page(w: usize, h: usize, rect: [usize; 4], seed: usize) -> Vec<u8> {
+        let [x0, y0, x1, y1] = rect;
+        let mut px = vec![255u8; w * h];
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if (y / 3).is_multiple_of(2)
+                    && !((x / 5) * 7 + (y / 6) * 3 + seed).is_multiple_of(4)
+                {
+                    px[y * w + x] = 0;
+                }
+            }
+        }
+        px
     }
 
     #[test]
@@ -303,48 +583,69 @@ mod tests {
     #[test]
     fn spans_tile_a_large_side_and_never_empty_on_a_small_one() {
         let mut next = 0;
-        for k in 0..GRID_COLS {
-            let (lo, hi) = span(k, GRID_COLS, 100);
+        for k in 0..DETAIL {
+            let (lo, hi) = span(k, DETAIL, 1000);
             assert_eq!(lo, next);
             next = hi;
         }
-        assert_eq!(next, 100);
-        for k in 0..GRID_COLS {
-            let (lo, hi) = span(k, GRID_COLS, 5);
+        assert_eq!(next, 1000);
+        for k in 0..DETAIL {
+            let (lo, hi) = span(k, DETAIL, 5);
             assert!(lo < hi && hi <= 5);
         }
     }
 
     #[test]
-    fn a_flat_page_hashes_to_zero_and_an_edge_sets_one_bit_per_row() {
-        assert_eq!(hash(&page(66, 64, 0), 66, 64, 1), [0; HASH_BYTES]);
-        // Dark on the left (x < 33): cells go dark, half (cell 16), bright: never brighter
-        // than their right neighbour, so no bit.
-        assert_eq!(hash(&page(66, 64, 33), 66, 64, 1), [0; HASH_BYTES]);
-        // Bright left of dark: an inverted page sets bit 15 of every row (cell 15 > cell 16).
-        let inv: Vec<u8> = page(66, 64, 32).iter().map(|p| 255 - p).collect();
-        let h = hash(&inv, 66, 64, 1);
-        for i in 0..GRID_ROWS {
-            let k = i * 32 + 15;
-            assert_eq!(h[k / 8], 0x80 >> (k % 8), "row {i}");
+    fn the_content_box_trims_margins_and_a_blank_page_is_whole() {
+        let px = page(300, 400, [40, 50, 260, 350], 0);
+        assert_eq!(content_box(&px, 300, 400, 1), [50, 350, 40, 260]);
+        assert_eq!(content_box(&[255; 100], 10, 10, 1), [0, 10, 0, 10]);
+        // One ink pixel is not content (MIN_INK is 2).
+        let mut px = vec![255u8; 100];
+        px[55] = 0;
+        assert_eq!(content_box(&px, 10, 10, 1), [0, 10, 0, 10]);
+    }
+
+    #[test]
+    fn a_wider_margin_gives_the_same_signature() {
+        let a = page(300, 400, [40, 50, 260, 350], 1);
+        // The same content 30 px further right and 20 px lower on a larger sheet.
+        let mut b = vec![255u8; 340 * 440];
+        for y in 0..400 {
+            b[(y + 20) * 340 + 30..(y + 20) * 340 + 330]
+                .copy_from_slice(&a[y * 300..(y + 1) * 300]);
         }
+        assert_eq!(signature(&a, 300, 400, 1), signature(&b, 340, 440, 1));
     }
 
     #[test]
     fn rgb_hashes_like_its_gray() {
-        let rgb: Vec<u8> = (0..40 * 37 * 3u32)
+        let rgb: Vec<u8> = (0..140 * 137 * 3u32)
             .map(|i| (i * 7919 % 251) as u8)
             .collect();
         let gray: Vec<u8> = rgb
             .chunks_exact(3)
             .map(|p| luma(p[0], p[1], p[2]))
             .collect();
-        assert_eq!(hash(&rgb, 40, 37, 3), hash(&gray, 40, 37, 1));
+        assert_eq!(signature(&rgb, 140, 137, 3), signature(&gray, 140, 137, 1));
     }
 
     #[test]
-    fn a_one_pixel_page_hashes() {
-        assert_eq!(hash(&[7], 1, 1, 1), [0; HASH_BYTES]);
+    fn a_one_pixel_page_has_a_signature() {
+        let s = signature(&[7], 1, 1, 1);
+        assert_eq!(s.len(), SIGNATURE_BYTES);
+        assert!(s[HASH_BYTES..].iter().all(|&v| v == 7));
+    }
+
+    #[test]
+    fn the_cosine_table_is_the_rounded_cosine() {
+        for (u, row) in COS.iter().enumerate() {
+            for (x, &c) in row.iter().enumerate() {
+                let f =
+                    4096.0 * ((2 * x + 1) as f64 * u as f64 * std::f64::consts::PI / 64.0).cos();
+                assert_eq!(c, f.round() as i64, "u={u} x={x}");
+            }
+        }
     }
 
     #[test]
@@ -377,17 +678,54 @@ mod tests {
         );
     }
 
+    const LOOK: Look = Look {
+        factor: DEFAULT_FACTOR,
+        margin: DEFAULT_MARGIN,
+        level: DEFAULT_LEVEL,
+    };
+
+    #[test]
+    fn a_copy_is_dropped_and_one_changed_block_is_kept_by_the_second_look() {
+        let a = page(400, 500, [40, 50, 360, 450], 2);
+        let mut noisy = a.clone();
+        for (i, p) in noisy.iter_mut().enumerate() {
+            *p = p.saturating_sub((i * 2_654_435_761 % 7) as u8);
+        }
+        let mut edit = a.clone();
+        for y in 200..212 {
+            for x in 150..170 {
+                edit[y * 400 + x] = if edit[y * 400 + x] == 0 { 255 } else { 0 };
+            }
+        }
+        let sigs: Vec<Signature> = [&a, &noisy, &edit]
+            .iter()
+            .map(|p| signature(p, 400, 500, 1))
+            .collect();
+        // Every hash passes: the second look decides.
+        let d = dedupe(&sigs, HASH_BITS as u64, LOOK);
+        assert_eq!(d.dedupe.duplicate_of, [None, Some(0), None]);
+        assert_eq!(d.near_of, [None, None, Some(0)]);
+        assert!(d.near_look[2].is_some_and(|(_, worst, typical)| worst > 4 * typical + 64));
+    }
+
     #[test]
     fn dedupe_is_greedy_first_copy_wins() {
-        let a = [0u8; 4];
-        let b = [0b1000_0000u8, 0, 0, 0]; // 1 bit from a
-        let c = [0xffu8, 0, 0, 0]; // 8 bits from a, 7 from b
-        let d = dedupe(&[a, b, c], 1);
-        assert_eq!(d.duplicate_of, [None, Some(0), None]);
-        assert_eq!(d.similarity, [None, Some(1.0 - 1.0 / 32.0), None]);
-        let d = dedupe(&[a, c, b], 7);
+        let blank = |v: u8| {
+            let mut s = vec![0u8; SIGNATURE_BYTES];
+            s[HASH_BYTES..].fill(v);
+            s
+        };
+        let a = blank(200);
+        let mut b = blank(200);
+        b[0] = 0b1000_0000; // 1 bit from a
+        let mut c = blank(200);
+        c[0] = 0xff; // 8 bits from a, 7 from b
+        let d = dedupe(&[&a, &b, &c], 1, LOOK);
+        assert_eq!(d.dedupe.duplicate_of, [None, Some(0), None]);
+        assert_eq!(d.dedupe.similarity, [None, Some(1.0 - 1.0 / 256.0), None]);
+        let d = dedupe(&[&a, &c, &b], 7, LOOK);
         // b is within 1 of a and 7 of c: the earlier kept item (a) wins.
-        assert_eq!(d.duplicate_of, [None, None, Some(0)]);
+        assert_eq!(d.dedupe.duplicate_of, [None, None, Some(0)]);
         assert_eq!(distance(&[0xff; 9], &[0; 9]), 72);
     }
 }

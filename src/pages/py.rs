@@ -41,7 +41,7 @@ fn ints(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     Ok(out)
 }
 
-/// Perceptual hashes (1024-bit difference hashes, 128 bytes each) of pages laid end to end.
+/// Page signatures (a 256-bit DCT hash and a 128x128 detail grid) of pages laid end to end.
 #[pyfunction]
 #[pyo3(signature = (pixels, offsets, widths, heights, channels))]
 fn page_hashes(
@@ -70,17 +70,22 @@ fn page_hashes(
     Ok(PyList::new(py, items)?.unbind())
 }
 
-/// Drop each page whose hash is within `max_distance` bits of an earlier kept page's.
+/// Drop each page whose hash is within `max_distance` bits of an earlier kept page's, unless
+/// the second look finds the two different.
 #[pyfunction]
 #[pyo3(
-    signature = (hashes, max_distance = Arg::Omitted),
-    text_signature = "(hashes, max_distance=81)"
+    signature = (hashes, max_distance = Arg::Omitted, *, factor = Arg::Omitted, margin = Arg::Omitted, level = Arg::Omitted, details = false),
+    text_signature = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False)"
 )]
 fn dedupe_pages(
     py: Python<'_>,
     hashes: &Bound<'_, PyAny>,
     max_distance: Arg<'_>,
-) -> PyResult<DedupeOut> {
+    factor: Arg<'_>,
+    margin: Arg<'_>,
+    level: Arg<'_>,
+    details: bool,
+) -> PyResult<Py<PyAny>> {
     if !is_list_like(hashes) {
         return Err(InputError::new_err(format!(
             "hashes must be a list of bytes, got {}",
@@ -97,23 +102,27 @@ fn dedupe_pages(
             )));
         };
         let b = PyBackedBytes::from(bytes.clone());
-        if b.is_empty() {
+        if b.len() != super::SIGNATURE_BYTES {
             return Err(InputError::new_err(format!(
-                "hashes[{i}] is empty; pass the hashes page_hashes returned"
+                "hashes[{i}] has {} bytes, a page signature has {}; pass the hashes \
+                 page_hashes returned",
+                b.len(),
+                super::SIGNATURE_BYTES
             )));
-        }
-        if let Some(first) = items.first() {
-            if first.len() != b.len() {
-                return Err(InputError::new_err(format!(
-                    "hashes[{i}] has {} bytes but hashes[0] has {}; hash every page with \
-                     page_hashes",
-                    b.len(),
-                    first.len()
-                )));
-            }
         }
         items.push(b);
     }
     let max = max_distance.count(py, "max_distance", 0, super::DEFAULT_MAX_DISTANCE)?;
-    Ok(py.detach(|| super::dedupe(&items, max)).into())
+    let look = super::Look {
+        factor: factor.count(py, "factor", 0, super::DEFAULT_FACTOR)?,
+        margin: margin.count(py, "margin", 0, super::DEFAULT_MARGIN)?,
+        level: level.count(py, "level", 0, super::DEFAULT_LEVEL)?,
+    };
+    let out = py.detach(|| super::dedupe(&items, max, look));
+    let (kept, dup, sim): DedupeOut = out.dedupe.into();
+    if details {
+        let columns = (kept, dup, sim, out.near_of, out.near_look);
+        return Ok(columns.into_pyobject(py)?.into_any().unbind());
+    }
+    Ok((kept, dup, sim).into_pyobject(py)?.into_any().unbind())
 }

@@ -1,24 +1,32 @@
-"""Perceptual hashes of page images and greedy dedupe by Hamming distance (reference kernels).
+"""Page signatures and greedy page dedupe with a second look (reference kernels).
 
-The hash is a difference hash over a fixed box downscale, integer arithmetic only
-(``docs/pages.md`` gives the why and the tuning):
+Integer arithmetic only, so the Rust core computes the same bytes and decisions
+(``docs/pages.md`` gives the why and the measurements):
 
 1. Gray: one channel is its own gray value; RGB is ``(19595 R + 38470 G + 7471 B + 32768) >>
    16`` (ITU-R 601 luma in 16-bit fixed point; the same as Pillow's ``convert("L")``).
-2. Box downscale to 33 columns x 32 rows: cell ``(i, j)`` covers rows ``y0 = i*H//32`` up to
-   ``max(y0 + 1, (i+1)*H//32)`` and columns ``x0 = j*W//33`` up to ``max(x0 + 1,
-   (j+1)*W//33)`` (half-open); its value is the floor of the mean gray of those pixels.
-3. Bit ``k = 32*i + j`` is set when cell ``(i, j)`` is brighter than cell ``(i, j+1)``; the 1024
-   bits are packed most significant bit first into 128 bytes.
+2. Content box: a pixel is ink when its gray is below ``INK_BELOW``; a row (column) is content
+   when it has at least ``MIN_INK`` ink pixels; the box spans the first to the last content row
+   and column (the whole page when there is none).
+3. Detail grid: the box averaged to ``DETAIL`` x ``DETAIL`` cells (cell ``i`` covers
+   ``i*h//D`` up to ``max(i*h//D + 1, (i+1)*h//D)`` of the box, floor of the mean).
+4. Hash: the grid averaged 4x4 to 32x32; a DCT-II with the fixed table ``COS`` (exact integer
+   sums, row pass then column pass); the 16x16 lowest frequencies; bit ``16 v + u`` set when
+   coefficient ``(v, u)`` exceeds the median (128th smallest) of the 255 non-DC ones.
+5. Signature: the 32 hash bytes, then the grid's bytes.
 
-Dedupe walks the pages in rank order and compares each with the pages already kept; a page
-within ``max_distance`` bits of a kept page duplicates the earliest such page, with similarity
-``1 - distance / bits``. The first copy wins.
+Dedupe walks the pages in rank order; a pair within ``max_distance`` bits gets a second look:
+each 4x4 block of one grid is matched against the other at the best shift within 2 cells (both
+ways); the pair is different when the worst block exceeds ``factor`` times the 90th-percentile
+block plus ``margin`` per cell, or the 90th-percentile block exceeds ``level`` per cell (the
+pages differ everywhere). A page duplicates the earliest kept page that passes both; the
+first copy wins.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import sub
 
 from .._checks import check_count, type_name
 from .._option_rules import DEFAULT_MAX_DISTANCE
@@ -26,21 +34,589 @@ from .._types import DedupeResult
 from ..errors import InputError
 
 __all__ = [
+    "COS",
+    "DEFAULT_FACTOR",
+    "DEFAULT_LEVEL",
+    "DEFAULT_MARGIN",
     "DEFAULT_MAX_DISTANCE",
-    "GRID_COLS",
-    "GRID_ROWS",
+    "DETAIL",
     "HASH_BITS",
+    "HASH_BYTES",
+    "SIGNATURE_BYTES",
+    "content_box",
+    "dct_hash",
     "dedupe_pages",
-    "gray_grid",
+    "detail",
     "hamming",
     "luma",
     "page_hash",
     "page_hashes",
+    "second_look",
 ]
 
-GRID_COLS = 33
-GRID_ROWS = 32
-HASH_BITS = GRID_ROWS * (GRID_COLS - 1)
+INK_BELOW = 160
+MIN_INK = 2
+DETAIL = 128
+HASH_GRID = 32
+LOW = 16
+HASH_BITS = LOW * LOW
+HASH_BYTES = HASH_BITS // 8
+SIGNATURE_BYTES = HASH_BYTES + DETAIL * DETAIL
+BLOCK = 4
+SHIFT = 2
+DEFAULT_FACTOR = 4
+DEFAULT_MARGIN = 4
+DEFAULT_LEVEL = 22
+
+COS = (
+    (
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+        4096,
+    ),
+    (
+        4091,
+        4052,
+        3973,
+        3857,
+        3703,
+        3513,
+        3290,
+        3035,
+        2751,
+        2440,
+        2106,
+        1751,
+        1380,
+        995,
+        601,
+        201,
+        -201,
+        -601,
+        -995,
+        -1380,
+        -1751,
+        -2106,
+        -2440,
+        -2751,
+        -3035,
+        -3290,
+        -3513,
+        -3703,
+        -3857,
+        -3973,
+        -4052,
+        -4091,
+    ),
+    (
+        4076,
+        3920,
+        3612,
+        3166,
+        2598,
+        1931,
+        1189,
+        401,
+        -401,
+        -1189,
+        -1931,
+        -2598,
+        -3166,
+        -3612,
+        -3920,
+        -4076,
+        -4076,
+        -3920,
+        -3612,
+        -3166,
+        -2598,
+        -1931,
+        -1189,
+        -401,
+        401,
+        1189,
+        1931,
+        2598,
+        3166,
+        3612,
+        3920,
+        4076,
+    ),
+    (
+        4052,
+        3703,
+        3035,
+        2106,
+        995,
+        -201,
+        -1380,
+        -2440,
+        -3290,
+        -3857,
+        -4091,
+        -3973,
+        -3513,
+        -2751,
+        -1751,
+        -601,
+        601,
+        1751,
+        2751,
+        3513,
+        3973,
+        4091,
+        3857,
+        3290,
+        2440,
+        1380,
+        201,
+        -995,
+        -2106,
+        -3035,
+        -3703,
+        -4052,
+    ),
+    (
+        4017,
+        3406,
+        2276,
+        799,
+        -799,
+        -2276,
+        -3406,
+        -4017,
+        -4017,
+        -3406,
+        -2276,
+        -799,
+        799,
+        2276,
+        3406,
+        4017,
+        4017,
+        3406,
+        2276,
+        799,
+        -799,
+        -2276,
+        -3406,
+        -4017,
+        -4017,
+        -3406,
+        -2276,
+        -799,
+        799,
+        2276,
+        3406,
+        4017,
+    ),
+    (
+        3973,
+        3035,
+        1380,
+        -601,
+        -2440,
+        -3703,
+        -4091,
+        -3513,
+        -2106,
+        -201,
+        1751,
+        3290,
+        4052,
+        3857,
+        2751,
+        995,
+        -995,
+        -2751,
+        -3857,
+        -4052,
+        -3290,
+        -1751,
+        201,
+        2106,
+        3513,
+        4091,
+        3703,
+        2440,
+        601,
+        -1380,
+        -3035,
+        -3973,
+    ),
+    (
+        3920,
+        2598,
+        401,
+        -1931,
+        -3612,
+        -4076,
+        -3166,
+        -1189,
+        1189,
+        3166,
+        4076,
+        3612,
+        1931,
+        -401,
+        -2598,
+        -3920,
+        -3920,
+        -2598,
+        -401,
+        1931,
+        3612,
+        4076,
+        3166,
+        1189,
+        -1189,
+        -3166,
+        -4076,
+        -3612,
+        -1931,
+        401,
+        2598,
+        3920,
+    ),
+    (
+        3857,
+        2106,
+        -601,
+        -3035,
+        -4091,
+        -3290,
+        -995,
+        1751,
+        3703,
+        3973,
+        2440,
+        -201,
+        -2751,
+        -4052,
+        -3513,
+        -1380,
+        1380,
+        3513,
+        4052,
+        2751,
+        201,
+        -2440,
+        -3973,
+        -3703,
+        -1751,
+        995,
+        3290,
+        4091,
+        3035,
+        601,
+        -2106,
+        -3857,
+    ),
+    (
+        3784,
+        1567,
+        -1567,
+        -3784,
+        -3784,
+        -1567,
+        1567,
+        3784,
+        3784,
+        1567,
+        -1567,
+        -3784,
+        -3784,
+        -1567,
+        1567,
+        3784,
+        3784,
+        1567,
+        -1567,
+        -3784,
+        -3784,
+        -1567,
+        1567,
+        3784,
+        3784,
+        1567,
+        -1567,
+        -3784,
+        -3784,
+        -1567,
+        1567,
+        3784,
+    ),
+    (
+        3703,
+        995,
+        -2440,
+        -4091,
+        -2751,
+        601,
+        3513,
+        3857,
+        1380,
+        -2106,
+        -4052,
+        -3035,
+        201,
+        3290,
+        3973,
+        1751,
+        -1751,
+        -3973,
+        -3290,
+        -201,
+        3035,
+        4052,
+        2106,
+        -1380,
+        -3857,
+        -3513,
+        -601,
+        2751,
+        4091,
+        2440,
+        -995,
+        -3703,
+    ),
+    (
+        3612,
+        401,
+        -3166,
+        -3920,
+        -1189,
+        2598,
+        4076,
+        1931,
+        -1931,
+        -4076,
+        -2598,
+        1189,
+        3920,
+        3166,
+        -401,
+        -3612,
+        -3612,
+        -401,
+        3166,
+        3920,
+        1189,
+        -2598,
+        -4076,
+        -1931,
+        1931,
+        4076,
+        2598,
+        -1189,
+        -3920,
+        -3166,
+        401,
+        3612,
+    ),
+    (
+        3513,
+        -201,
+        -3703,
+        -3290,
+        601,
+        3857,
+        3035,
+        -995,
+        -3973,
+        -2751,
+        1380,
+        4052,
+        2440,
+        -1751,
+        -4091,
+        -2106,
+        2106,
+        4091,
+        1751,
+        -2440,
+        -4052,
+        -1380,
+        2751,
+        3973,
+        995,
+        -3035,
+        -3857,
+        -601,
+        3290,
+        3703,
+        201,
+        -3513,
+    ),
+    (
+        3406,
+        -799,
+        -4017,
+        -2276,
+        2276,
+        4017,
+        799,
+        -3406,
+        -3406,
+        799,
+        4017,
+        2276,
+        -2276,
+        -4017,
+        -799,
+        3406,
+        3406,
+        -799,
+        -4017,
+        -2276,
+        2276,
+        4017,
+        799,
+        -3406,
+        -3406,
+        799,
+        4017,
+        2276,
+        -2276,
+        -4017,
+        -799,
+        3406,
+    ),
+    (
+        3290,
+        -1380,
+        -4091,
+        -995,
+        3513,
+        3035,
+        -1751,
+        -4052,
+        -601,
+        3703,
+        2751,
+        -2106,
+        -3973,
+        -201,
+        3857,
+        2440,
+        -2440,
+        -3857,
+        201,
+        3973,
+        2106,
+        -2751,
+        -3703,
+        601,
+        4052,
+        1751,
+        -3035,
+        -3513,
+        995,
+        4091,
+        1380,
+        -3290,
+    ),
+    (
+        3166,
+        -1931,
+        -3920,
+        401,
+        4076,
+        1189,
+        -3612,
+        -2598,
+        2598,
+        3612,
+        -1189,
+        -4076,
+        -401,
+        3920,
+        1931,
+        -3166,
+        -3166,
+        1931,
+        3920,
+        -401,
+        -4076,
+        -1189,
+        3612,
+        2598,
+        -2598,
+        -3612,
+        1189,
+        4076,
+        401,
+        -3920,
+        -1931,
+        3166,
+    ),
+    (
+        3035,
+        -2440,
+        -3513,
+        1751,
+        3857,
+        -995,
+        -4052,
+        201,
+        4091,
+        601,
+        -3973,
+        -1380,
+        3703,
+        2106,
+        -3290,
+        -2751,
+        2751,
+        3290,
+        -2106,
+        -3703,
+        1380,
+        3973,
+        -601,
+        -4091,
+        -201,
+        4052,
+        995,
+        -3857,
+        -1751,
+        3513,
+        2440,
+        -3035,
+    ),
+)
+"""``round(4096 cos((2x + 1) u pi / 64))`` for ``u`` in 0..16, ``x`` in 0..32."""
+
+_INK = bytes(int(v < INK_BELOW) for v in range(256))
 
 
 def luma(r: int, g: int, b: int) -> int:
@@ -57,42 +633,84 @@ def _span(k: int, cells: int, length: int) -> range:
     return range(lo, max(lo + 1, (k + 1) * length // cells))
 
 
-def gray_grid(pixels: bytes, width: int, height: int, channels: int) -> list[list[int]]:
-    """The 32 x 33 box-downscaled gray grid of one page (``channels`` is 1 or 3).
-
-    >>> gray_grid(bytes([0, 255]), 2, 1, 1)[0][:3], gray_grid(bytes([0, 255]), 2, 1, 1)[0][-1]
-    ([0, 0, 0], 255)
-    """
+def _gray(pixels: bytes, channels: int) -> bytes:
     if channels == 1:
-        gray = pixels
-    else:
-        gray = bytes(
-            luma(pixels[p], pixels[p + 1], pixels[p + 2]) for p in range(0, len(pixels), 3)
-        )
-    grid = []
-    for i in range(GRID_ROWS):
-        rows = _span(i, GRID_ROWS, height)
-        cells = []
-        for j in range(GRID_COLS):
-            cols = _span(j, GRID_COLS, width)
-            total = sum(sum(gray[y * width + cols.start : y * width + cols.stop]) for y in rows)
-            cells.append(total // (len(rows) * len(cols)))
-        grid.append(cells)
-    return grid
+        return pixels
+    return bytes(luma(pixels[p], pixels[p + 1], pixels[p + 2]) for p in range(0, len(pixels), 3))
+
+
+def content_box(gray: bytes, width: int, height: int) -> tuple[int, int, int, int]:
+    """``(top, bottom, left, right)``, half-open, of a gray page's content.
+
+    >>> content_box(bytes([255, 0, 0, 255, 0, 0, 255, 255, 255]), 3, 3)
+    (0, 2, 1, 3)
+    """
+    ink = gray.translate(_INK)
+    rows = [y for y in range(height) if sum(ink[y * width : (y + 1) * width]) >= MIN_INK]
+    cols = [x for x in range(width) if sum(ink[x::width]) >= MIN_INK]
+    if not rows or not cols:
+        return 0, height, 0, width
+    return rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+
+
+def detail(pixels: bytes, width: int, height: int, channels: int) -> bytes:
+    """The ``DETAIL`` x ``DETAIL`` box-averaged gray grid of a page's content box.
+
+    >>> detail(bytes([0, 255]), 2, 1, 1)[:3], detail(bytes([0, 255]), 2, 1, 1)[-1]
+    (b'\\x00\\x00\\x00', 255)
+    """
+    gray = _gray(pixels, channels)
+    top, bottom, left, right = content_box(gray, width, height)
+    h, w = bottom - top, right - left
+    cols = [_span(j, DETAIL, w) for j in range(DETAIL)]
+    out = bytearray()
+    for i in range(DETAIL):
+        rows = _span(i, DETAIL, h)
+        starts = [(top + y) * width + left for y in rows]
+        for c in cols:
+            total = sum(sum(gray[s + c.start : s + c.stop]) for s in starts)
+            out.append(total // (len(rows) * len(c)))
+    return bytes(out)
+
+
+def dct_hash(grid: bytes) -> bytes:
+    """The 256-bit (32-byte) DCT hash of a detail grid.
+
+    >>> dct_hash(bytes(DETAIL * DETAIL)) == bytes(32)
+    True
+    """
+    f = DETAIL // HASH_GRID
+    small = [
+        [
+            sum(
+                sum(grid[y * DETAIL + j * f : y * DETAIL + (j + 1) * f])
+                for y in range(i * f, (i + 1) * f)
+            )
+            // (f * f)
+            for j in range(HASH_GRID)
+        ]
+        for i in range(HASH_GRID)
+    ]
+    r = [[sum(c * v for c, v in zip(COS[u], row)) for u in range(LOW)] for row in small]
+    coef = [
+        sum(COS[v][y] * r[y][u] for y in range(HASH_GRID)) for v in range(LOW) for u in range(LOW)
+    ]
+    median = sorted(coef[1:])[(HASH_BITS - 1) // 2]
+    value = 0
+    for c in coef:
+        value = (value << 1) | (c > median)
+    return value.to_bytes(HASH_BYTES, "big")
 
 
 def page_hash(pixels: bytes, width: int, height: int, channels: int) -> bytes:
-    """The 1024-bit (128-byte) difference hash of one page.
+    """The signature of one page: 32 hash bytes, then the ``DETAIL * DETAIL`` grid.
 
-    >>> page_hash(bytes(64 * 66), 66, 64, 1) == bytes(128)
-    True
+    >>> s = page_hash(bytes(64 * 66), 66, 64, 1)
+    >>> len(s), s[:32] == bytes(32)
+    (16416, True)
     """
-    grid = gray_grid(pixels, width, height, channels)
-    value = 0
-    for row in grid:
-        for j in range(GRID_COLS - 1):
-            value = (value << 1) | (row[j] > row[j + 1])
-    return value.to_bytes(HASH_BITS // 8, "big")
+    grid = detail(pixels, width, height, channels)
+    return dct_hash(grid) + grid
 
 
 def _ints(name: str, value: object) -> list[int]:
@@ -143,9 +761,9 @@ def page_hashes(
     ``widths``, ``heights`` and ``channels`` (1 gray, 3 RGB) have one entry per page,
     ``offsets`` one more.
 
-    >>> [h.hex()[:8] for h in page_hashes(bytes(4) + bytes([255, 0] * 2), [0, 4, 8], [2, 2],
-    ...                                   [2, 2], [1, 1])]
-    ['00000000', '00008000']
+    >>> [h[32:34] for h in page_hashes(bytes(4) + bytes([255, 0] * 2), [0, 4, 8], [2, 2],
+    ...                                [2, 2], [1, 1])]
+    [b'\\x00\\x00', b'\\xff\\xff']
     """
     if not isinstance(pixels, bytes):
         raise InputError(f"pixels must be bytes, got {type_name(pixels)}")
@@ -166,34 +784,108 @@ def hamming(a: bytes, b: bytes) -> int:
     return (int.from_bytes(a, "big") ^ int.from_bytes(b, "big")).bit_count()
 
 
-def dedupe_pages(hashes: Sequence[bytes], max_distance: int = DEFAULT_MAX_DISTANCE) -> DedupeResult:
-    """Drop each page whose hash is within ``max_distance`` bits of an earlier kept page's.
+def _block_scores(a: bytes, b: bytes) -> list[int]:
+    """Per block of ``a``: the least sum of absolute differences against ``b`` over the shifts
+    within ``SHIFT`` cells that keep the shifted block inside the grid."""
+    out = []
+    for y0 in range(0, DETAIL, BLOCK):
+        for x0 in range(0, DETAIL, BLOCK):
+            rows = [
+                a[(y0 + y) * DETAIL + x0 : (y0 + y) * DETAIL + x0 + BLOCK] for y in range(BLOCK)
+            ]
+            best = None
+            for sy in range(y0 - SHIFT, y0 + SHIFT + 1):
+                if sy < 0 or sy + BLOCK > DETAIL:
+                    continue
+                for sx in range(x0 - SHIFT, x0 + SHIFT + 1):
+                    if sx < 0 or sx + BLOCK > DETAIL:
+                        continue
+                    sad = 0
+                    for y, ra in enumerate(rows):
+                        o = (sy + y) * DETAIL + sx
+                        sad += sum(map(abs, map(sub, ra, b[o : o + BLOCK])))
+                    if best is None or sad < best:
+                        best = sad
+            out.append(best or 0)
+    return out
 
-    >>> dedupe_pages([bytes(2), bytes([1, 0]), bytes([255, 0])], max_distance=1)
-    DedupeResult(kept=[0, 2], duplicate_of=[None, 0, None], similarity=[None, 0.9375, None])
+
+def second_look(a: bytes, b: bytes, factor: int, margin: int, level: int) -> tuple[bool, int, int]:
+    """``(different, worst, typical)`` of two detail grids: the largest block score (both ways)
+    and the 90th-percentile one; different when ``worst > factor * typical + margin * 16`` or
+    ``typical > level * 16``.
+
+    >>> second_look(bytes(DETAIL * DETAIL), bytes(DETAIL * DETAIL), 4, 4, 22)
+    (False, 0, 0)
+    """
+    scores = sorted(map(max, _block_scores(a, b), _block_scores(b, a)))
+    worst, typical = scores[-1], scores[len(scores) * 9 // 10]
+    cells = BLOCK * BLOCK
+    return worst > factor * typical + margin * cells or typical > level * cells, worst, typical
+
+
+def dedupe_pages(
+    hashes: Sequence[bytes],
+    max_distance: int = DEFAULT_MAX_DISTANCE,
+    *,
+    factor: int = DEFAULT_FACTOR,
+    margin: int = DEFAULT_MARGIN,
+    level: int = DEFAULT_LEVEL,
+    details: bool = False,
+) -> (
+    DedupeResult
+    | tuple[
+        list[int],
+        list[int | None],
+        list[float | None],
+        list[int | None],
+        list[tuple[int, int, int] | None],
+    ]
+):
+    """Drop each page within ``max_distance`` bits of an earlier kept page's hash, unless the
+    second look finds the two different. With ``details=True`` the columns also hold, per page,
+    the earliest kept page the second look kept it apart from (``near_of``) and that look's
+    ``(distance, worst, typical)``.
+
+    >>> a = bytes(SIGNATURE_BYTES)
+    >>> dedupe_pages([a, bytes([1]) + a[1:]])
+    DedupeResult(kept=[0], duplicate_of=[None, 0], similarity=[None, 0.99609375])
     """
     if isinstance(hashes, (str, bytes)) or not isinstance(hashes, Sequence):
         raise InputError(f"hashes must be a list of bytes, got {type_name(hashes)}")
     for i, h in enumerate(hashes):
         if not isinstance(h, bytes):
             raise InputError(f"hashes[{i}] must be bytes, got {type_name(h)}")
-        if not h:
-            raise InputError(f"hashes[{i}] is empty; pass the hashes page_hashes returned")
-        if len(h) != len(hashes[0]):
+        if len(h) != SIGNATURE_BYTES:
             raise InputError(
-                f"hashes[{i}] has {len(h)} bytes but hashes[0] has {len(hashes[0])}; hash "
-                "every page with page_hashes"
+                f"hashes[{i}] has {len(h)} bytes, a page signature has {SIGNATURE_BYTES}; pass "
+                "the hashes page_hashes returned"
             )
     limit = check_count("max_distance", max_distance, minimum=0)
+    fac = check_count("factor", factor, minimum=0)
+    mar = check_count("margin", margin, minimum=0)
+    lev = check_count("level", level, minimum=0)
     kept: list[int] = []
     dup: list[int | None] = [None] * len(hashes)
     sim: list[float | None] = [None] * len(hashes)
+    near: list[int | None] = [None] * len(hashes)
+    look: list[tuple[int, int, int] | None] = [None] * len(hashes)
     for i, h in enumerate(hashes):
         for k in kept:
-            d = hamming(h, hashes[k])
-            if d <= limit:
-                dup[i], sim[i] = k, 1.0 - d / (8 * len(h))
-                break
+            d = hamming(h[:HASH_BYTES], hashes[k][:HASH_BYTES])
+            if d > limit:
+                continue
+            different, worst, typical = second_look(
+                hashes[k][HASH_BYTES:], h[HASH_BYTES:], fac, mar, lev
+            )
+            if different:
+                if near[i] is None:
+                    near[i], look[i] = k, (d, worst, typical)
+                continue
+            dup[i], sim[i] = k, 1.0 - d / HASH_BITS
+            break
         if dup[i] is None:
             kept.append(i)
+    if details:
+        return kept, dup, sim, near, look
     return DedupeResult(kept, dup, sim)
