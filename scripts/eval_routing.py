@@ -21,7 +21,7 @@ import argparse
 from pathlib import Path
 
 import briefpack as bp
-from briefpack.routing import KINDS
+from briefpack.routing import KINDS, ROUTE_RULE_SETS
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SMALL_CORPUS = [
@@ -66,7 +66,7 @@ def load(lang: str) -> list[Row]:
 
 def predict(lang: str, corpus: str, question: str) -> str:
     """The kind ``route`` gives one labelled row."""
-    rules = bp.ROUTE_RULE_SETS[lang]
+    rules = ROUTE_RULE_SETS[lang]
     if corpus == "small":
         return bp.route(
             question, rules=rules, corpus=SMALL_CORPUS, budget=BUDGET, tokenizer=TOKENIZER
@@ -157,7 +157,7 @@ def main() -> None:
     parser.add_argument("--file", metavar="TSV", help="score this labelled TSV instead")
     parser.add_argument(
         "--lang",
-        choices=sorted(bp.ROUTE_RULE_SETS),
+        choices=sorted(ROUTE_RULE_SETS),
         default="en",
         help="the rule set for --file (default en)",
     )

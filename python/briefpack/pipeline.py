@@ -12,8 +12,8 @@ from typing import Any
 
 from ._stages.budget import MESSAGE_OVERHEAD
 from .assembler import Assembler
+from .assembly import Assembly
 from .options import DEDUPE_METHODS, DEFAULT_THRESHOLDS
-from .types import Assembly
 
 __all__ = ["DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble"]
 

@@ -355,7 +355,7 @@ def route(
     ('aggregate', 'HOW MANY recipes use')
     >>> bp.route("How many weeks of parental leave do fathers get?").kind
     'retrieve'
-    >>> bp.route("Wie viele Rezepte enthalten Sardellen?", rules=bp.ROUTE_RULES_DE).kind
+    >>> bp.route("Wie viele Rezepte enthalten Sardellen?", rules=ROUTE_RULES_DE).kind
     'aggregate'
     >>> bp.route("Is SSO in Pro?", corpus=["SSO is in Pro."], budget=500, tokenizer="approx").kind
     'whole_corpus'

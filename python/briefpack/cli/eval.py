@@ -35,8 +35,8 @@ from importlib import resources
 from typing import Any, TextIO
 
 from ..errors import BriefpackError, InputError
-from ..evaluate import _OPTIONS as OPTIONS
-from ..evaluate import (
+from ..evaluation import _OPTIONS as OPTIONS
+from ..evaluation import (
     DEFAULT_TOLERANCE,
     EvalRequest,
     SettingResult,

@@ -27,9 +27,10 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 
 from collections.abc import Mapping, Sequence
 
+from ..assembly import Assembly
 from ..errors import InputError
 from ..prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
-from ..types import Assembly, Budget, Chunk
+from ..types import Budget, Chunk
 from ._common import (
     LOG,
     annotation,
