@@ -11,8 +11,9 @@ source so claims can be cited and checked, and records exactly what went in.
 >>> result.messages[1]["content"].endswith("Question: How long is parental leave?")
 True
 
-``import briefpack`` loads only this module, ``errors`` and ``_version``: each other name is
-imported from its module on first use (PEP 562), so a program pays for what it calls. The
+``import briefpack`` loads only this module and ``errors``: each other name (``__version__``
+too, which reads the installed metadata) is imported from its module on first use (PEP 562), so
+a program pays for what it calls. The
 kernel-level functions live in their modules (``briefpack.kernels``, ``briefpack.pages``,
 ``briefpack.sentences``, ``briefpack.routing``, ``briefpack.prompt``).
 """
@@ -22,11 +23,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ._version import __version__
 from .errors import BriefpackError, BudgetError, CitationError, InputError
 
 if TYPE_CHECKING:
     from ._many import assemble_many
+    from ._version import __version__
     from .assembler import Assembler
     from .assembly import Assembly
     from .citations import Citations, cite
@@ -50,6 +51,7 @@ _LAZY = {
     "Options": ".options",
     "PageImage": ".pages",
     "Source": ".types",
+    "__version__": "._version",
     "assemble": ".pipeline",
     "assemble_many": "._many",
     "cite": ".citations",

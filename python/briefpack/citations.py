@@ -52,6 +52,15 @@ class Citations:
             (ints; a number of more than 4,300 digits is given as its digits, a str).
         uncited: sources the answer never cites, in label order.
         unsupported_sentences: sentences with no citation of a real label.
+
+    >>> import briefpack as bp
+    >>> a = bp.assemble("Cap?", ["The cap is 4000 EUR.", "Leave is 14 weeks."], budget=300,
+    ...     tokenizer="approx")
+    >>> found = bp.cite("The cap is 4000 EUR [1]. Nothing else is known.", a)
+    >>> [s.label for s in found.sources], [s.label for s in found.uncited]
+    ([1], [2])
+    >>> found.unsupported_sentences
+    ['Nothing else is known.']
     """
 
     sources: list[Any]

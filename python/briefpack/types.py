@@ -242,6 +242,12 @@ class Source:
         compression: ``None`` when the whole text was placed; with ``compress=`` on, how the
             text was cut to its relevant sentences (``chunk.text`` is then the cut text; label,
             title, url and updated are the source's own).
+
+    >>> import briefpack as bp
+    >>> s = bp.assemble("Cap?", [bp.Chunk("The cap is 4000 EUR.", id="kb/1")], budget=200,
+    ...     tokenizer="approx").sources[0]
+    >>> s.label, s.chunk.id, s.members
+    (1, 'kb/1', ('kb/1',))
     """
 
     label: int
@@ -259,6 +265,12 @@ class Dropped:
     ``reason`` is one of ``"duplicate"``, ``"superseded"``, ``"capped"``, ``"not_selected"``
     (MMR) and ``"over_budget"``; ``detail`` explains, e.g. ``{"of": "kb/1", "similarity":
     0.98, "method": "jaccard"}``.
+
+    >>> import briefpack as bp
+    >>> d = bp.assemble("Cap?", ["The cap is 4000 EUR.", "The cap is 4000 EUR."], budget=200,
+    ...     tokenizer="approx").dropped[0]
+    >>> d.chunk.id, d.reason, d.detail["of"]
+    ('1', 'duplicate', '0')
     """
 
     chunk: Chunk
