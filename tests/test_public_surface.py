@@ -4,7 +4,7 @@ example, each resolving to the object its module defines, none shadowing a modul
 The kernel-level functions live in their modules and are not exported from the top:
 ``briefpack.kernels`` (``dedupe_*``, ``pack``, ``mmr``, ``DedupeResult``, ``PackResult``),
 ``briefpack.pages`` (``decode_page``, ``hash_pages``, ``dedupe_pages``, ``image_tokens``),
-``briefpack.sentences`` (``sentence_spans``), ``briefpack.routing`` (``Route``, ``Rule``,
+``briefpack.sentences`` (``sentence_spans``), ``briefpack.routing`` (``Rule``,
 ``ROUTE_RULES_*``) and ``briefpack.prompt`` (``DEFAULT_SYSTEM``, ``DEFAULT_INSTRUCTIONS``).
 """
 
@@ -29,6 +29,7 @@ SURFACE = [
     "InputError",
     "Options",
     "PageImage",
+    "Route",
     "Source",
     "__version__",
     "assemble",
@@ -55,7 +56,6 @@ MOVED = {
     "dedupe_pages": "pages",
     "image_tokens": "pages",
     "sentence_spans": "sentences",
-    "Route": "routing",
     "Rule": "routing",
     "ROUTE_RULES_EN": "routing",
     "ROUTE_RULES_DE": "routing",

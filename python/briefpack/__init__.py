@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from .ordering import order
     from .pages import PageImage
     from .pipeline import assemble
-    from .routing import route
+    from .routing import Route, route
     from .sentences import split_sentences
     from .types import Budget, Chunk, Dropped, Source
 
@@ -50,6 +50,7 @@ _LAZY = {
     "Dropped": ".types",
     "Options": ".options",
     "PageImage": ".pages",
+    "Route": ".routing",
     "Source": ".types",
     "__version__": "._version",
     "assemble": ".pipeline",
@@ -76,6 +77,7 @@ __all__ = [
     "InputError",
     "Options",
     "PageImage",
+    "Route",
     "Source",
     "__version__",
     "assemble",

@@ -1,18 +1,34 @@
-"""The installed distribution's version, read once from its metadata (a leaf: no imports of
-the package).
+"""The installed distribution's version, read from its metadata on first use (a leaf).
 
->>> from briefpack._version import __version__
->>> isinstance(__version__, str)
+Reading the metadata imports ``importlib.metadata`` and scans the installed distributions, which
+costs milliseconds, so it happens when the version is first asked for (``briefpack.__version__``,
+a record), not at import.
+
+>>> from briefpack._version import __version__, version
+>>> isinstance(__version__, str) and __version__ == version()
 True
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import functools
 
-try:
-    __version__ = version("briefpack")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+__all__ = ["version"]  # and ``__version__``, read on first access
 
-__all__ = ["__version__"]
+
+@functools.cache
+def version() -> str:
+    """The version of the installed ``briefpack`` (``"0+unknown"`` in a source tree)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("briefpack")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0+unknown"
+
+
+def __getattr__(name: str) -> str:
+    if name == "__version__":
+        return version()
+    raise AttributeError(f"module 'briefpack._version' has no attribute {name!r}")

@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from ._version import __version__
+from ._version import version
 from .errors import InputError
 from .pages import decode_page
 from .types import AssemblyData, Chunk, Compression, Dropped, Source
@@ -93,7 +93,7 @@ def build_record(assembly: AssemblyData, *, include_prompt: bool = False) -> dic
     """Build ``Assembly.record()``: every candidate's fate, sources, tokens, settings, hash."""
     record: dict[str, Any] = {
         "record_version": RECORD_VERSION,
-        "briefpack_version": __version__,
+        "briefpack_version": version(),
         "question": assembly.question,
         "candidates": [_jsonable(f) for f in assembly.fates],
         "sources": [

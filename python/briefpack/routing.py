@@ -224,6 +224,10 @@ class Route:
         corpus_tokens, context_budget: the rendered corpus' token count and the context budget
             it was compared with (``None`` when no corpus was given, or for ``corpus_tokens``
             when the corpus did not fit: counting stops once it cannot).
+
+    >>> import briefpack as bp
+    >>> isinstance(bp.route("How many recipes use anchovies?"), bp.Route)
+    True
     """
 
     kind: RouteKind

@@ -94,6 +94,8 @@ DropDetail = (
 """The detail of a ``Dropped``: one ``TypedDict`` per reason."""
 
 
+# The Rust core's intake builds a Chunk by setting its __dict__ (the measured fast path,
+# docs/performance.md): keep it a frozen dataclass without __slots__ or __post_init__.
 @dataclass(frozen=True)
 class Chunk:
     """One retrieved candidate (or a parent / neighbour it expands to).
