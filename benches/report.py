@@ -33,6 +33,7 @@ import briefpack as bp
 import briefpack._core
 import workload
 from briefpack import reference
+from briefpack.kernels import dedupe_cosine, dedupe_minhash
 from briefpack.reference import text as ref_text
 
 HERE = Path(__file__).resolve().parent
@@ -332,9 +333,9 @@ def minhash_peer(
     ours: list[float] = []
     theirs: list[float] = []
     kept = rs()
-    bp.dedupe_minhash(texts, 0.8)
+    dedupe_minhash(texts, 0.8)
     for _ in range(repeat):
-        t_o, _ = median_time(lambda: bp.dedupe_minhash(texts, 0.8), repeat=1, warmup=0)
+        t_o, _ = median_time(lambda: dedupe_minhash(texts, 0.8), repeat=1, warmup=0)
         t_r, kept = median_time(rs, repeat=1, warmup=0)
         ours.append(t_o)
         theirs.append(t_r)
@@ -365,13 +366,13 @@ def bench_cosine(r: Report, n: int, dim: int, ref_n: int) -> None:
 
     cands = workload.candidates(n, vectors=dim)
     mat = np.stack([c["vector"] for c in cands]).astype(np.float32)
-    t_ours, res = median_time(lambda: bp.dedupe_cosine(mat, 0.97), repeat=3)
+    t_ours, res = median_time(lambda: dedupe_cosine(mat, 0.97), repeat=3)
 
     t_np, kept_np = median_time(lambda: numpy_gram_greedy(mat, 0.97), repeat=3)
     r.v["cosine"] = (n, dim, t_ours, t_np)
     small = mat[:ref_n]
     t_ref, _ = median_time(lambda: reference.dedupe_cosine(small, 0.97), repeat=1, warmup=0)
-    t_ours_small, _ = median_time(lambda: bp.dedupe_cosine(small, 0.97), repeat=3)
+    t_ours_small, _ = median_time(lambda: dedupe_cosine(small, 0.97), repeat=3)
     r.add(
         f"cosine dedupe 0.97, {n:,} x {dim} float32",
         t_ours,

@@ -29,6 +29,7 @@ def rss_mb() -> float:
 def scenario_large(n: int) -> dict[str, object]:
     import briefpack as bp
     import workload
+    from briefpack.kernels import dedupe_jaccard
 
     cands = workload.candidates(n)
     size = sum(len(str(c["text"]).encode()) for c in cands)
@@ -36,7 +37,7 @@ def scenario_large(n: int) -> dict[str, object]:
     t0 = time.perf_counter()
     a = bp.assemble("How do I configure the network?", cands, budget=12_000)
     t1 = time.perf_counter()
-    k = bp.dedupe_jaccard([str(c["text"]) for c in cands], 0.7)
+    k = dedupe_jaccard([str(c["text"]) for c in cands], 0.7)
     t2 = time.perf_counter()
     return {
         "scenario": f"assemble + dedupe_jaccard, {n:,} candidates",
@@ -52,6 +53,7 @@ def scenario_large(n: int) -> dict[str, object]:
 
 def scenario_huge(mb: int) -> dict[str, object]:
     import briefpack as bp
+    from briefpack.kernels import dedupe_jaccard, dedupe_minhash
 
     word = "context assembly budget tokens "
     text = word * (mb * 2**20 // len(word))
@@ -61,8 +63,8 @@ def scenario_huge(mb: int) -> dict[str, object]:
     t1 = time.perf_counter()
     a = bp.assemble("q", [text, "small chunk"], budget=12_000)
     t2 = time.perf_counter()
-    bp.dedupe_jaccard([text, text[:1000]])
-    bp.dedupe_minhash([text, text[:1000]])
+    dedupe_jaccard([text, text[:1000]])
+    dedupe_minhash([text, text[:1000]])
     t3 = time.perf_counter()
     return {
         "scenario": f"one {mb} MB chunk",

@@ -26,6 +26,7 @@ import argparse
 from pathlib import Path
 
 import briefpack as bp
+from briefpack import routing
 from briefpack.routing import KINDS
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -202,7 +203,7 @@ def main() -> None:
     parser.add_argument("--file", metavar="TSV|JSONL", help="score this labelled file instead")
     parser.add_argument(
         "--lang",
-        choices=("auto", *sorted(bp.ROUTE_RULE_SETS)),
+        choices=("auto", *sorted(routing.ROUTE_RULE_SETS)),
         default="auto",
         help="the rule set for a TSV --file (default auto: detect each question's language)",
     )

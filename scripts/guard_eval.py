@@ -45,8 +45,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benches"))
 
-import briefpack as bp
 import guard_pairs as gp
+from briefpack import kernels
 from briefpack.reference.text import LOWER, WORD, char_class, nfkc, words
 
 THRESHOLDS = gp.THRESHOLDS
@@ -380,7 +380,7 @@ def stream(
 
 
 def _kernel_drops(data: Data, method: str, t: float) -> frozenset[tuple[int, int]]:
-    fn = bp.dedupe_jaccard if method == "jaccard" else bp.dedupe_minhash
+    fn = kernels.dedupe_jaccard if method == "jaccard" else kernels.dedupe_minhash
     res = fn(data.texts, t)
     return frozenset((i, k) for i, k in enumerate(res.duplicate_of) if k is not None)
 
@@ -516,10 +516,10 @@ def cost(guard: Guard) -> list[str]:
     for name, make in makers.items():
         for n in (1_000, 10_000):
             texts = make(n)
-            bp.dedupe_jaccard(texts, 0.7)
+            kernels.dedupe_jaccard(texts, 0.7)
             t0 = time.perf_counter()
             for _ in range(5):
-                bp.dedupe_jaccard(texts, 0.7)
+                kernels.dedupe_jaccard(texts, 0.7)
             kern = (time.perf_counter() - t0) / 5
             pairs = over_threshold(texts, 0.7, guard)
             t0 = time.perf_counter()

@@ -11,7 +11,7 @@ never passage text (the corpus is third-party text, not ours to ship).
 
 Real pairs are every pair of passages whose word-set Jaccard (``briefpack.reference.text.
 word_set``, the default dedupe's words) is at least 0.5 (an exact all-pairs join with prefix
-filtering), plus every pair ``briefpack.dedupe_jaccard`` and ``briefpack.dedupe_minhash`` drop at
+filtering), plus every pair ``dedupe_jaccard`` and ``dedupe_minhash`` drop at
 thresholds 0.5, 0.6, 0.7, 0.8, 0.9 and 0.95. Each carries its word-set intersection and union
 sizes (``inter / union`` in float64 is the kernel's Jaccard) and the thresholds at
 which ``dedupe_minhash`` (128 permutations, 3-word shingles, seed 0, as the default), given the
@@ -55,7 +55,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
 
-import briefpack as bp  # noqa: E402
+from briefpack.kernels import dedupe_jaccard, dedupe_minhash  # noqa: E402
 from briefpack.reference.text import nfkc, word_set  # noqa: E402
 
 CORPUS = Path(
@@ -137,7 +137,7 @@ def kernel_pairs(texts: list[str]) -> dict[str, dict[float, set[tuple[int, int]]
     """The ``(kept, dropped)`` pairs each kernel's greedy run drops, per threshold."""
     out: dict[str, dict[float, set[tuple[int, int]]]] = {"jaccard": {}, "minhash": {}}
     for t in THRESHOLDS:
-        for method, fn in (("jaccard", bp.dedupe_jaccard), ("minhash", bp.dedupe_minhash)):
+        for method, fn in (("jaccard", dedupe_jaccard), ("minhash", dedupe_minhash)):
             res = fn(texts, t)
             out[method][t] = {(k, i) for i, k in enumerate(res.duplicate_of) if k is not None}
     return out
@@ -146,8 +146,8 @@ def kernel_pairs(texts: list[str]) -> dict[str, dict[float, set[tuple[int, int]]
 def pair_thresholds(a: str, b: str) -> dict[str, list[float]]:
     """The thresholds at which each kernel, run on ``[a, b]``, drops ``b`` as a copy of ``a``."""
     return {
-        "jaccard": [t for t in THRESHOLDS if bp.dedupe_jaccard([a, b], t).duplicate_of[1] == 0],
-        "minhash": [t for t in THRESHOLDS if bp.dedupe_minhash([a, b], t).duplicate_of[1] == 0],
+        "jaccard": [t for t in THRESHOLDS if dedupe_jaccard([a, b], t).duplicate_of[1] == 0],
+        "minhash": [t for t in THRESHOLDS if dedupe_minhash([a, b], t).duplicate_of[1] == 0],
     }
 
 

@@ -41,7 +41,6 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-import briefpack as bp
 from briefpack import pages
 
 ROOT = Path("/tmp/briefpack-pages-eval")
@@ -265,7 +264,7 @@ def build(name: str) -> list[Item]:
 
 def score(items: list[Item], backend: str = "auto", **kw: object) -> dict[str, object]:
     """Precision and recall of copies vs different pages, and the edits kept."""
-    decoded = {i.path: bp.decode_page(i.path) for i in items}
+    decoded = {i.path: pages.decode_page(i.path) for i in items}
     t0 = time.perf_counter()
     hashes = dict(zip(decoded, pages.hash_pages(list(decoded.values()), backend=backend)))
     hash_ms = 1000 * (time.perf_counter() - t0) / len(decoded)

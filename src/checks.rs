@@ -1,8 +1,8 @@
-//! How a binding takes its arguments: fast typed extraction, and `briefpack._checks` for every
-//! message.
+//! How a binding takes its arguments: fast typed extraction, and `briefpack.core_callbacks` for
+//! every message.
 //!
 //! The argument rules and their messages live once, in Python (`briefpack/_checks.py`, the
-//! functions the reference kernels call). A binding extracts what it needs the fast way
+//! functions the reference kernels call, which `briefpack.core_callbacks` names for the core). A binding extracts what it needs the fast way
 //! (borrowed strs, floats, ints) and trusts it; when that extraction refuses an argument, it
 //! re-runs the Python check on the object the caller passed, which raises the canonical
 //! message. So both backends reject bad input with the same class, the same text and, with two
@@ -34,7 +34,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Arg<'py> {
     }
 }
 
-/// `briefpack._checks.<name>(*args, **kwargs)`: the check's (normalised) result, or its error.
+/// `briefpack.core_callbacks.<name>(*args, **kwargs)`: the check's (normalised) result, or its
+/// error.
 pub fn check<'py, A: PyCallArgs<'py>>(
     py: Python<'py>,
     name: &str,
@@ -42,12 +43,13 @@ pub fn check<'py, A: PyCallArgs<'py>>(
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     static CHECKS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    let module =
-        CHECKS.get_or_try_init(py, || py.import("briefpack._checks").map(Bound::unbind))?;
+    let module = CHECKS.get_or_try_init(py, || {
+        py.import("briefpack.core_callbacks").map(Bound::unbind)
+    })?;
     module.bind(py).getattr(name)?.call(args, kwargs)
 }
 
-/// The error `briefpack._checks.<name>(*args)` raises for arguments the binding refused by the
+/// The error `briefpack.core_callbacks.<name>(*args)` raises for arguments the binding refused by the
 /// same rule (if the check accepts them after all, a plain `InputError` naming the check).
 pub fn rejected<'py, A: PyCallArgs<'py>>(py: Python<'py>, name: &str, args: A) -> PyErr {
     match check(py, name, args, None) {

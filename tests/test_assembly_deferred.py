@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import briefpack as bp
-from briefpack.types import Assembly
+from briefpack.assembly import Assembly
 
 TEXTS = [
     "The relocation cap for Berlin is 4000 EUR.",

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import briefpack as bp
 from briefpack._stages.compress import ELISION
 from briefpack.demo import CAVEAT, CAVEAT_ID, DEMO_OPTIONS, example
+from briefpack.sentences import sentence_spans
 from conftest import HAS_RUST
 from pipeline_strategies import backend_settings
 
@@ -31,7 +32,7 @@ def _demo(backend: str, **options: Any) -> bp.Assembly:
 
 def _rebuild(original: str, c: bp.Compression) -> str:
     """The cut text from the original and the kept indices, by the documented rule."""
-    spans = bp.sentence_spans([original])[0]
+    spans = sentence_spans([original])[0]
     pieces: list[str] = []
     run: list[int] = []
     for k in c.kept:

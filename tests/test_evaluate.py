@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import briefpack as bp
-from briefpack.evaluate import EvalRequest, expand_grid, read_requests
+from briefpack.evaluation import EvalRequest, expand_grid, read_requests
 
 EXAMPLE = Path(bp.__file__).parent / "data" / "eval_example.jsonl"
 

@@ -20,6 +20,7 @@ import briefpack as bp
 from briefpack import reference
 from briefpack.citations import parse_markers
 from briefpack.pipeline import MESSAGE_OVERHEAD
+from briefpack.prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 from pipeline_strategies import count, sources_block
 
 APPROX = {"tokenizer": "approx"}
@@ -1093,7 +1094,7 @@ def test_system_is_identical_across_requests(backend: str) -> None:
         backend=backend,
         **APPROX,
     )
-    assert a.system == b.system == f"{bp.DEFAULT_SYSTEM}\n\n{bp.DEFAULT_INSTRUCTIONS}"
+    assert a.system == b.system == f"{DEFAULT_SYSTEM}\n\n{DEFAULT_INSTRUCTIONS}"
     assert "What is the cap?" not in a.system
     custom = bp.assemble("q", [], system="You help.", instructions=None, backend=backend, **APPROX)
     assert custom.system == "You help."

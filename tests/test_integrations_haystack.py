@@ -24,6 +24,7 @@ from haystack.document_stores.in_memory import InMemoryDocumentStore
 
 import briefpack as bp
 from briefpack.integrations.haystack import BriefpackPromptBuilder, to_chunks
+from briefpack.prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 
 TEXTS = [
     "Parental leave in Germany is 14 weeks at full pay.",
@@ -123,7 +124,7 @@ def test_history_goes_in_the_user_message() -> None:
     user = out["messages"][1].text
     assert user.startswith('<history>\n<message role="user">Hi</message>')
     assert "Hello! &lt;b&gt;" in user
-    assert out["messages"][0].text == bp.DEFAULT_SYSTEM + "\n\n" + bp.DEFAULT_INSTRUCTIONS
+    assert out["messages"][0].text == DEFAULT_SYSTEM + "\n\n" + DEFAULT_INSTRUCTIONS
 
 
 def test_bad_options_fail_when_built() -> None:

@@ -24,7 +24,7 @@ if os.environ.get("BRIEFPACK_RAY_TESTS") == "separately":
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'briefpack[ray]'")
 
 import briefpack as bp  # noqa: E402
-from briefpack.evaluate import read_requests  # noqa: E402
+from briefpack.evaluation import read_requests  # noqa: E402
 from briefpack.integrations.ray import AssembleBatch  # noqa: E402
 
 # Ray Data warns about its own deprecated settings while it starts; not ours to fix.

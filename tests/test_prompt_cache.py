@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from briefpack import prompt
+from briefpack import _escape as prompt
 from briefpack.prompt import escape_text, neutralise_labels
 
 TEXTS = st.text(alphabet=st.sampled_from("ab1 [](),`\n<>&'\"\u200b［］\x00"), max_size=60)

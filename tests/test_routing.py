@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import briefpack as bp
-from briefpack import cli
-from briefpack.routing import KINDS, normalize
+from briefpack import cli, routing
+from briefpack.routing import KINDS, ROUTE_RULES_DE, ROUTE_RULES_EN, Rule, normalize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import eval_routing
@@ -144,7 +144,7 @@ def test_accents_fold_for_german_rules() -> None:
         "Wie viele Dokumente erwahnen die DSGVO?",
         "Wie viele Dokumente erwa\u0308hnen die DSGVO?",
     ):
-        assert bp.route(q, rules=bp.ROUTE_RULES_DE).kind == "aggregate"
+        assert bp.route(q, rules=ROUTE_RULES_DE).kind == "aggregate"
     assert normalize("Straße") == "strasse"
 
 
@@ -176,7 +176,7 @@ def test_near_misses_stay_retrieval() -> None:
 
 
 def test_german_questions_do_not_fire_english_rules_and_vice_versa() -> None:
-    en, de = bp.ROUTE_RULES_EN, bp.ROUTE_RULES_DE
+    en, de = routing.ROUTE_RULES_EN, routing.ROUTE_RULES_DE
     assert bp.route("Wie viele Rezepte enthalten Sardellen?", rules=en, model=None).kind == (
         "retrieve"
     )
@@ -189,14 +189,14 @@ def test_german_questions_do_not_fire_english_rules_and_vice_versa() -> None:
 
 
 def test_users_extend_rules_first_match_wins() -> None:
-    rules = [bp.Rule("filter", r"\bgluten free\b", "a dietary tag is metadata"), *bp.ROUTE_RULES_EN]
+    rules = [Rule("filter", r"\bgluten free\b", "a dietary tag is metadata"), *ROUTE_RULES_EN]
     r = bp.route("Gluten-free cakes", rules=rules)
     assert (r.kind, r.rule_index, r.matched) == ("filter", 0, "Gluten-free")
     assert bp.route("Gluten-free cakes").kind == "retrieve"
     # a retrieve rule is an exception that stops the rules below it
     guard = [
         ("retrieve", r"^how many recipes\b", "our recipe counts are in one page"),
-        *bp.ROUTE_RULES_EN,
+        *ROUTE_RULES_EN,
     ]
     r = bp.route("How many recipes use anchovies?", rules=guard)
     assert (r.kind, r.rule_index) == ("retrieve", 0)
@@ -300,7 +300,7 @@ def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines() == [
         "route: aggregate",
         "lang:  en (detected)",
-        f"rule:  {2} (aggregate) {bp.ROUTE_RULES_EN[2].pattern}",
+        f"rule:  {2} (aggregate) {routing.ROUTE_RULES_EN[2].pattern}",
         "match: 'How many recipes use'",
         f"why:   {bp.route('How many recipes use anchovies?').why}",
     ]
@@ -357,7 +357,7 @@ def test_cli_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_rules_listing(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(["--rules"], capsys)
     assert code == 0
-    assert len(out.splitlines()) == 2 * len(bp.ROUTE_RULES_EN)
+    assert len(out.splitlines()) == 2 * len(ROUTE_RULES_EN)
 
 
 @pytest.mark.parametrize(

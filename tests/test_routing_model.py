@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import briefpack as bp
-from briefpack import cli
+from briefpack import cli, routing
 from briefpack.routing import (
     MAX_CHARS,
     MODEL_KINDS,
@@ -318,7 +318,7 @@ def test_gated_alternatives_find_exactly_what_the_whole_patterns_find() -> None:
         "x how many recipes use anchovies",
         "anhow many recipes use",  # a gate letter run inside a word must not count
     ]
-    for rules in bp.ROUTE_RULE_SETS.values():
+    for rules in routing.ROUTE_RULE_SETS.values():
         plain = [re.compile(r.pattern) for r in rules]
         gated = _compiled(rules)
         for q in questions:
@@ -366,7 +366,7 @@ def test_pathological_caller_patterns_are_refused(pattern: str, bad: bool) -> No
 
 
 def test_no_shipped_pattern_is_pathological() -> None:
-    for rules in bp.ROUTE_RULE_SETS.values():
+    for rules in routing.ROUTE_RULE_SETS.values():
         for rule in rules:
             assert not pathological(rule.pattern), rule.pattern
 
@@ -381,6 +381,7 @@ def test_rules_and_model_read_at_most_max_chars() -> None:
 HOSTILE = r"""
 import re, sys, time
 import briefpack as bp
+from briefpack import routing
 N = 200_000
 
 def inputs(pattern):
@@ -396,7 +397,7 @@ def inputs(pattern):
         yield (w + " ") * (N // (len(w) + 1))
 
 searched = 0
-for rules in bp.ROUTE_RULE_SETS.values():
+for rules in routing.ROUTE_RULE_SETS.values():
     for rule in rules:
         p = re.compile(rule.pattern)
         for text in inputs(rule.pattern):

@@ -17,6 +17,7 @@ from briefpack.demo import CANDIDATES, CAVEAT
 from briefpack.errors import InputError
 from briefpack.reference import sentences as ref
 from briefpack.reference.text import CLASSES, WHITESPACE
+from briefpack.sentences import sentence_spans
 from conftest import HAS_RUST
 
 # Characters that drive the rule, so hypothesis reaches every branch.
@@ -115,7 +116,7 @@ def test_public_split_sentences_and_spans() -> None:
         [],
         ["今日は晴れ。", "明日"],
     ]
-    assert bp.sentence_spans(texts) == [[(0, 16), (17, 26)], [], [(0, 6), (6, 8)]]
+    assert sentence_spans(texts) == [[(0, 16), (17, 26)], [], [(0, 6), (6, 8)]]
     assert bp.split_sentences(("a b", "c")) == [["a b"], ["c"]]
 
 

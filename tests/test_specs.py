@@ -30,7 +30,7 @@ from briefpack import batch, pipeline
 from briefpack.cli import eval as eval_cli
 from briefpack.cli import options as cli_options
 from briefpack.cli.parser import build_parser
-from briefpack.evaluate import expand_grid
+from briefpack.evaluation import expand_grid
 from briefpack.integrations import _common
 from briefpack.options import (
     DEFAULTS,
@@ -295,7 +295,7 @@ def test_options_import_only_leaves(module: str) -> None:
                 local.add(node.module)
         elif isinstance(node, ast.Import):
             assert not any(a.name.startswith("briefpack") for a in node.names)
-    assert local <= {"_specs", "_option_rules", "_checks", "errors", "types"}, local
+    assert local <= {"_specs", "_option_rules", "_checks", "_escape", "errors", "types"}, local
 
 
 # ------------------------------------------------------------------- the cache of assemble

@@ -10,6 +10,7 @@ import pytest
 
 import briefpack as bp
 from briefpack._backend import get_kernels
+from briefpack.kernels import dedupe_exact, dedupe_jaccard, dedupe_minhash, pack
 
 TEXTS = [
     f"Passage {i % 37} about relocation caps, parental leave and budgets, version {i % 5}."
@@ -36,10 +37,10 @@ def _same_in_threads(fn: Callable[[], Any], threads: int = 8, calls: int = 6) ->
     [
         lambda: bp.count_tokens(TEXTS, "o200k_base"),
         lambda: bp.count_tokens(TEXTS, "cl100k_base"),
-        lambda: tuple(bp.dedupe_exact(TEXTS)),
-        lambda: tuple(bp.dedupe_jaccard(TEXTS, 0.6)),
-        lambda: tuple(bp.dedupe_minhash(TEXTS, 0.5)),
-        lambda: tuple(bp.pack([len(t) for t in TEXTS], 5000, "skip")),
+        lambda: tuple(dedupe_exact(TEXTS)),
+        lambda: tuple(dedupe_jaccard(TEXTS, 0.6)),
+        lambda: tuple(dedupe_minhash(TEXTS, 0.5)),
+        lambda: tuple(pack([len(t) for t in TEXTS], 5000, "skip")),
         lambda: bp.split_sentences(TEXTS),
         lambda: get_kernels("auto").score_sentences("relocation caps version 3", TEXTS, TEXTS),
         lambda: get_kernels("auto").select_sentences(TEXTS, [float(len(t)) for t in TEXTS], 80),

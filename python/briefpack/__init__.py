@@ -10,47 +10,61 @@ source so claims can be cited and checked, and records exactly what went in.
 ...     budget=1000, tokenizer="approx")
 >>> result.messages[1]["content"].endswith("Question: How long is parental leave?")
 True
+
+``import briefpack`` loads only this module and ``errors``: each other name (``__version__``
+too, which reads the installed metadata) is imported from its module on first use (PEP 562), so
+a program pays for what it calls. The
+kernel-level functions live in their modules (``briefpack.kernels``, ``briefpack.pages``,
+``briefpack.sentences``, ``briefpack.routing``, ``briefpack.prompt``).
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from ._types import DedupeResult, PackResult
-from .assembler import Assembler
-from .batch import assemble_many
-from .citations import Citations, cite
 from .errors import BriefpackError, BudgetError, CitationError, InputError
-from .evaluate import evaluate
-from .kernels import (
-    count_tokens,
-    dedupe_cosine,
-    dedupe_exact,
-    dedupe_jaccard,
-    dedupe_minhash,
-    mmr,
-    pack,
-)
-from .options import Options
-from .ordering import order
-from .pages import PageImage, decode_page, dedupe_pages, hash_pages, image_tokens
-from .pipeline import assemble
-from .prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
-from .routing import ROUTE_RULE_SETS, ROUTE_RULES_DE, ROUTE_RULES_EN, Route, Rule, route
-from .sentences import sentence_spans, split_sentences
-from .types import Assembly, Budget, Chunk, Dropped, Source
 
-try:
-    __version__ = version("briefpack")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+if TYPE_CHECKING:
+    from ._many import assemble_many
+    from ._version import __version__
+    from .assembler import Assembler
+    from .assembly import Assembly
+    from .citations import Citations, cite
+    from .evaluation import evaluate
+    from .kernels import count_tokens
+    from .options import Options
+    from .ordering import order
+    from .pages import PageImage
+    from .pipeline import assemble
+    from .routing import Route, route
+    from .sentences import split_sentences
+    from .types import Budget, Chunk, Dropped, Source
+
+_LAZY = {
+    "Assembler": ".assembler",
+    "Assembly": ".assembly",
+    "Budget": ".types",
+    "Chunk": ".types",
+    "Citations": ".citations",
+    "Dropped": ".types",
+    "Options": ".options",
+    "PageImage": ".pages",
+    "Route": ".routing",
+    "Source": ".types",
+    "__version__": "._version",
+    "assemble": ".pipeline",
+    "assemble_many": "._many",
+    "cite": ".citations",
+    "count_tokens": ".kernels",
+    "evaluate": ".evaluation",
+    "order": ".ordering",
+    "route": ".routing",
+    "split_sentences": ".sentences",
+}
+"""Each lazily exported name and the module that defines it."""
 
 __all__ = [
-    "DEFAULT_INSTRUCTIONS",
-    "DEFAULT_SYSTEM",
-    "ROUTE_RULES_DE",
-    "ROUTE_RULES_EN",
-    "ROUTE_RULE_SETS",
     "Assembler",
     "Assembly",
     "BriefpackError",
@@ -59,33 +73,33 @@ __all__ = [
     "Chunk",
     "CitationError",
     "Citations",
-    "DedupeResult",
     "Dropped",
     "InputError",
     "Options",
-    "PackResult",
     "PageImage",
     "Route",
-    "Rule",
     "Source",
     "__version__",
     "assemble",
     "assemble_many",
     "cite",
     "count_tokens",
-    "decode_page",
-    "dedupe_cosine",
-    "dedupe_exact",
-    "dedupe_jaccard",
-    "dedupe_minhash",
-    "dedupe_pages",
     "evaluate",
-    "hash_pages",
-    "image_tokens",
-    "mmr",
     "order",
-    "pack",
     "route",
-    "sentence_spans",
     "split_sentences",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name's module on first use, and keep the name here."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'briefpack' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -6,6 +6,12 @@ resolves every kernel of ``KERNEL_NAMES`` once, when it is built, from one backe
 to the reference), and ``"auto"`` picks the core only when it is built and complete.
 
 Results come back in the reference's types (``DedupeResult``, ``PackResult``, lists).
+
+A kernel's signature is written in three places: its Rust binding (``src/**/py.rs``), the stub
+``_core.pyi``, and the reference function of the same name; ``Kernels``' methods take the stub's
+parameters (or a prefix of them) and ``tests/test_kernel_signatures.py`` holds all of them to
+the stub. The reference is imported here only, and only when a Python backend is built, so
+``import briefpack`` and the Rust path never load it.
 """
 
 from __future__ import annotations
@@ -13,9 +19,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any
 
-from . import reference
 from ._checks import check_encoding, choice, count_with
 from ._types import DedupeResult, PackResult, PricedPack, SentenceSpans
 from .errors import InputError
@@ -45,59 +50,6 @@ KERNEL_NAMES = (
 satisfies its contract)."""
 
 
-class KernelsProtocol(Protocol):
-    """What the pipeline asks of a backend."""
-
-    name: str
-
-    def count_tokens(
-        self, texts: Sequence[str], encoding: Any, *, segments: bool = False
-    ) -> list[int]: ...
-    def count_tokens_limited(
-        self, texts: Sequence[str], limits: Sequence[int], encoding: Any
-    ) -> list[int]: ...
-    def intake(self, candidates: list[object]) -> tuple[list[Chunk | None], list[int]]: ...
-    def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult: ...
-    def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult: ...
-    def price_pack(
-        self,
-        chunks: Sequence[Chunk],
-        labels: str,
-        widest: str,
-        budget: int,
-        separator_tokens: int,
-        overflow: str,
-        encoding: str,
-    ) -> PricedPack: ...
-    def mmr(
-        self,
-        query_vector: Any,
-        vectors: Any,
-        k: int | None,
-        lambda_: float,
-        relevance: Sequence[float] | None,
-    ) -> list[int]: ...
-    def split_sentences(self, texts: Sequence[str]) -> SentenceSpans: ...
-    def page_hashes(
-        self,
-        pixels: bytes,
-        offsets: Sequence[int],
-        widths: Sequence[int],
-        heights: Sequence[int],
-        channels: Sequence[int],
-    ) -> list[bytes]: ...
-    def score_sentences(
-        self, question: str, sentences: Sequence[str], alias_texts: Sequence[str] = ()
-    ) -> list[float]: ...
-    def select_sentences(
-        self,
-        sentences: Sequence[str],
-        scores: Sequence[float],
-        threshold: float,
-        offsets: Sequence[int] | None = None,
-    ) -> list[int]: ...
-
-
 @functools.cache
 def rust_core() -> ModuleType | None:
     """The compiled extension, or None when it is not built."""
@@ -109,12 +61,20 @@ def rust_core() -> ModuleType | None:
     return core
 
 
+def _reference() -> ModuleType:
+    """The pure-Python reference kernels, imported on first use (the Python backend only)."""
+    from . import reference
+
+    return reference
+
+
 def _missing(core: ModuleType) -> list[str]:
     return [name for name in KERNEL_NAMES if not callable(getattr(core, name, None))]
 
 
 class Kernels:
-    """One backend's kernels, resolved by name when built (see ``KERNEL_NAMES``)."""
+    """One backend's kernels, resolved by name when built (see ``KERNEL_NAMES``): what the
+    pipeline asks of a backend (the stages annotate with ``KernelsProtocol``, this class)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -135,10 +95,9 @@ class Kernels:
                     option="backend",
                 )
         self._rust = core is not None
+        source = core if core is not None else _reference()
         self._fns: dict[str, Callable[..., Any]] = {
-            k: getattr(core if core is not None else reference, k)
-            for k in KERNEL_NAMES
-            if core is not None or hasattr(reference, k)
+            k: getattr(source, k) for k in KERNEL_NAMES if hasattr(source, k)
         }
 
     def __repr__(self) -> str:
@@ -236,6 +195,10 @@ class Kernels:
         offsets: Sequence[int] | None = None,
     ) -> list[int]:
         return list(self._fns["select_sentences"](sentences, scores, threshold, offsets))
+
+
+KernelsProtocol = Kernels
+"""What the pipeline asks of a backend: the type the stages annotate ``ctx.kernels`` with."""
 
 
 @functools.cache

@@ -29,6 +29,7 @@ from ._checks import (
     shown,
     type_name,
 )
+from ._escape import LabelStyle
 from .errors import InputError
 from .types import Budget
 
@@ -49,7 +50,6 @@ __all__ = [
     "Rule",
 ]
 
-LabelStyle = Literal["xml", "brackets"]
 LABEL_STYLES = ("xml", "brackets")
 
 DEFAULT_SYSTEM = (

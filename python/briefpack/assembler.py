@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ._backend import Kernels, get_kernels
 from ._checks import type_name
+from ._route import Route
 from ._stages import account, intake, plan
+from .assembly import Assembly
+from .batch import run_many
 from .errors import BudgetError, InputError
 from .options import FIELDS, READ_EVERYTHING, Options
-from .routing import Route
-from .types import Assembly
 
 if TYPE_CHECKING:
     from .batch import Request
@@ -190,8 +191,6 @@ class Assembler:
         >>> [len(r.sources) for r in asm.many([("Cap?", ["4000 EUR."]), ("Leave?", [])])]
         [1, 0]
         """
-        from .batch import run_many
-
         return run_many(
             self,
             requests,

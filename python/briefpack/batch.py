@@ -1,4 +1,8 @@
-"""Many requests at once: evaluation sweeps and offline jobs.
+"""Many requests at once: the runner under ``Assembler.many`` and ``assemble_many``.
+
+It sits below ``Assembler`` (it imports no pipeline module, and builds an assembler for a
+request that overrides options of a shared set that failed by the factory it is given), so
+``Assembler.many`` calls it and ``briefpack.assemble_many`` (``briefpack._many``) builds on both.
 
 ``assemble_many`` runs ``assemble`` over a list of requests on a pool of threads. The Rust core
 releases the GIL for its work (token counting, dedupe, packing, vectors), so the threads
@@ -27,17 +31,19 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from ._checks import check_count, type_name
-from .assembler import Assembler
 from .errors import BriefpackError, InputError
 from .options import FIELDS, OVERRIDABLE, check_names
-from .types import Assembly
 
-__all__ = ["REQUEST_KEYS", "assemble_many", "run_many"]
+if TYPE_CHECKING:
+    from .assembler import Assembler
+    from .assembly import Assembly
+
+__all__ = ["REQUEST_KEYS", "Failed", "run_many"]
 
 PER_REQUEST = ("history", "query_vector")
 REQUEST_NAMES = ("question", "candidates", *PER_REQUEST, *OVERRIDABLE)
@@ -46,8 +52,17 @@ REQUEST_KEYS = frozenset(REQUEST_NAMES)
 SHARED_NAMES = (*PER_REQUEST, *FIELDS)
 """What ``assemble_many``'s shared keywords may be: ``assemble``'s."""
 
-Base = Assembler | InputError
-"""The shared assembler, or the error its options raised (reported by every request using it)."""
+
+class Failed(NamedTuple):
+    """The error the shared options raised (reported by every request that does not override
+    the option), and the factory that builds the assembler of a request that does."""
+
+    error: InputError
+    make: Callable[..., Assembler]
+
+
+Base: TypeAlias = "Assembler | Failed"
+"""The shared assembler, or why it could not be built."""
 
 
 def _call(index: int, request: object, base: Base, shared: Mapping[str, Any]) -> Assembly:
@@ -74,10 +89,10 @@ def _call(index: int, request: object, base: Base, shared: Mapping[str, Any]) ->
     check_names(shared, SHARED_NAMES, where=f"requests[{index}]: ")
     if isinstance(request, Mapping):
         check_names(request, REQUEST_NAMES, where=f"requests[{index}]: ")
-    if isinstance(base, InputError):
+    if isinstance(base, Failed):
         if not overrides:
-            raise base
-        asm = Assembler(**{**base_options(shared), **overrides})
+            raise base.error
+        asm = base.make(**{**base_options(shared), **overrides})
     else:
         asm = base.replace(**overrides) if overrides else base
     per_call = {k: args[k] for k in PER_REQUEST if k in args}
@@ -114,96 +129,7 @@ def _run_packed(
 Request = tuple[str, Sequence[Any]] | Mapping[str, Any]
 
 
-@overload
-def assemble_many(
-    requests: Sequence[Request],
-    *,
-    workers: int | None = None,
-    executor: Literal["threads", "processes"] | Executor = "threads",
-    return_exceptions: Literal[False] = False,
-    **options: Any,
-) -> list[Assembly]: ...
-
-
-@overload
-def assemble_many(
-    requests: Sequence[Request],
-    *,
-    workers: int | None = None,
-    executor: Literal["threads", "processes"] | Executor = "threads",
-    return_exceptions: Literal[True],
-    **options: Any,
-) -> list[Assembly | BriefpackError]: ...
-
-
-def assemble_many(
-    requests: Sequence[Request],
-    *,
-    workers: int | None = None,
-    executor: Literal["threads", "processes"] | Executor = "threads",
-    return_exceptions: bool = False,
-    **options: Any,
-) -> list[Assembly] | list[Assembly | BriefpackError]:
-    """Run ``assemble`` over many requests on ``workers`` threads; results in request order.
-
-    Each request is a ``(question, candidates)`` pair, or a mapping of ``assemble``'s arguments
-    (``question`` and ``candidates`` required; its other keys override ``options``).
-    ``options`` are ``assemble``'s keyword arguments, shared by every request. The results are
-    exactly those of calling ``assemble`` on each request in turn.
-
-    Args:
-        requests: the requests, in the order the results come back.
-        workers: threads to use; default: the number of CPUs (at most one per request).
-            ``1`` runs every request on the calling thread.
-        executor: ``"threads"`` (the default: no start-up cost, nothing copied; the Rust work
-            of one request overlaps the Python stages of another) or ``"processes"`` (every
-            stage in parallel on a standard CPython, for long sweeps: each worker process
-            starts fresh, and requests, options and results are pickled, so callables in
-            ``options`` must be module-level functions, and a script that calls it needs the
-            usual ``if __name__ == "__main__":`` guard), or any ``concurrent.futures.Executor``
-            (used as it is and left open; ``workers`` is then the pool's business; what it
-            runs must pickle if it is a process pool).
-        return_exceptions: with ``False`` (the default) the error of the first failing request
-            (by position, not by time) is raised, after every request has finished; with
-            ``True`` a failing request's ``InputError`` / ``BudgetError`` takes its place in
-            the list.
-        options: ``assemble``'s keyword arguments for every request.
-
-    Raises:
-        InputError: bad ``requests`` or ``workers``, or a request with bad input (the message
-            names the request: ``requests[3]: ...``).
-        BudgetError: a request whose fixed parts do not fit its window (also named).
-
-    >>> import briefpack as bp
-    >>> results = bp.assemble_many(
-    ...     [("What is the cap?", ["The cap is 4000 EUR.", "The cap is 4000 EUR."]),
-    ...      {"question": "Leave?", "candidates": ["Leave is 14 weeks."], "budget": 300}],
-    ...     budget=500, tokenizer="approx", workers=2)
-    >>> [len(r.sources) for r in results]
-    [1, 1]
-    """
-    _check_run(requests, workers, executor, return_exceptions)
-    for key in ("question", "candidates"):
-        if key in options:
-            raise InputError(f"{key} belongs in each request, not in the shared options")
-    shared = {k: v for k, v in options.items() if k in PER_REQUEST}
-    base: Base
-    try:
-        # an unknown keyword is reported by each request (_call names it), like assemble would
-        base = Assembler(**base_options(options)) if _known(options) else InputError("unknown")
-    except InputError as exc:
-        base = exc
-    return run_many(
-        base,
-        requests,
-        options if isinstance(base, InputError) else shared,
-        workers=workers,
-        executor=executor,
-        return_exceptions=return_exceptions,
-    )
-
-
-def _check_run(
+def check_run(
     requests: object, workers: int | None, executor: object, return_exceptions: object
 ) -> int:
     """Check the batch's own arguments; return the number of workers asked for."""
@@ -237,7 +163,7 @@ def run_many(
     return_exceptions: bool,
 ) -> list[Assembly] | list[Assembly | BriefpackError]:
     """``Assembler.many``: the requests on a pool, each by ``base`` or its own override."""
-    workers = min(_check_run(requests, workers, executor, return_exceptions), len(requests)) or 1
+    workers = min(check_run(requests, workers, executor, return_exceptions), len(requests)) or 1
     results: list[Assembly | BriefpackError]
     if isinstance(executor, Executor):  # the caller's pool: used as it is, left open
         jobs = [(i, r, base, shared) for i, r in enumerate(requests)]

@@ -10,6 +10,7 @@ from typing import Any
 
 from ._checks import check_text, integer, real, shown, type_name
 from .errors import InputError
+from .pages import PageImage, decode_page
 from .types import Chunk
 
 __all__ = ["CHUNK_FIELDS", "automatic_id", "describe", "to_chunk", "to_chunks"]
@@ -236,8 +237,6 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
     page = _check_page(chunk.page, where)
     image = chunk.image
     if image is not None and not _decoded_span(image):
-        from .pages import decode_page
-
         try:
             image = decode_page(image, where=where)
         except InputError as exc:
@@ -265,8 +264,6 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
 
 def _decoded_span(image: object) -> bool:
     """A merged span's images: a non-empty tuple of ``PageImage``s (already decoded)."""
-    from .pages import PageImage
-
     return isinstance(image, tuple) and bool(image) and all(isinstance(p, PageImage) for p in image)
 
 

@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ._escape import code_regions, code_spans, fenced_lines
 from .errors import CitationError, InputError
-from .types import Assembly
+from .types import AssemblyData
 
 __all__ = ["Citations", "Label", "cite", "code_regions", "parse_markers"]
 
@@ -51,6 +52,15 @@ class Citations:
             (ints; a number of more than 4,300 digits is given as its digits, a str).
         uncited: sources the answer never cites, in label order.
         unsupported_sentences: sentences with no citation of a real label.
+
+    >>> import briefpack as bp
+    >>> a = bp.assemble("Cap?", ["The cap is 4000 EUR.", "Leave is 14 weeks."], budget=300,
+    ...     tokenizer="approx")
+    >>> found = bp.cite("The cap is 4000 EUR [1]. Nothing else is known.", a)
+    >>> [s.label for s in found.sources], [s.label for s in found.uncited]
+    ([1], [2])
+    >>> found.unsupported_sentences
+    ['Nothing else is known.']
     """
 
     sources: list[Any]
@@ -109,84 +119,6 @@ def parse_markers(text: str) -> list[Label]:
     return [n for m in _MARKER.finditer(text) for n in _labels(m.group(m.lastindex or 0))]
 
 
-_FENCE = re.compile(r" {0,3}(`{3,}(?=[^`]*$)|~{3,})")
-_TICKS = re.compile(r"`+")
-
-
-def _code_spans(line: str) -> list[tuple[int, int]]:
-    """Where the inline code spans of ``line`` are, backticks included (CommonMark's rule).
-
-    A run of n backticks opens a span that the next run of exactly n backticks closes; a run
-    with no partner is literal. Linear: each length's list of runs is walked once.
-
-    >>> _code_spans("a `x[1]` b ``y ` z`` c `d")
-    [(2, 8), (11, 20)]
-    """
-    runs = [(m.start(), m.end()) for m in _TICKS.finditer(line)]
-    by_len: dict[int, list[int]] = {}
-    for k, (a, b) in enumerate(runs):
-        by_len.setdefault(b - a, []).append(k)
-    seen = dict.fromkeys(by_len, 0)
-    spans: list[tuple[int, int]] = []
-    k = 0
-    while k < len(runs):
-        n = runs[k][1] - runs[k][0]
-        same, p = by_len[n], seen[n]
-        while p < len(same) and same[p] <= k:
-            p += 1
-        seen[n] = p
-        if p < len(same):
-            spans.append((runs[k][0], runs[same[p]][1]))
-            k = same[p] + 1
-        else:
-            k += 1
-    return spans
-
-
-def _fenced(text: str) -> list[tuple[int, str, bool]]:
-    """Each line of ``text`` with its offset and whether it belongs to a fenced code block.
-
-    A fence opens with 3 or more backticks or tildes (at most 3 spaces in; a backtick fence's
-    info string holds no backtick) and closes with a line of at least as many of the same
-    character and nothing else; an unclosed fence runs to the end (CommonMark). Fence lines
-    belong to the block.
-    """
-    out: list[tuple[int, str, bool]] = []
-    pos = 0
-    fence = ""
-    for raw in text.splitlines(keepends=True):
-        line = raw.splitlines()[0]
-        m = _FENCE.match(line)
-        if fence:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = "" if not line[m.end() :].strip() else fence
-            out.append((pos, line, True))
-        elif m:
-            fence = m.group(1)
-            out.append((pos, line, True))
-        else:
-            out.append((pos, line, False))
-        pos += len(raw)
-    return out
-
-
-def code_regions(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` is code: fenced blocks (whole lines) and inline code spans, in order.
-
-    The prompt leaves bracketed numbers inside code as they are, as ``cite`` ignores them.
-
-    >>> code_regions("a `x[1]` b\\n```\\ny[2]\\n```\\nc")
-    [(2, 8), (11, 14), (15, 19), (20, 23)]
-    """
-    out: list[tuple[int, int]] = []
-    for pos, line, code in _fenced(text):
-        if code:
-            out.append((pos, pos + len(line)))
-        else:
-            out.extend((pos + a, pos + b) for a, b in _code_spans(line))
-    return out
-
-
 def _prose(answer: str) -> list[tuple[str, str]]:
     """The answer's lines outside fenced code blocks, each with a copy whose code is masked.
 
@@ -195,12 +127,12 @@ def _prose(answer: str) -> list[tuple[str, str]]:
     cut from the original at the same place).
     """
     out: list[tuple[str, str]] = []
-    for _, line, code in _fenced(answer):
+    for _, line, code in fenced_lines(answer):
         if code:
             continue
         parts: list[str] = []
         last = 0
-        for a, b in _code_spans(line):
+        for a, b in code_spans(line):
             parts += [line[last:a], "_" * (b - a)]
             last = b
         parts.append(line[last:])
@@ -319,9 +251,9 @@ def _record_label(source: object, i: int) -> int:
     return n
 
 
-def _source_table(assembly: Assembly | Mapping[str, Any]) -> dict[int, Any]:
+def _source_table(assembly: AssemblyData | Mapping[str, Any]) -> dict[int, Any]:
     """Label -> source; a record is checked first, so a bad one is an ``InputError``."""
-    if isinstance(assembly, Assembly):
+    if isinstance(assembly, AssemblyData):
         return {s.label: s for s in assembly.sources}
     if not isinstance(assembly, Mapping):
         raise InputError(
@@ -347,7 +279,9 @@ def _source_table(assembly: Assembly | Mapping[str, Any]) -> dict[int, Any]:
     return table
 
 
-def cite(answer: str, assembly: Assembly | Mapping[str, Any], *, strict: bool = True) -> Citations:
+def cite(
+    answer: str, assembly: AssemblyData | Mapping[str, Any], *, strict: bool = True
+) -> Citations:
     """Resolve the citations in ``answer`` to the sources of ``assembly``.
 
     ``assembly`` is an ``Assembly`` or its ``record()``. With ``strict=True`` (the default) a

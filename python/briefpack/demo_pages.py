@@ -15,6 +15,7 @@ import io
 import random
 from typing import Any
 
+from .pages import _pil
 from .types import Budget, Chunk
 
 __all__ = ["PAGES_BUDGET", "PAGES_OPTIONS", "PAGES_QUESTION", "example", "page_png"]
@@ -71,8 +72,6 @@ def page_png(page: int, *, jpeg_quality: int | None = None) -> bytes:
     >>> page_png(14)[:4], page_png(14, jpeg_quality=70)[:3]
     (b'\\x89PNG', b'\\xff\\xd8\\xff')
     """
-    from .pages import _pil
-
     pil = _pil()
     from PIL import ImageDraw, ImageFont
 

@@ -10,7 +10,15 @@ __all__ = ["BriefpackError", "BudgetError", "CitationError", "InputError"]
 
 
 class BriefpackError(Exception):
-    """Base class for every error briefpack raises."""
+    """Base class for every error briefpack raises.
+
+    >>> import briefpack as bp
+    >>> try:
+    ...     bp.assemble("Why?", ["Because."], budget=-1)
+    ... except bp.BriefpackError as exc:
+    ...     type(exc).__name__
+    'InputError'
+    """
 
 
 class InputError(BriefpackError, ValueError):
@@ -60,7 +68,15 @@ def _input_error(
 
 
 class BudgetError(BriefpackError, ValueError):
-    """The fixed parts of the prompt (system, history, question) alone exceed the window."""
+    """The fixed parts of the prompt (system, history, question) alone exceed the window.
+
+    >>> import briefpack as bp
+    >>> try:
+    ...     bp.assemble("Why?", ["Because."], budget=bp.Budget(window=60), tokenizer="approx")
+    ... except bp.BudgetError:
+    ...     "too long"
+    'too long'
+    """
 
 
 class CitationError(BriefpackError, ValueError):
@@ -68,6 +84,14 @@ class CitationError(BriefpackError, ValueError):
 
     ``unknown`` holds the offending labels in the order they first appear: ints, or a str of
     digits for a number too long to convert (more than 4,300 digits).
+
+    >>> import briefpack as bp
+    >>> a = bp.assemble("Cap?", ["The cap is 4000 EUR."], budget=200, tokenizer="approx")
+    >>> try:
+    ...     a.cite("It is 4000 EUR [1][7].")
+    ... except bp.CitationError as exc:
+    ...     exc.unknown
+    [7]
     """
 
     def __init__(self, message: str, unknown: list[int | str] | None = None) -> None:

@@ -1,6 +1,11 @@
 """The kernels, fast path: the Rust core when it is built, else the reference.
 
 Same names and signatures as ``briefpack.reference``; the parity tests hold them identical.
+``import briefpack`` exports only ``count_tokens`` of these; the others are used from here:
+
+>>> from briefpack.kernels import dedupe_exact, pack
+>>> dedupe_exact(["a b", "a  b"]).kept, pack([40, 30], 50).kept
+([0], [0])
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from ._checks import MAX_NUM_PERM, MAX_SHINGLE, check_count
 from ._types import DedupeResult, PackResult
 
 __all__ = [
+    "DedupeResult",
+    "PackResult",
     "count_tokens",
     "dedupe_cosine",
     "dedupe_exact",

@@ -13,7 +13,10 @@
   (the pipeline passes the input index of the best candidate an item stands for, which a
   rerank may have moved).
 
-This is the one implementation of each order: ``assemble`` orders its sources with it.
+This is the one implementation of each order: ``assemble`` orders its sources with it. It is a
+leaf (it imports only ``_checks``): ordering is pure Python on both backends, a rule rather
+than a kernel, so the reference re-exports it (``briefpack.reference.order``) instead of the
+production path importing the reference.
 """
 
 from __future__ import annotations

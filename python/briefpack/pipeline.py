@@ -25,8 +25,9 @@ from typing import Any
 
 from ._stages.budget import MESSAGE_OVERHEAD
 from .assembler import Assembler
+from .assembly import Assembly
 from .options import DEDUPE_METHODS, DEFAULT_THRESHOLDS
-from .types import Assembly, Budget
+from .types import Budget
 
 __all__ = ["CACHE_SIZE", "DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble"]
 

@@ -5,11 +5,18 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from ._version import version
+from .errors import InputError
+from .pages import decode_page
+from .types import AssemblyData, Chunk, Compression, Dropped, Source
 
 if TYPE_CHECKING:
     from .pages import PageImage
-    from .types import Assembly, Chunk, Compression, DropDetail
+    from .types import DropDetail
+
+A = TypeVar("A", bound=AssemblyData)
 
 __all__ = [
     "ASSEMBLY_VERSION",
@@ -82,13 +89,11 @@ def image_info(page: PageImage) -> dict[str, Any]:
     }
 
 
-def build_record(assembly: Assembly, *, include_prompt: bool = False) -> dict[str, Any]:
+def build_record(assembly: AssemblyData, *, include_prompt: bool = False) -> dict[str, Any]:
     """Build ``Assembly.record()``: every candidate's fate, sources, tokens, settings, hash."""
-    from . import __version__
-
     record: dict[str, Any] = {
         "record_version": RECORD_VERSION,
-        "briefpack_version": __version__,
+        "briefpack_version": version(),
         "question": assembly.question,
         "candidates": [_jsonable(f) for f in assembly.fates],
         "sources": [
@@ -131,18 +136,14 @@ def _chunk_to_dict(chunk: Chunk) -> dict[str, Any]:
 
 
 def _chunk_from_dict(data: Mapping[str, Any]) -> Chunk:
-    from .types import Chunk
-
     fields = {k: data[k] for k in (*_CHUNK_FIELDS, "tokens", "vector", "meta", "page") if k in data}
     if data.get("images"):
-        from .pages import decode_page
-
         images = tuple(decode_page(base64.b64decode(b)) for b in data["images"])
         fields["image"] = images[0] if len(images) == 1 else images
     return Chunk(**fields)
 
 
-def assembly_to_dict(assembly: Assembly) -> dict[str, Any]:
+def assembly_to_dict(assembly: AssemblyData) -> dict[str, Any]:
     """Build ``Assembly.to_dict()``: every field, chunks in full, as JSON data."""
     return {
         "assembly_version": ASSEMBLY_VERSION,
@@ -172,18 +173,14 @@ def assembly_to_dict(assembly: Assembly) -> dict[str, Any]:
 
 
 def _compression_from(data: Any) -> Compression | None:
-    from .types import Compression
-
     if data is None:
         return None
     return Compression(data["sentences"], tuple(data["kept"]), tuple(data["removed"]))
 
 
-def assembly_from_dict(data: Mapping[str, Any]) -> Assembly:
-    """Build ``Assembly.from_dict(data)``; a layout of another version raises ``InputError``."""
-    from .errors import InputError
-    from .types import Assembly, Dropped, Source
-
+def assembly_from_dict(data: Mapping[str, Any], cls: type[A]) -> A:
+    """Build ``Assembly.from_dict(data)`` as a ``cls``; a layout of another version raises
+    ``InputError``."""
     version = data.get("assembly_version") if isinstance(data, Mapping) else None
     if version != ASSEMBLY_VERSION:
         raise InputError(
@@ -191,7 +188,7 @@ def assembly_from_dict(data: Mapping[str, Any]) -> Assembly:
             f"{str(version)[:20]!r}; pass the output of Assembly.to_dict()"
         )
     try:
-        return Assembly(
+        return cls(
             system=data["system"],
             user=data["user"],
             sources=[

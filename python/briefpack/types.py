@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 if TYPE_CHECKING:
-    from .citations import Citations
+    from typing_extensions import Self
+
     from .integrations.chat import Message
     from .pages import PageImage
 
 __all__ = [
-    "Assembly",
+    "AssemblyData",
     "Budget",
     "CappedDetail",
     "Chunk",
@@ -93,6 +94,8 @@ DropDetail = (
 """The detail of a ``Dropped``: one ``TypedDict`` per reason."""
 
 
+# The Rust core's intake builds a Chunk by setting its __dict__ (the measured fast path,
+# docs/performance.md): keep it a frozen dataclass without __slots__ or __post_init__.
 @dataclass(frozen=True)
 class Chunk:
     """One retrieved candidate (or a parent / neighbour it expands to).
@@ -241,6 +244,12 @@ class Source:
         compression: ``None`` when the whole text was placed; with ``compress=`` on, how the
             text was cut to its relevant sentences (``chunk.text`` is then the cut text; label,
             title, url and updated are the source's own).
+
+    >>> import briefpack as bp
+    >>> s = bp.assemble("Cap?", [bp.Chunk("The cap is 4000 EUR.", id="kb/1")], budget=200,
+    ...     tokenizer="approx").sources[0]
+    >>> s.label, s.chunk.id, s.members
+    (1, 'kb/1', ('kb/1',))
     """
 
     label: int
@@ -258,6 +267,12 @@ class Dropped:
     ``reason`` is one of ``"duplicate"``, ``"superseded"``, ``"capped"``, ``"not_selected"``
     (MMR) and ``"over_budget"``; ``detail`` explains, e.g. ``{"of": "kb/1", "similarity":
     0.98, "method": "jaccard"}``.
+
+    >>> import briefpack as bp
+    >>> d = bp.assemble("Cap?", ["The cap is 4000 EUR.", "The cap is 4000 EUR."], budget=200,
+    ...     tokenizer="approx").dropped[0]
+    >>> d.chunk.id, d.reason, d.detail["of"]
+    ('1', 'duplicate', '0')
     """
 
     chunk: Chunk
@@ -266,26 +281,11 @@ class Dropped:
 
 
 @dataclass(frozen=True)
-class Assembly:
-    """The result of ``assemble``: the prompt and the full account of how it was made.
-
-    Attributes:
-        system: the system prompt (identity + instructions), identical for every request with
-            the same settings: a cacheable prefix.
-        user: history, sources and the question, in that order.
-        messages: ``system`` and ``user`` as a chat-completions list of role/content dicts.
-        sources: the placed sources, in final order, labelled 1..n.
-        dropped: every candidate that was not placed, in input order, with its reason.
-        tokens: exact counts: ``system``, ``history``, ``sources``, ``question``, ``total``
-            (= system + user), ``context_budget``, ``reserved_output`` and ``margin``.
-        settings: the options that produced it (as recorded).
-        fates: one entry per candidate, in input order: its id and its fate (``"source"`` with
-            a label, or ``"dropped"`` with reason and detail). ``dropped`` and ``fates`` are
-            built when first read (a caller that reads only the prompt never pays for them).
-        question: the question as given.
-        route: how the request was routed (``Route.to_dict()``), when it was: passed as
-            ``route=`` to the ``Assembler``, or set by ``Assembler.whole_corpus``; ``None``
-            otherwise (and then the record has no ``route`` key).
+class AssemblyData:
+    """The fields of an ``Assembly`` (``briefpack.Assembly``), as data: the prompt and the
+    account of how it was made. ``briefpack.assembly.Assembly`` adds what needs the record and
+    the citations (``record()``, ``to_dict()``, ``from_dict()``, ``cite()``); the pipeline
+    builds that class. The fields are documented there.
     """
 
     system: str
@@ -309,49 +309,6 @@ class Assembly:
         """
         return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
 
-    def record(self, *, include_prompt: bool = False) -> dict[str, Any]:
-        """A JSON-serialisable record of every decision behind this prompt.
-
-        Holds every candidate's fate (its label, or dropped with reason and detail), the
-        sources, the token accounting, the settings, the sha256 of the prompt and the library
-        version; ``include_prompt=True`` adds the prompt itself.
-        """
-        from .record import build_record
-
-        return build_record(self, include_prompt=include_prompt)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The whole assembly as JSON data, for ``from_dict`` (e.g. Haystack snapshots).
-
-        Unlike ``record()`` it keeps every chunk (text, fields, ``meta``, vector), so
-        ``Assembly.from_dict(a.to_dict())`` can still ``cite()`` and ``record()``. A ``meta``
-        value that is not JSON data is kept as its ``repr``.
-
-        >>> import briefpack as bp
-        >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
-        >>> Assembly.from_dict(a.to_dict()) == a
-        True
-        """
-        from .record import assembly_to_dict
-
-        return assembly_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Assembly:
-        """Rebuild an assembly from ``to_dict``'s output."""
-        from .record import assembly_from_dict
-
-        return assembly_from_dict(data)
-
-    def cite(self, answer: str, *, strict: bool = True) -> Citations:
-        """Check the citations in a model's ``answer`` against this assembly's labels.
-
-        Same as ``briefpack.cite(answer, self, strict=strict)``.
-        """
-        from .citations import cite
-
-        return cite(answer, self, strict=strict)
-
     def __getstate__(self) -> dict[str, Any]:
         """Pickle every field with its value (a deferred ``dropped`` or ``fates`` is built)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -363,7 +320,7 @@ class Assembly:
         dropped: Callable[[], list[Dropped]],
         fates: Callable[[], list[dict[str, Any]]],
         **fields: Any,
-    ) -> Assembly:
+    ) -> Self:
         """An assembly whose ``dropped`` and ``fates`` are built by these functions on first
         read (the pipeline's: most candidates of a large request are dropped, and most callers
         read only the prompt). Equal, in every way a caller can see, to one built with the
@@ -373,7 +330,7 @@ class Assembly:
         out.__dict__["fates"] = _Deferred(fates)
         return out
 
-    def _with(self, **changes: Any) -> Assembly:
+    def _with(self, **changes: Any) -> Self:
         """``dataclasses.replace`` without building a deferred ``dropped`` or ``fates``."""
         out = object.__new__(type(self))
         out.__dict__.update(self.__dict__)
@@ -383,7 +340,7 @@ class Assembly:
 
 
 class _Deferred:
-    """A value of a field computed on first read (see ``Assembly._deferred``)."""
+    """A value of a field computed on first read (see ``AssemblyData._deferred``)."""
 
     __slots__ = ("make",)
 
@@ -412,5 +369,19 @@ class _DeferredField:
 
 
 for _name in ("dropped", "fates"):
-    setattr(Assembly, _name, _DeferredField(_name))
+    setattr(AssemblyData, _name, _DeferredField(_name))
 del _name
+
+
+if not TYPE_CHECKING:  # the type checkers see ``briefpack.assembly.Assembly`` itself
+
+    def __getattr__(name: str) -> object:
+        """``briefpack.types.Assembly``: the class's serialised path (pickles, Haystack
+        snapshots), kept from when it was defined here. The class lives above the record and
+        the citations (``briefpack.assembly``); this is the one import from a leaf upwards, and
+        it runs only when that path is read."""
+        if name == "Assembly":
+            from .assembly import Assembly
+
+            return Assembly
+        raise AttributeError(f"module 'briefpack.types' has no attribute {name!r}")

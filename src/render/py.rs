@@ -34,13 +34,16 @@ impl AsRef<str> for Text {
     }
 }
 
-/// `briefpack.prompt._escape_as(role, s)`: how a value holding an opening bracket is escaped.
+/// `briefpack.core_callbacks.escape_as(role, s)`: how a value holding an opening bracket is
+/// escaped.
 fn escape_as(py: Python<'_>, role: &str, s: &str) -> PyResult<String> {
-    static PROMPT: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    let module = PROMPT.get_or_try_init(py, || py.import("briefpack.prompt").map(Bound::unbind))?;
+    static CALLBACKS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    let module = CALLBACKS.get_or_try_init(py, || {
+        py.import("briefpack.core_callbacks").map(Bound::unbind)
+    })?;
     module
         .bind(py)
-        .getattr(intern!(py, "_escape_as"))?
+        .getattr(intern!(py, "escape_as"))?
         .call1((role, s))?
         .extract()
 }

@@ -15,9 +15,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..assembly import Assembly
 from ..candidates import describe
 from ..prompt import render_question
-from ..types import Assembly, Chunk, Dropped, Source
+from ..types import Chunk, Dropped, Source
 from . import images
 from .context import Item, Request
 from .phases import Fitted

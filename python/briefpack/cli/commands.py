@@ -14,8 +14,9 @@ import sys
 from typing import Any
 
 from .._types import DedupeResult
+from ..assembly import Assembly
 from ..errors import BriefpackError, CitationError
-from ..types import Assembly, Budget, Chunk
+from ..types import Budget, Chunk
 from .common import EXIT_CHECK_FAILED, EXIT_OK, PROG, STDIN, UserError
 from .explain import (
     FATE_COLUMNS,

@@ -35,7 +35,7 @@ from importlib import resources
 from typing import Any, TextIO
 
 from ..errors import BriefpackError, InputError
-from ..evaluate import (
+from ..evaluation import (
     DEFAULT_TOLERANCE,
     EvalRequest,
     SettingResult,

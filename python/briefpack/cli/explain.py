@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from ..assembly import Assembly
 from ..errors import BriefpackError
-from ..types import Assembly, Chunk, Compression
+from ..types import Chunk, Compression
 from .common import UserError
 
 

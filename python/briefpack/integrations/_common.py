@@ -16,9 +16,10 @@ from typing import Any
 
 from .._checks import ENCODINGS, type_name
 from ..assembler import Assembler
+from ..assembly import Assembly
 from ..errors import InputError
 from ..options import DEFAULTS, FIELDS, OVERRIDABLE, check_names, named
-from ..types import Assembly, Budget, Source
+from ..types import Budget, Source
 
 __all__ = [
     "ASSEMBLE_OPTIONS",

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast
 
 from .._checks import check_count
+from ..assembly import Assembly
 from ..errors import InputError
 from ..kernels import count_tokens
 from ..prompt import IMAGE_PLACEHOLDER
-from ..types import Assembly
 from ._common import resolve_tokenizer, shown
 
 if TYPE_CHECKING:

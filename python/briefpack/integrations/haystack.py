@@ -27,8 +27,9 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 
 from collections.abc import Mapping, Sequence
 
+from ..assembly import Assembly
 from ..errors import InputError
-from ..types import Assembly, Budget, Chunk
+from ..types import Budget, Chunk
 from ._common import (
     DEFAULTS,
     LOG,

@@ -44,8 +44,9 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 from collections.abc import Mapping, Sequence
 
 from .._checks import type_name
+from ..assembly import Assembly
 from ..errors import InputError
-from ..types import Assembly, Chunk
+from ..types import Chunk
 from ._common import (
     DEFAULTS,
     annotation,

@@ -46,9 +46,10 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 
 from collections.abc import Mapping, Sequence
 
+from ..assembly import Assembly
 from ..errors import InputError
 from ..kernels import count_tokens
-from ..types import Assembly, Chunk
+from ..types import Chunk
 from ._common import (
     DEFAULTS,
     budget_from,

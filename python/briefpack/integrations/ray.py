@@ -1,4 +1,4 @@
-"""Ray: assemble prompts over a ``ray.data.Dataset``, and run ``evaluate`` sweeps on a cluster.
+"""Ray: assemble prompts over a ``ray.data.Dataset``.
 
 ``AssembleBatch`` is a callable class for ``Dataset.map_batches``: it assembles each row's
 question and candidates and adds the prompt columns ``system``, ``user``, ``messages`` (the
@@ -14,28 +14,27 @@ options are checked and the assembler built once per worker, not once per row::
                              batch_format="pandas",
                              compute=ray.data.ActorPoolStrategy(size=4))
 
-``briefpack.evaluate(..., executor="ray")`` uses this module to run its sweep as Ray tasks.
+``briefpack.evaluate(..., executor="ray")`` runs its sweep as Ray tasks (``briefpack.evaluation``).
 
 Needs Ray: ``pip install 'briefpack[ray]'``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 try:
-    import ray
+    import ray  # noqa: F401  (the adapter needs Ray: fail at import, naming the extra)
 except ImportError as exc:  # pragma: no cover - exercised where Ray is absent
     from ._common import missing_extra
 
     raise missing_extra("ray", "ray", "ray") from exc
 
-from ..errors import BriefpackError, InputError
-from ..evaluate import Generate, Outcome, _chunks, _Sweep, make_assembler, run_chunk
-from ..types import Assembly
+from ..assembly import Assembly
+from ..errors import InputError
+from ..evaluation import make_assembler
 from ._common import check_options
 
 __all__ = ["AssembleBatch"]
@@ -113,57 +112,3 @@ class AssembleBatch:
         out = dict(batch)
         out.update(columns)
         return out
-
-
-# --------------------------------------------------------------------------- evaluate on Ray
-
-
-class _RaySweep(_Sweep):
-    """``evaluate``'s sweep as Ray tasks: each chunk of requests and the ``generate`` callable
-    are put in the object store once for the whole sweep, each setting's assembler once per
-    setting; tasks are collected in submission order, so the rows come back in grid order."""
-
-    def __init__(self, address: str | None, workers: int) -> None:
-        self.started = not ray.is_initialized()
-        if self.started:
-            if address is None:
-                ray.init(include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, log_to_driver=False)
-        self.workers = workers
-        self.refs: list[Any] = []
-        self.task: Any = ray.remote(run_chunk)
-
-    def submit(
-        self,
-        assemblers: Sequence[Callable[[str, Sequence[Any]], Assembly]],
-        requests: Sequence[Any],
-        generate: Generate | None,
-    ) -> list[list[Any]]:
-        bounds = _chunks(len(requests), self.workers * 4)
-        parts = [(a, ray.put(list(requests[a:b]))) for a, b in bounds]
-        gen = ray.put(generate)
-        out = []
-        for run in assemblers:
-            shipped = ray.put(run)
-            refs = [self.task.remote(shipped, part, a, gen) for a, part in parts]
-            self.refs.extend(refs)
-            out.append(refs)
-        return out
-
-    def result(self, part: Any) -> list[Outcome]:
-        try:
-            got: list[Outcome] = ray.get(part)
-        except ray.exceptions.RayTaskError as exc:
-            cause = getattr(exc, "cause", None)
-            if isinstance(cause, BriefpackError):  # the task's own error, e.g. naming a request
-                raise cause from None
-            raise
-        return got
-
-    def close(self) -> None:
-        for ref in self.refs:
-            with contextlib.suppress(Exception):  # a finished task cannot be cancelled: fine
-                ray.cancel(ref)
-        if self.started:
-            ray.shutdown()

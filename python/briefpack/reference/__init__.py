@@ -1,9 +1,11 @@
 """briefpack's pure-Python reference implementation: the oracle for the Rust core.
 
 Short and readable: every kernel, one module per kernel, with the Rust core's names. It
-imports nothing from the pipeline: ``briefpack.assemble(..., backend="python")`` runs the one
-pipeline on these kernels, and the property-based tests assert both backends give identical
-results.
+imports only the package's leaves (``_checks``, ``_types``, ``errors``, ``types``, ``_escape``,
+``_chartable``, ``ordering``), and nothing on the production path imports it:
+``briefpack._backend`` loads it when the Python backend is asked for. So
+``briefpack.assemble(..., backend="python")`` runs the one pipeline on these kernels, and the
+property-based tests assert both backends give identical results.
 
 >>> from briefpack import reference
 >>> reference.dedupe_exact(["a", "a "]).kept
@@ -15,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from ..ordering import order as _order
 from .dedupe import dedupe_cosine, dedupe_exact, dedupe_jaccard, dedupe_minhash
 from .intake import intake_fast
 from .pack import mmr, pack
@@ -27,13 +30,12 @@ T = TypeVar("T")
 
 
 def order(items: Sequence[T], how: str = "edges", **options: Any) -> list[T]:
-    """Reorder items given in rank order (pure Python in both backends).
+    """Reorder items given in rank order (pure Python in both backends: the rule is the leaf
+    ``briefpack.ordering``, named here so that every kernel has its reference name).
 
     >>> order([1, 2, 3, 4], "edges")
     [1, 3, 4, 2]
     """
-    from ..ordering import order as _order
-
     return _order(items, how, **options)  # type: ignore[arg-type]
 
 

@@ -1,6 +1,7 @@
 """Price and pack source blocks in one pass (reference kernel of ``price_pack``).
 
-The composition of ``briefpack.prompt.render_source``, the reference counter and the rule of
+The composition of ``render_source`` (the block layout of the leaf ``briefpack._escape``, which
+``briefpack.prompt`` uses too), the reference counter and the rule of
 ``pack``, one source at a time, so that a walk that stops never prices what follows.
 """
 
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from .._checks import check_count, check_encoding_name, choice, type_name
+from .._escape import render_source
 from .._types import PricedPack
 from ..errors import InputError
 from ..types import Chunk
@@ -41,8 +43,6 @@ def price_pack(
     PricedPack(kept=[0, 2], costs=[3, 3], blocks=['[3] one two', '[3] three'], misfits=[1], \
 remaining=[9])
     """
-    from ..prompt import render_source
-
     if isinstance(chunks, (str, bytes)) or not isinstance(chunks, Sequence):
         raise InputError(f"chunks must be a list of Chunk, got {type_name(chunks)}")
     choice("labels", labels, ("xml", "brackets"))

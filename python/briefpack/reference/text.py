@@ -27,42 +27,24 @@ full algorithm; the result is the same.
 
 from __future__ import annotations
 
-from importlib import resources
+from .._chartable import IDEOGRAPH, SEPARATOR, WHITESPACE, WORD, table
 
-SEPARATOR, WHITESPACE, WORD, IDEOGRAPH = 0, 1, 2, 3
-_CODES = {"s": SEPARATOR, "w": WHITESPACE, "a": WORD, "i": IDEOGRAPH}
+__all__ = [
+    "CLASSES",
+    "IDEOGRAPH",
+    "LOWER",
+    "SEPARATOR",
+    "WHITESPACE",
+    "WORD",
+    "char_class",
+    "exact_key",
+    "nfc",
+    "nfkc",
+    "word_set",
+    "words",
+]
 
-
-class _Table:
-    """The parsed ``chartable.txt``: classes, lowercase and the normalisation data."""
-
-    def __init__(self, text: str) -> None:
-        classes = bytearray(0x110000)
-        self.lower: dict[int, int] = {}
-        self.ccc: dict[int, int] = {}
-        self.canonical: dict[int, str] = {}
-        self.compat: dict[int, str] = {}
-        self.compose: dict[tuple[int, int], int] = {}
-        for line in text.splitlines():
-            kind, *fields = line.split()
-            if kind == "R":
-                lo, hi = int(fields[0], 16), int(fields[1], 16)
-                classes[lo : hi + 1] = bytes([_CODES[fields[2]]]) * (hi - lo + 1)
-            elif kind == "L":
-                self.lower[int(fields[0], 16)] = int(fields[1], 16)
-            elif kind == "C":
-                for cp in range(int(fields[0], 16), int(fields[1], 16) + 1):
-                    self.ccc[cp] = int(fields[2])
-            elif kind in ("D", "K"):
-                target = self.canonical if kind == "D" else self.compat
-                target[int(fields[0], 16)] = "".join(chr(int(f, 16)) for f in fields[1:])
-            elif kind == "P":
-                first, second, composite = (int(f, 16) for f in fields)
-                self.compose[first, second] = composite
-        self.classes = bytes(classes)
-
-
-_TABLE = _Table(resources.files("briefpack").joinpath("data/chartable.txt").read_text("ascii"))
+_TABLE = table()
 CLASSES, LOWER = _TABLE.classes, _TABLE.lower
 _LOWER_TRANS = {cp: chr(low) for cp, low in LOWER.items()}
 

@@ -44,18 +44,19 @@ structured data answers them exactly, however small the corpus.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from .._checks import check_text, type_name
+from .._route import KINDS, Route, RouteKind
 from ..errors import InputError
+from ..pipeline import assemble
 from ..types import Budget, Chunk
 from .lang import SUPPORTED, UNSUPPORTED, detect
 from .model import MAX_CHARS, MODEL_KINDS, Model, default_model, load_rows, train
 from .rules import ROUTE_RULES_DE, ROUTE_RULES_EN, ROUTE_RULES_ES, ROUTE_RULES_FR, Rule
+from .text import _normalize_with_offsets, normalize
 
 __all__ = [
     "KINDS",
@@ -80,19 +81,6 @@ __all__ = [
     "train",
 ]
 
-RouteKind = Literal[
-    "retrieve", "aggregate", "exhaustive", "filter", "recency", "corpus_analysis", "whole_corpus"
-]
-KINDS: tuple[RouteKind, ...] = (
-    "retrieve",
-    "aggregate",
-    "exhaustive",
-    "filter",
-    "recency",
-    "corpus_analysis",
-    "whole_corpus",
-)
-"""Every kind a route can have; a rule may have any of them except ``whole_corpus``."""
 _RULE_KINDS = KINDS[:-1]
 _SAMPLED = ("retrieve", "exhaustive", "corpus_analysis")
 """Kinds that a corpus fitting the budget turns into ``whole_corpus``."""
@@ -105,149 +93,6 @@ ROUTE_RULE_SETS: dict[str, tuple[Rule, ...]] = {
     "es": ROUTE_RULES_ES,
 }
 """The shipped rule sets by language code."""
-
-
-class _Fold(dict[int, str]):
-    """``str.translate`` table: a word character (Unicode category L, M or N) to its folded
-    form, anything else to a space; filled on first sight of each character."""
-
-    def __missing__(self, cp: int) -> str:
-        ch = chr(cp)
-        if unicodedata.category(ch)[0] in "LMN":
-            kept = [c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c)]
-            out = "".join(kept).casefold()  # '' for a combining mark: part of the word
-        else:
-            out = " "
-        if len(self) < 65536:  # bounded: a text of every code point must not grow it for ever
-            self[cp] = out
-        return out
-
-
-_FOLD = _Fold({cp: chr(cp).lower() if chr(cp).isalnum() else " " for cp in range(128)})
-
-
-def _normalize_with_offsets(text: str) -> tuple[str, list[int]]:
-    """``normalize(text)`` and, for each of its characters, the index in ``text`` it came from."""
-    chars: list[str] = []
-    origin: list[int] = []
-    pending_space = -1  # index of the separator run seen since the last word character
-    fold = _FOLD
-    for i, ch in enumerate(text):
-        folded = fold[ord(ch)]
-        if folded == " ":
-            if chars and pending_space < 0:
-                pending_space = i
-            continue
-        if pending_space >= 0:
-            chars.append(" ")
-            origin.append(pending_space)
-            pending_space = -1
-        for c in folded:
-            chars.append(c)
-            origin.append(i)
-    return "".join(chars), origin
-
-
-def normalize(text: str) -> str:
-    """The form of a question that routing rules match: case, width and accents folded, words
-    separated by single spaces.
-
-    >>> normalize("HOW-MANY  Rezepte enthalten Café-Bohnen?")
-    'how many rezepte enthalten cafe bohnen'
-    >>> normalize("What's ＮＥＷ in Straße 5?")
-    'what s new in strasse 5'
-    """
-    return " ".join(text.translate(_FOLD).split())
-
-
-@dataclass(frozen=True)
-class Route:
-    """Where a question should go, and why.
-
-    Attributes:
-        kind: ``"retrieve"`` (the default), ``"aggregate"``, ``"exhaustive"``, ``"filter"``,
-            ``"recency"``, ``"corpus_analysis"`` or ``"whole_corpus"``.
-        rule: the rule that fired (``None`` when none did); with ``whole_corpus`` it is the rule
-            the fitting corpus overrode, if any.
-        rule_index: its position in the rule set.
-        match: ``(start, end)`` of the part of the question the rule matched (``None`` if none).
-        why: one sentence a log can show.
-        question: the question as given.
-        rule_set: ``"en"``, ``"de"``, ``"fr"`` or ``"es"`` for a shipped set, ``"custom"`` for
-            the caller's rules, ``"none"`` when the language has no rule set.
-        corpus_tokens, context_budget: the rendered corpus' token count and the context budget
-            it was compared with (``None`` when no corpus was given, or for ``corpus_tokens``
-            when the corpus did not fit: counting stops once it cannot).
-        lang: the language code the rules were chosen by (``None`` with the caller's rules).
-        lang_source: ``"detected"``, ``"given"`` or ``None`` (the caller's rules).
-        decided_by: ``"rule"`` (a rule fired), ``"model"`` (no rule fired and the fallback
-            model was confident enough) or ``"default"`` (neither: retrieval).
-        model_kind, model_score: the fallback model's most probable kind and its probability
-            when the model ran (``None`` when a rule decided or no model was used).
-        threshold: the probability the model needed to decide (``None`` when it did not run).
-    """
-
-    kind: RouteKind
-    rule: Rule | None
-    rule_index: int | None
-    match: tuple[int, int] | None
-    why: str
-    question: str
-    rule_set: str = "en"
-    corpus_tokens: int | None = None
-    context_budget: int | None = None
-    lang: str | None = "en"
-    lang_source: str | None = "given"
-    decided_by: Literal["rule", "model", "default"] = "rule"
-    model_kind: str | None = None
-    model_score: float | None = None
-    threshold: float | None = None
-
-    @property
-    def matched(self) -> str | None:
-        """The text of the question that the rule matched."""
-        return None if self.match is None else self.question[self.match[0] : self.match[1]]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable account of the decision, for ``Assembly.record()``.
-
-        >>> d = route("How many recipes use anchovies?").to_dict()
-        >>> d["match"], d["decided_by"]
-        ({'start': 0, 'end': 20, 'text': 'How many recipes use'}, 'rule')
-        """
-        return {
-            "kind": self.kind,
-            "why": self.why,
-            "rule_set": self.rule_set,
-            "lang": self.lang,
-            "lang_source": self.lang_source,
-            "decided_by": self.decided_by,
-            "rule": None
-            if self.rule is None
-            else {
-                "index": self.rule_index,
-                "kind": self.rule.kind,
-                "pattern": self.rule.pattern,
-                "why": self.rule.why,
-            },
-            "match": None
-            if self.match is None
-            else {"start": self.match[0], "end": self.match[1], "text": self.matched},
-            "model": None
-            if self.model_kind is None
-            else {
-                "kind": self.model_kind,
-                "score": round(self.model_score or 0.0, 4),
-                "threshold": self.threshold,
-            },
-            "corpus": None
-            if self.context_budget is None
-            else {
-                "fits": self.kind == "whole_corpus",
-                "sources_tokens": self.corpus_tokens,
-                "context_budget": self.context_budget,
-            },
-        }
 
 
 def _sre() -> tuple[Any, Any]:
@@ -546,8 +391,6 @@ def _fit(
 
     Returns (fits, sources tokens or None when it does not fit, context budget).
     """
-    from ..pipeline import assemble
-
     options: dict[str, Any] = {"dedupe": None, "order": "document", "tokenizer": tokenizer}
     if budget is not None:
         options["budget"] = budget

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .text import normalize
 
 FORMAT = "briefpack-route-model"
 VERSION = 1
@@ -322,8 +323,6 @@ def train(
     >>> train(rows).to_bytes() == train(rows).to_bytes()
     True
     """
-    from . import normalize
-
     if not isinstance(buckets, int) or buckets < 2 or buckets & (buckets - 1):
         raise InputError(f"buckets must be a power of two >= 2, got {buckets!r}")
     checked = _check_rows(rows)

@@ -2,26 +2,15 @@
 
 Every pattern is written to run in time linear in the question: no unbounded repeat inside a
 repeat, no ``.*`` (a bounded ``.{0,N}`` instead), and rules see at most ``MAX_CHARS``
-characters of the normalised question. ``tests/test_routing_hostile.py`` runs every pattern on
+characters of the normalised question. ``tests/test_routing_model.py`` runs every pattern on
 long repetitive inputs built from its own words.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from .._route import Rule
 
-
-class Rule(NamedTuple):
-    """One routing rule: if ``pattern`` (a regular expression) is found in the normalised
-    question, the route is ``kind``, and ``why`` says what kind of question it is.
-
-    >>> Rule("filter", r"\\bgluten free\\b", "a dietary tag is metadata").kind
-    'filter'
-    """
-
-    kind: str
-    pattern: str
-    why: str
+__all__ = ["ROUTE_RULES_DE", "ROUTE_RULES_EN", "ROUTE_RULES_ES", "ROUTE_RULES_FR", "Rule"]
 
 
 def _rules(*rows: tuple[str, str, str]) -> tuple[Rule, ...]:

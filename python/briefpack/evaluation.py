@@ -20,6 +20,7 @@ same results in the same order.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gzip
 import itertools
@@ -35,10 +36,11 @@ from typing import Any, Literal
 
 from ._checks import check_count, type_name
 from .assembler import Assembler
+from .assembly import Assembly
 from .citations import cite
 from .errors import BriefpackError, InputError
 from .options import FIELDS
-from .types import Assembly, Budget
+from .types import Budget
 
 __all__ = [
     "EvalRequest",
@@ -678,8 +680,6 @@ def _assemblers(
 def _open_sweep(executor: ExecutorSpec, workers: int, ray_address: str | None) -> _Sweep:
     """Where the pairs run: Ray, the caller's executor (left open), or our own threads."""
     if executor == "ray":
-        from .integrations.ray import _RaySweep
-
         return _RaySweep(ray_address, workers)
     if isinstance(executor, Executor):
         return _PoolSweep(executor, workers, owned=False)
@@ -753,3 +753,61 @@ class _PoolSweep(_Sweep):
             f.cancel()
         if self.owned:
             self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _RaySweep(_Sweep):
+    """``evaluate``'s sweep as Ray tasks: each chunk of requests and the ``generate`` callable
+    are put in the object store once for the whole sweep, each setting's assembler once per
+    setting; tasks are collected in submission order, so the rows come back in grid order."""
+
+    def __init__(self, address: str | None, workers: int) -> None:
+        try:
+            import ray
+        except ImportError as exc:  # pragma: no cover - exercised where Ray is absent
+            raise ImportError(
+                "evaluate(executor='ray') needs ray: pip install 'briefpack[ray]'", name="ray"
+            ) from exc
+        self.ray: Any = ray
+        self.started = not ray.is_initialized()
+        if self.started:
+            if address is None:
+                self.ray.init(include_dashboard=False, log_to_driver=False)
+            else:
+                self.ray.init(address=address, log_to_driver=False)
+        self.workers = workers
+        self.refs: list[Any] = []
+        self.task: Any = self.ray.remote(run_chunk)
+
+    def submit(
+        self,
+        assemblers: Sequence[Callable[[str, Sequence[Any]], Assembly]],
+        requests: Sequence[Any],
+        generate: Generate | None,
+    ) -> list[list[Any]]:
+        bounds = _chunks(len(requests), self.workers * 4)
+        parts = [(a, self.ray.put(list(requests[a:b]))) for a, b in bounds]
+        gen = self.ray.put(generate)
+        out = []
+        for run in assemblers:
+            shipped = self.ray.put(run)
+            refs = [self.task.remote(shipped, part, a, gen) for a, part in parts]
+            self.refs.extend(refs)
+            out.append(refs)
+        return out
+
+    def result(self, part: Any) -> list[Outcome]:
+        try:
+            got: list[Outcome] = self.ray.get(part)
+        except self.ray.exceptions.RayTaskError as exc:
+            cause = getattr(exc, "cause", None)
+            if isinstance(cause, BriefpackError):  # the task's own error, e.g. naming a request
+                raise cause from None
+            raise
+        return got
+
+    def close(self) -> None:
+        for ref in self.refs:
+            with contextlib.suppress(Exception):  # a finished task cannot be cancelled: fine
+                self.ray.cancel(ref)
+        if self.started:
+            self.ray.shutdown()

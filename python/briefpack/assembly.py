@@ -1,0 +1,95 @@
+"""``Assembly``: the result of ``assemble``, with what needs the record and the citations.
+
+The fields are data (``briefpack.types.AssemblyData``, a leaf the stages and the record read);
+this class adds ``record()``, ``to_dict()``, ``from_dict()`` and ``cite()``, which is why it
+sits above ``briefpack.record`` and ``briefpack.citations``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .citations import Citations, cite
+from .record import assembly_from_dict, assembly_to_dict, build_record
+from .types import AssemblyData
+
+__all__ = ["Assembly"]
+
+
+class Assembly(AssemblyData):
+    """The result of ``assemble``: the prompt and the full account of how it was made.
+
+    Attributes:
+        system: the system prompt (identity + instructions), identical for every request with
+            the same settings: a cacheable prefix.
+        user: history, sources and the question, in that order.
+        messages: ``system`` and ``user`` as a chat-completions list of role/content dicts.
+        sources: the placed sources, in final order, labelled 1..n.
+        dropped: every candidate that was not placed, in input order, with its reason.
+        tokens: exact counts: ``system``, ``history``, ``sources``, ``question``, ``total``
+            (= system + user), ``context_budget``, ``reserved_output`` and ``margin``.
+        settings: the options that produced it (as recorded).
+        fates: one entry per candidate, in input order: its id and its fate (``"source"`` with
+            a label, or ``"dropped"`` with reason and detail). ``dropped`` and ``fates`` are
+            built when first read (a caller that reads only the prompt never pays for them).
+        question: the question as given.
+        route: how the request was routed (``Route.to_dict()``), when it was: passed as
+            ``route=`` to the ``Assembler``, or set by ``Assembler.whole_corpus``; ``None``
+            otherwise (and then the record has no ``route`` key).
+
+    >>> import briefpack as bp
+    >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
+    >>> [s.label for s in a.sources], a.sources[0].chunk.text, a.question
+    ([1], 'Because.', 'Why?')
+    """
+
+    def record(self, *, include_prompt: bool = False) -> dict[str, Any]:
+        """A JSON-serialisable record of every decision behind this prompt.
+
+        Holds every candidate's fate (its label, or dropped with reason and detail), the
+        sources, the token accounting, the settings, the sha256 of the prompt and the library
+        version; ``include_prompt=True`` adds the prompt itself.
+
+        >>> import briefpack as bp
+        >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
+        >>> a.record()["sources"][0]["label"], a.record()["question"]
+        (1, 'Why?')
+        """
+        return build_record(self, include_prompt=include_prompt)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole assembly as JSON data, for ``from_dict`` (e.g. Haystack snapshots).
+
+        Unlike ``record()`` it keeps every chunk (text, fields, ``meta``, vector), so
+        ``Assembly.from_dict(a.to_dict())`` can still ``cite()`` and ``record()``. A ``meta``
+        value that is not JSON data is kept as its ``repr``.
+
+        >>> import briefpack as bp
+        >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
+        >>> Assembly.from_dict(a.to_dict()) == a
+        True
+        """
+        return assembly_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Assembly:
+        """Rebuild an assembly from ``to_dict``'s output."""
+        return assembly_from_dict(data, cls)
+
+    def cite(self, answer: str, *, strict: bool = True) -> Citations:
+        """Check the citations in a model's ``answer`` against this assembly's labels.
+
+        Same as ``briefpack.cite(answer, self, strict=strict)``.
+
+        >>> import briefpack as bp
+        >>> a = bp.assemble("Cap?", ["The cap is 4000 EUR."], budget=200, tokenizer="approx")
+        >>> a.cite("It is 4000 EUR [1].").unknown
+        []
+        """
+        return cite(answer, self, strict=strict)
+
+
+# Pickles and Haystack snapshots name the class by this path (``briefpack.types`` resolves it).
+Assembly.__module__ = "briefpack.types"
+__test__ = {"Assembly": Assembly}  # doctest skips a class whose __module__ is another module's
