@@ -225,7 +225,7 @@ def test_dedupe_pages_matches_the_reference(
     got = _core.dedupe_pages(hashes, max_distance=max_distance, details=True, **look)
     want = reference.dedupe_pages(hashes, max_distance=max_distance, details=True, **look)
     assert tuple(got) == tuple(want)
-    assert tuple(_core.dedupe_pages(hashes, max_distance)) == tuple(want[:3])
+    assert tuple(_core.dedupe_pages(hashes, max_distance, **look)) == tuple(want[:3])
     kept, dup, sim, near, look_ = want
     for i, k in enumerate(dup):
         if k is not None:
