@@ -53,7 +53,7 @@ FIXTURE = [
     ("corpus_analysis", "What are the main themes across all interviews?"),
     ("corpus_analysis", "Quel est le sentiment général des avis ?"),
 ]
-FIXTURE_DIGEST = "625a39d8d6f35f487ca383ca89024ca902a372532d0c07dffb50086336bca03f"
+FIXTURE_DIGEST = "abd846b490c103da82cb3a4b4b277c4d93ed0963a615d6b8164e8377ae7a91a4"
 
 
 # ---- the model -------------------------------------------------------------------------------
@@ -67,6 +67,16 @@ def test_retraining_the_fixture_gives_the_same_weights_byte_for_byte() -> None:
     # IEEE doubles, no parallelism), so a change here is a change of the training itself
     assert hashlib.sha256(first).hexdigest() == FIXTURE_DIGEST
     assert train(FIXTURE, buckets=1 << 10, seed=1).to_bytes() != first
+
+
+def test_a_word_repeated_counts_once() -> None:
+    # features are binary: "word " x 200 once read as aggregate at 0.75 (counted features)
+    model = default_model()
+    assert model.binary
+    kind, p = model.predict(normalize("word word"))
+    assert model.predict(normalize("word " * 200)) == (kind, p)  # the same distinct features
+    assert kind == "retrieve" or p < model.threshold
+    assert bp.route("word " * 200).kind == "retrieve"
 
 
 def test_the_shipped_weights_are_what_the_training_script_writes(
