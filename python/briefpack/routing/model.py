@@ -28,7 +28,7 @@ import math
 import random
 import zlib
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import pairwise
@@ -152,12 +152,13 @@ class Model:
         >>> default_model().predict("how many recipes use anchovies")[0]
         'aggregate'
         """
-        feats = (binary_features if self.binary else features)(text, self.buckets)
+        counted = features(text, self.buckets)
+        feats: Collection[int] = set(counted) if self.binary else counted  # integer sums
         n = len(feats)
         if not n:
             return self.kinds[0], 1.0
         packed = self._packed()
-        total = packed[feats[0]] if n == 1 else sum(itemgetter(*feats)(packed))
+        total = packed[next(iter(feats))] if n == 1 else sum(itemgetter(*feats)(packed))
         norm = 1.0 / math.sqrt(n)
         lane = (1 << _LANE) - 1
         offset = 128 * n
