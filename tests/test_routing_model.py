@@ -53,7 +53,7 @@ FIXTURE = [
     ("corpus_analysis", "What are the main themes across all interviews?"),
     ("corpus_analysis", "Quel est le sentiment général des avis ?"),
 ]
-FIXTURE_DIGEST = "625a39d8d6f35f487ca383ca89024ca902a372532d0c07dffb50086336bca03f"
+FIXTURE_DIGEST = "abd846b490c103da82cb3a4b4b277c4d93ed0963a615d6b8164e8377ae7a91a4"
 
 
 # ---- the model -------------------------------------------------------------------------------
@@ -67,6 +67,16 @@ def test_retraining_the_fixture_gives_the_same_weights_byte_for_byte() -> None:
     # IEEE doubles, no parallelism), so a change here is a change of the training itself
     assert hashlib.sha256(first).hexdigest() == FIXTURE_DIGEST
     assert train(FIXTURE, buckets=1 << 10, seed=1).to_bytes() != first
+
+
+def test_a_word_repeated_counts_once() -> None:
+    # features are binary: "word " x 200 once read as aggregate at 0.75 (counted features)
+    model = default_model()
+    assert model.binary
+    kind, p = model.predict(normalize("word word"))
+    assert model.predict(normalize("word " * 200)) == (kind, p)  # the same distinct features
+    assert kind == "retrieve" or p < model.threshold
+    assert bp.route("word " * 200).kind == "retrieve"
 
 
 def test_the_shipped_weights_are_what_the_training_script_writes(
@@ -454,3 +464,30 @@ def test_nothing_is_compiled_or_loaded_at_import() -> None:
 
 def test_model_kinds_are_route_kinds() -> None:
     assert set(MODEL_KINDS) == set(bp.routing.KINDS) - {"whole_corpus"}
+
+
+def test_the_last_blind_set_is_kept_out_of_training_and_of_the_dev_split() -> None:
+    # Blind set 4 was scored once; a question of it in the training or dev rows would make
+    # its numbers in docs/routing.md a measure of fit.
+    import eval_routing
+
+    blind = eval_routing.load_jsonl(ROOT / "tests" / "data" / "routing_blind2_2026-12-01.jsonl")
+    assert len(blind) == 320
+    assert {lang for lang, _ in blind} == {"en", "de", "fr", "es"}
+    seen = {normalize(q) for _, _, q in train_routing.training_rows() + train_routing.dev_rows()}
+    # five questions of it were also written, word for word, by the author of blind set 3
+    # (both were given the same label examples); docs/routing.md reports the set without them
+    shared = {q for _, (_, _, _, q) in blind if normalize(q) in seen}
+    assert shared == {
+        "¿Qué proveedor tiene la tasa de devoluciones más alta?",
+        "What's the general sentiment of our app store reviews?",
+        "Quelle est la règle la plus importante de la charte informatique ?",
+        "How many vacation days do new hires get in their first year?",
+        "What is the most important rule in the lab safety policy?",
+    }
+    third = eval_routing.load_jsonl(ROOT / "tests" / "data" / "routing_blind_2026-12-01.jsonl")
+    assert shared <= {q for _, (_, _, _, q) in third}
+    # the previous blind set is training data now, with the recency convention applied
+    rows = {q: kind for _, kind, q in train_routing.training_rows()}
+    assert rows["Any news on the Salesforce integration?"] == "recency"
+    assert rows["What's new in release 5.1?"] == "retrieve"

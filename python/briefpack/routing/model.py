@@ -4,8 +4,11 @@ It runs only when no rule fired. Features of the normalised question (the same f
 every word, every pair of adjacent words, the first five characters of every word longer than
 five (a stem, for inflected languages) and every 4-byte window of the UTF-8 text padded with one
 space at each end. Each feature is hashed with ``zlib.crc32`` (word, pair and stem features
-start the checksum from 1, 2 and 3, windows from 0) into ``buckets`` buckets; a question's
-feature vector has ``1 / sqrt(n)`` in the bucket of each of its ``n`` features (repeats add).
+start the checksum from 1, 2 and 3, windows from 0) into ``buckets`` buckets. Features are
+binary: a bucket counts once however often its features occur (so "word " x 200 weighs what
+"word" weighs), and a question's vector has ``1 / sqrt(n)`` in each of its ``n`` distinct
+buckets. (A file written before that, header without ``"binary": true``, is read with the
+counted features it was trained on.)
 
 Weights are stored quantised to int8, one scale per kind, so inference is a sum of small
 integers per kind, a multiplication, a softmax: plain Python, no numpy. The weights file is one
@@ -25,7 +28,7 @@ import math
 import random
 import zlib
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import pairwise
@@ -67,7 +70,8 @@ _WORD_CACHE: dict[tuple[bytes, int], list[int]] = {}
 
 
 def features(text: str, buckets: int) -> list[int]:
-    """The hashed feature buckets of a normalised question (see the module doc).
+    """The hashed feature buckets of a normalised question, with repeats (see the module doc;
+    models use ``set`` of them: :func:`binary_features`).
 
     >>> len(features("how many recipes", 1 << 15))  # 3 words, 2 pairs, 1 stem, 11 windows
     17
@@ -88,6 +92,17 @@ def features(text: str, buckets: int) -> list[int]:
             cache[w, mask] = got
         out += got
     return out
+
+
+def binary_features(text: str, buckets: int) -> list[int]:
+    """The distinct buckets of a normalised question, in first-seen order: what a model sums.
+
+    >>> many = binary_features(" ".join(["word"] * 200), 1 << 15)
+    >>> two = binary_features("word word", 1 << 15)
+    >>> len(many) == len(two) < len(features(" ".join(["word"] * 200), 1 << 15))
+    True
+    """
+    return list(dict.fromkeys(features(text, buckets)))
 
 
 _LANE = 32
@@ -130,6 +145,7 @@ class Model:
     weights: tuple[array, ...]  # type: ignore[type-arg]
     threshold: float = DEFAULT_THRESHOLD
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    binary: bool = True
     _packed_cache: list[list[int]] = field(default_factory=list, compare=False, repr=False)
 
     def predict(self, text: str) -> tuple[str, float]:
@@ -138,12 +154,13 @@ class Model:
         >>> default_model().predict("how many recipes use anchovies")[0]
         'aggregate'
         """
-        feats = features(text, self.buckets)
+        counted = features(text, self.buckets)
+        feats: Collection[int] = set(counted) if self.binary else counted  # integer sums
         n = len(feats)
         if not n:
             return self.kinds[0], 1.0
         packed = self._packed()
-        total = packed[feats[0]] if n == 1 else sum(itemgetter(*feats)(packed))
+        total = packed[next(iter(feats))] if n == 1 else sum(itemgetter(*feats)(packed))
         norm = 1.0 / math.sqrt(n)
         lane = (1 << _LANE) - 1
         offset = 128 * n
@@ -172,6 +189,8 @@ class Model:
             "threshold": self.threshold,
             "meta": self.meta,
         }
+        if self.binary:
+            header["binary"] = True
         head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode("utf-8")
         return head + b"\n" + b"".join(w.tobytes() for w in self.weights)
 
@@ -208,6 +227,7 @@ class Model:
             weights,
             float(header["threshold"]),
             dict(header.get("meta") or {}),
+            header.get("binary") is True,
         )
 
     @classmethod
@@ -330,7 +350,7 @@ def train(
     k = len(kinds)
     data = []
     for kind, question in checked:
-        feats = features(normalize(question)[:MAX_CHARS], buckets)
+        feats = binary_features(normalize(question)[:MAX_CHARS], buckets)
         data.append((kinds.index(kind), feats, 1.0 / math.sqrt(len(feats)) if feats else 0.0))
     w = [[0.0] * buckets for _ in range(k)]
     bias = [0.0] * k
