@@ -36,19 +36,13 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
+from .._route import KINDS
 from ..errors import InputError
 from .text import normalize
 
 FORMAT = "briefpack-route-model"
 VERSION = 1
-MODEL_KINDS: tuple[str, ...] = (
-    "retrieve",
-    "aggregate",
-    "exhaustive",
-    "filter",
-    "recency",
-    "corpus_analysis",
-)
+MODEL_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "whole_corpus")
 """The kinds a model chooses between (``whole_corpus`` is decided by the corpus)."""
 DEFAULT_BUCKETS = 1 << 15
 DEFAULT_THRESHOLD = 0.6

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from .._route import Rule
 
-__all__ = ["ROUTE_RULES_DE", "ROUTE_RULES_EN", "ROUTE_RULES_ES", "ROUTE_RULES_FR", "Rule"]
+__all__ = [
+    "ROUTE_RULES_DE",
+    "ROUTE_RULES_EN",
+    "ROUTE_RULES_ES",
+    "ROUTE_RULES_FR",
+    "ROUTE_RULE_SETS",
+    "Rule",
+]
 
 
 def _rules(*rows: tuple[str, str, str]) -> tuple[Rule, ...]:
@@ -131,3 +138,12 @@ ROUTE_RULES_ES: tuple[Rule, ...] = _rules(
 """The Spanish rules; patterns see accents and "ñ" folded ("añadido" reads ``anadido``) and
 "¿" as a separator."""
 # fmt: on
+
+
+ROUTE_RULE_SETS: dict[str, tuple[Rule, ...]] = {
+    "en": ROUTE_RULES_EN,
+    "de": ROUTE_RULES_DE,
+    "fr": ROUTE_RULES_FR,
+    "es": ROUTE_RULES_ES,
+}
+"""The shipped rule sets by language code."""
