@@ -228,7 +228,12 @@ def test_page_max_distance_zero_keeps_every_copy_that_is_not_identical(backend: 
     assert len(a.sources) == 2
     same = [bp.Chunk(image=page(1), id="a"), bp.Chunk(image=page(1), id="b")]
     b = bp.assemble("q", same, backend=backend, page_max_distance=0, budget=20_000)
-    assert fate(b, "b")["detail"] == {"of": "a", "similarity": 1.0, "method": "page_hash"}
+    assert fate(b, "b")["detail"] == {
+        "of": "a",
+        "similarity": 1.0,
+        "method": "page_hash",
+        "check": "second_look",
+    }
 
 
 def test_a_page_is_never_a_duplicate_of_text_and_text_keeps_its_method(backend: str) -> None:
@@ -240,7 +245,12 @@ def test_a_page_is_never_a_duplicate_of_text_and_text_keeps_its_method(backend: 
     ]
     a = bp.assemble("q", cands, backend=backend, tokenizer="approx")
     assert fate(a, "t2")["detail"]["method"] == "jaccard"
-    assert fate(a, "p2")["detail"] == {"of": "p1", "similarity": 1.0, "method": "page_hash"}
+    assert fate(a, "p2")["detail"] == {
+        "of": "p1",
+        "similarity": 1.0,
+        "method": "page_hash",
+        "check": "second_look",
+    }
     assert a.settings["dedupe"] == "jaccard"
 
 

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
 from ._backend import get_kernels
 from ._checks import check_count, type_name
 from ._option_rules import DEFAULT_MAX_DISTANCE, IMAGE_TOKEN_RULES, ImageTokenRule
+from ._option_rules import MAX_DECODED_BYTES as _MAX_DECODED_BYTES
+from ._option_rules import MAX_PAGE_PIXELS as _MAX_PAGE_PIXELS
 from .errors import InputError
 
 if TYPE_CHECKING:
@@ -68,17 +70,18 @@ DEFAULT_MARGIN = 4
 DEFAULT_LEVEL = 22
 """... or their 90th-percentile block more than this many gray levels per cell."""
 
-MAX_PAGE_PIXELS = 50_000_000
+MAX_PAGE_PIXELS = _MAX_PAGE_PIXELS
 """The most pixels (width * height) a page may have: 50 megapixels, e.g. 5000x10000. An A4
 page scanned at 600 dpi is 4960x7016 (35 MP); the limit keeps a decompression bomb (a small
 file that decodes to gigabytes) from exhausting memory. ``decode_page(max_pixels=...)`` changes
-it per call."""
+it per call; the option ``max_page_pixels`` of ``assemble`` per request."""
 
-MAX_DECODED_BYTES = 2_147_483_648
+MAX_DECODED_BYTES = _MAX_DECODED_BYTES
 """The most bytes of pixels one request (one ``DecodeBudget``) may decode: 2 GiB. A page is
 decoded only to its preview (``PREVIEW_LONG``; a JPEG at a reduced scale, a PNG in full and
 then reduced), one page at a time, so this bounds the work a request can ask for, not what it
-holds. ``DecodeBudget(max_decoded_bytes=...)`` changes it."""
+holds. ``DecodeBudget(max_decoded_bytes=...)`` changes it; the option ``max_decoded_bytes`` of
+``assemble`` per request."""
 
 PREVIEW_LONG = 1024
 """The long side a page's preview is reduced towards: by the integer factor
@@ -195,7 +198,7 @@ class DecodeBudget:
             raise InputError(
                 f"{where}: decoding this image ({nbytes} bytes of pixels) would take the request "
                 f"past max_decoded_bytes={self.limit} ({self.used} used); send fewer or smaller "
-                "pages, or raise max_decoded_bytes"
+                "pages, or raise max_decoded_bytes (an option of assemble)"
             )
         self.used += nbytes
 
@@ -320,7 +323,7 @@ def _check_size(width: int, height: int, where: str, max_pixels: int) -> None:
         raise InputError(
             f"{where}: the image is {width}x{height} = {width * height} pixels, more than "
             f"max_pixels={max_pixels}; downscale the page (200 dpi is plenty for a model) or "
-            "raise max_pixels"
+            "raise the limit (assemble's max_page_pixels, decode_page's max_pixels)"
         )
 
 
@@ -486,9 +489,11 @@ def dedupe_pages(
     >>> r.duplicate_of, r.near_of
     ([None, 0, None], [None, None, 0])
     """
-    kernel = get_kernels(backend)._fns["dedupe_pages"]
-    cols = kernel(hashes, max_distance, factor=factor, margin=margin, level=level, details=True)
-    return PageDedupeResult(*(list(c) for c in cols))
+    kernels = get_kernels(backend)
+    cols = kernels.dedupe_pages_details(
+        hashes, max_distance, factor=factor, margin=margin, level=level
+    )
+    return PageDedupeResult(*cols)
 
 
 _OPENAI_FIT, _OPENAI_SHORT, _OPENAI_TILE = 2048, 768, 512
