@@ -220,6 +220,8 @@ def test_a_page_that_differs_in_one_number_is_kept_and_its_copy_dropped(backend:
     result = pages.dedupe_pages(hashes, backend=backend)
     assert result.duplicate_of == [None, 0, None]
     assert result.near_of == [None, None, 0]
+    assert fate(a, "edit")["second_look"]["near"] == "orig"  # the record says why it stayed
+    assert fate(a, "copy")["detail"]["check"] == "second_look"
 
 
 def test_page_max_distance_zero_keeps_every_copy_that_is_not_identical(backend: str) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
 
 from ._backend import get_kernels
-from ._checks import check_count, type_name
+from ._checks import call_back, check_count, integer, shown, type_name
 from ._option_rules import DEFAULT_MAX_DISTANCE, IMAGE_TOKEN_RULES, ImageTokenRule
 from ._option_rules import MAX_DECODED_BYTES as _MAX_DECODED_BYTES
 from ._option_rules import MAX_PAGE_PIXELS as _MAX_PAGE_PIXELS
@@ -44,6 +44,7 @@ __all__ = [
     "HASH_BITS",
     "IMAGE_TOKEN_RULES",
     "MAX_DECODED_BYTES",
+    "MAX_IMAGE_TOKENS",
     "MAX_PAGE_PIXELS",
     "PREVIEW_LONG",
     "DecodeBudget",
@@ -501,7 +502,14 @@ _OPENAI_PER_TILE, _OPENAI_BASE = 170, 85
 _ANTHROPIC_LONG, _ANTHROPIC_PER_TOKEN, _ANTHROPIC_MAX = 1568, 750, 1600
 
 
-def image_tokens(width: int, height: int, rule: ImageTokenRule = "openai") -> int:
+MAX_IMAGE_TOKENS = 2**31 - 1
+"""The most tokens an ``image_tokens`` callable may say one image costs (no model's window
+holds more; sums of such counts stay far inside the packing's 64-bit arithmetic)."""
+
+
+def image_tokens(
+    width: int, height: int, rule: ImageTokenRule = "openai", *, where: str = "image"
+) -> int:
     """The tokens an image of ``width`` x ``height`` pixels costs a vision model.
 
     Rules (``docs/pages.md`` cites where each is published):
@@ -513,7 +521,9 @@ def image_tokens(width: int, height: int, rule: ImageTokenRule = "openai") -> in
     * ``"openai-low"`` (detail "low"): 85, whatever the size.
     * ``"anthropic"``: scale down so the long edge is at most 1568; then ``ceil(width * height
       / 750)``, at most 1600 (a larger image is scaled down to about 1600 tokens).
-    * a callable ``(width, height) -> int``: its answer (an int >= 0).
+    * a callable ``(width, height) -> int``: its answer, an int in ``[0, MAX_IMAGE_TOKENS]``;
+      an exception it raises, or another answer, is an ``InputError`` naming ``where`` (e.g.
+      the candidate) and ``option="image_tokens"``.
 
     >>> image_tokens(1024, 1024), image_tokens(2048, 4096), image_tokens(4096, 8192, "openai-low")
     (765, 1105, 85)
@@ -521,16 +531,23 @@ def image_tokens(width: int, height: int, rule: ImageTokenRule = "openai") -> in
     (54, 1334)
     >>> image_tokens(1700, 2200), image_tokens(1700, 2200, "anthropic")
     (765, 1600)
+    >>> image_tokens(10, 10, lambda w, h: -1, where="candidate 2 (id='p')")
+    Traceback (most recent call last):
+    ...
+    briefpack.errors.InputError: candidate 2 (id='p'): the image_tokens callable returned -1 \
+for a 10x10 image; it must return an int in [0, 2147483647]
     """
     for name, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise InputError(f"{name} must be an int >= 1, got {value!r}")
     if callable(rule):
-        out = rule(width, height)
-        if isinstance(out, bool) or not isinstance(out, int) or out < 0:
+        got = call_back("image_tokens", where, rule, width, height)
+        out = integer(got)
+        if out is None or not 0 <= out <= MAX_IMAGE_TOKENS:
             raise InputError(
-                f"the image_tokens callable returned {out!r} for a {width}x{height} image; it "
-                "must return an int >= 0"
+                f"{where}: the image_tokens callable returned {shown(got)} for a {width}x{height} "
+                f"image; it must return an int in [0, {MAX_IMAGE_TOKENS}]",
+                option="image_tokens",
             )
         return out
     if rule == "openai":

@@ -51,8 +51,13 @@ __all__ = [
 
 
 def cost(item: Item, req: Request) -> int:
-    """The tokens of ``item``'s images under the request's ``image_tokens`` rule."""
+    """The tokens of ``item``'s images under the request's ``image_tokens`` rule (a caller's
+    callable is called as ``call_back`` calls every callback: what it raises, or an answer
+    that is not an int in range, is an ``InputError`` naming the candidate)."""
     rule = req.options.image_tokens
+    if callable(rule):
+        where = req.name(item)
+        return sum(image_tokens(p.width, p.height, rule, where=where) for p in item.chunk.images)
     return sum(image_tokens(p.width, p.height, rule) for p in item.chunk.images)
 
 
@@ -94,11 +99,7 @@ def fit(
     ``pack`` kernel's choice by tokens alone."""
     if not req.has_pages:
         return costs, set(req.kernels.pack(costs, left, req.options.overflow).kept), set()
-    rule = req.options.image_tokens
-    costs = [
-        c + sum(image_tokens(p.width, p.height, rule) for p in it.chunk.images)
-        for c, it in zip(costs, batch)
-    ]
+    costs = [c + cost(it, req) for c, it in zip(costs, batch)]
     cap = req.options.the_budget.images
     cap_left = None if cap is None else cap - placed_images
     counts = [len(it.chunk.images) for it in batch]
