@@ -3,11 +3,14 @@
     python benches/pages_memory.py            # 100 real-size pages, Budget(images=4); the bomb
 
 * ``pages100``: 100 different 1700x2200 RGB PNG pages (generated text pages, tests/pagegen.py,
-  written under /tmp) in one ``bp.assemble`` request with ``Budget(images=4)``: once through the
-  dedupe stage as it is, once with the stage hashing the previews (``pages.kernel_batch``).
+  written under /tmp) in one ``bp.assemble`` request with ``Budget(images=4)``: once as the
+  dedupe stage is (it hashes each page's preview, ``pages.kernel_batch``), once with the stage
+  replaced by the old one that joined every page's full pixels, for comparison.
 * ``bomb``: thirty small PNGs that each declare 7000x7000 RGB pixels (49 MP, 147 MB decoded):
-  decoded one at a time, memory stays bounded; with one ``DecodeBudget`` for the request the
-  request fails with a clear ``InputError`` (``max_decoded_bytes``) instead.
+  decoded one at a time to a preview, so memory stays bounded; the request's one
+  ``DecodeBudget`` (``max_decoded_bytes``, 2 GiB by default) stops it with a clear
+  ``InputError`` naming the candidate, and ``max_page_pixels=40_000_000`` refuses the first page
+  from its header.
 
 Each line prints the peak resident set size of the subprocess, and, for the request, the time.
 """
@@ -30,24 +33,30 @@ import briefpack as bp
 from briefpack import pages
 from briefpack._stages import images
 
-if {previews!r}:
-    def _hashes(items, ctx):
-        todo = [it.chunk.images[0] for it in items if id(it.chunk.images[0]) not in ctx.page_hashes]
-        for p, h in zip(todo, ctx.kernels.page_hashes(*pages.kernel_batch(todo))):
-            ctx.page_hashes[id(p)] = h
-        return [ctx.page_hashes[id(it.chunk.images[0])] for it in items]
+if not {previews!r}:  # the stage as it was: every page's full pixels joined for the kernel
+    def _hashes(items, req):
+        seen = req.scratch.page_hashes
+        todo = [it.chunk.images[0] for it in items if id(it.chunk.images[0]) not in seen]
+        full = [p.pixels for p in todo]
+        offsets = [0]
+        for f in full:
+            offsets.append(offsets[-1] + len(f))
+        got = req.kernels.page_hashes(
+            b"".join(full), offsets, [p.width for p in todo], [p.height for p in todo],
+            [p.channels for p in todo],
+        )
+        for p, h in zip(todo, got):
+            seen[id(p)] = h
+        return [seen[id(it.chunk.images[0])] for it in items]
     images._hashes = _hashes
-
-if {shared_budget!r}:  # one DecodeBudget per request, as the candidate check should pass it
-    budget = pages.DecodeBudget()
-    decode = pages.decode_page
-    pages.decode_page = lambda image, **kw: decode(image, budget=budget, **kw)
 
 paths = {paths!r}
 cands = [bp.Chunk(image=p, page=i, id=f"p{{i}}", doc="d") for i, p in enumerate(paths)]
 start = time.perf_counter()
 try:
-    a = bp.assemble("q", cands, budget=bp.Budget(window=200_000, images=4), tokenizer="approx")
+    a = bp.assemble(
+        "q", cands, budget=bp.Budget(window=200_000, images=4), tokenizer="approx", **{options!r}
+    )
     outcome = f"{{len(a.sources)}} sources placed"
 except bp.InputError as exc:
     outcome = f"InputError: {{str(exc)[:110]}}"
@@ -81,10 +90,8 @@ def _bomb(n: int) -> list[str]:
     return [str(path)] * n
 
 
-def run(label: str, paths: list[str], previews: bool, shared_budget: bool = False) -> None:
-    code = CHILD.format(
-        tests=str(ROOT / "tests"), previews=previews, paths=paths, shared_budget=shared_budget
-    )
+def run(label: str, paths: list[str], previews: bool, **options: int) -> None:
+    code = CHILD.format(tests=str(ROOT / "tests"), previews=previews, paths=paths, options=options)
     env = {"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"}
     out = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
@@ -99,14 +106,16 @@ def run(label: str, paths: list[str], previews: bool, shared_budget: bool = Fals
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=100)
+    parser.add_argument("--old", action="store_true", help="also run the old full-pixel stage")
     args = parser.parse_args()
     paths = _pages(args.pages)
-    run(f"pages{args.pages}, stage hashing previews", paths, previews=True)
-    run(f"pages{args.pages}, stage as it is (full pixels)", paths, previews=False)
+    run(f"pages{args.pages}, the stage (hashing previews)", paths, previews=True)
+    if args.old:
+        run(f"pages{args.pages}, the old stage (full pixels)", paths, previews=False)
     bomb = _bomb(30)
     size = Path(bomb[0]).stat().st_size
-    run(f"bomb ({size} bytes x 30), a budget per image", bomb, previews=True)
-    run(f"bomb ({size} bytes x 30), one budget per request", bomb, True, shared_budget=True)
+    run(f"bomb ({size} bytes x 30), default limits", bomb, previews=True)
+    run(f"bomb ({size} bytes x 30), max_page_pixels=40e6", bomb, True, max_page_pixels=40_000_000)
 
 
 if __name__ == "__main__":

@@ -220,6 +220,8 @@ def test_a_page_that_differs_in_one_number_is_kept_and_its_copy_dropped(backend:
     result = pages.dedupe_pages(hashes, backend=backend)
     assert result.duplicate_of == [None, 0, None]
     assert result.near_of == [None, None, 0]
+    assert fate(a, "edit")["second_look"]["near"] == "orig"  # the record says why it stayed
+    assert fate(a, "copy")["detail"]["check"] == "second_look"
 
 
 def test_page_max_distance_zero_keeps_every_copy_that_is_not_identical(backend: str) -> None:
@@ -228,7 +230,12 @@ def test_page_max_distance_zero_keeps_every_copy_that_is_not_identical(backend: 
     assert len(a.sources) == 2
     same = [bp.Chunk(image=page(1), id="a"), bp.Chunk(image=page(1), id="b")]
     b = bp.assemble("q", same, backend=backend, page_max_distance=0, budget=20_000)
-    assert fate(b, "b")["detail"] == {"of": "a", "similarity": 1.0, "method": "page_hash"}
+    assert fate(b, "b")["detail"] == {
+        "of": "a",
+        "similarity": 1.0,
+        "method": "page_hash",
+        "check": "second_look",
+    }
 
 
 def test_a_page_is_never_a_duplicate_of_text_and_text_keeps_its_method(backend: str) -> None:
@@ -240,7 +247,12 @@ def test_a_page_is_never_a_duplicate_of_text_and_text_keeps_its_method(backend: 
     ]
     a = bp.assemble("q", cands, backend=backend, tokenizer="approx")
     assert fate(a, "t2")["detail"]["method"] == "jaccard"
-    assert fate(a, "p2")["detail"] == {"of": "p1", "similarity": 1.0, "method": "page_hash"}
+    assert fate(a, "p2")["detail"] == {
+        "of": "p1",
+        "similarity": 1.0,
+        "method": "page_hash",
+        "check": "second_look",
+    }
     assert a.settings["dedupe"] == "jaccard"
 
 

@@ -49,6 +49,15 @@ KERNEL_NAMES = (
 """What a backend provides (the reference computes ``count_tokens_limited`` in full, which
 satisfies its contract)."""
 
+PageDedupeColumns = tuple[
+    list[int],
+    list[int | None],
+    list[float | None],
+    list[int | None],
+    list[tuple[int, int, int] | None],
+]
+"""What ``Kernels.dedupe_pages_details`` returns (``pages.PageDedupeResult``'s columns)."""
+
 
 @functools.cache
 def rust_core() -> ModuleType | None:
@@ -148,6 +157,23 @@ class Kernels:
         channels: Sequence[int],
     ) -> list[bytes]:
         return list(self._fns["page_hashes"](pixels, offsets, widths, heights, channels))
+
+    def dedupe_pages_details(
+        self, hashes: Sequence[bytes], max_distance: int, *, factor: int, margin: int, level: int
+    ) -> PageDedupeColumns:
+        """``dedupe_pages`` with ``details=True``: ``(kept, duplicate_of, similarity, near_of,
+        near_look)``, each a list (``briefpack.pages.PageDedupeResult`` names them)."""
+        cols = self._fns["dedupe_pages"](
+            hashes, max_distance, factor=factor, margin=margin, level=level, details=True
+        )
+        kept, dup, sim, near, look = cols
+        return (
+            list(kept),
+            list(dup),
+            list(sim),
+            list(near),
+            [None if x is None else (int(x[0]), int(x[1]), int(x[2])) for x in look],
+        )
 
     def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult:
         result = self._fns["pack"](costs, budget, overflow)

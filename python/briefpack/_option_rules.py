@@ -43,6 +43,8 @@ __all__ = [
     "DEFAULT_THRESHOLDS",
     "IMAGE_TOKEN_RULES",
     "LABEL_STYLES",
+    "MAX_DECODED_BYTES",
+    "MAX_PAGE_PIXELS",
     "ORDERS",
     "OVERFLOWS",
     "ImageTokenRule",
@@ -71,6 +73,8 @@ DEFAULT_INSTRUCTIONS = (
 ImageTokenRule = Union[Literal["openai", "openai-low", "anthropic"], Callable[[int, int], int]]  # noqa: UP007 - a runtime alias on Python 3.10
 IMAGE_TOKEN_RULES = ("openai", "openai-low", "anthropic")
 DEFAULT_MAX_DISTANCE = 66
+MAX_PAGE_PIXELS = 50_000_000  # briefpack.pages documents both limits
+MAX_DECODED_BYTES = 2_147_483_648
 """Page hashes within this many of 256 bits are compared as copies (``docs/pages.md``)."""
 
 DEDUPE_METHODS = ("auto", "exact", "jaccard", "minhash", "cosine", None)
@@ -269,5 +273,15 @@ def tokenizer(value: Any, _: Mapping[str, Any]) -> Any:
 
 
 def page_max_distance(value: Any, _: Mapping[str, Any]) -> int:
-    """Bits of 1024 within which two page hashes are duplicates."""
+    """Bits of 256 within which two page hashes are duplicates."""
     return check_count("page_max_distance", value)
+
+
+def max_page_pixels(value: Any, _: Mapping[str, Any]) -> int:
+    """The most pixels (width * height) one page image may have: an int >= 1."""
+    return count("max_page_pixels", value, minimum=1)
+
+
+def max_decoded_bytes(value: Any, _: Mapping[str, Any]) -> int:
+    """The most bytes of pixels one request may decode: an int >= 1."""
+    return count("max_decoded_bytes", value, minimum=1)

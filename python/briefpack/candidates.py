@@ -10,7 +10,7 @@ from typing import Any
 
 from ._checks import check_text, integer, real, shown, type_name
 from .errors import InputError
-from .pages import PageImage, decode_page
+from .pages import MAX_PAGE_PIXELS, DecodeBudget, PageImage, decode_page
 from .types import Chunk
 
 __all__ = ["CHUNK_FIELDS", "automatic_id", "describe", "to_chunk", "to_chunks"]
@@ -113,7 +113,13 @@ Intake = Callable[[list[object]], tuple[list[Chunk | None], list[int]]]
 """The backend's fast path (``Kernels.intake``, see ``briefpack.reference.intake``)."""
 
 
-def to_chunks(candidates: Sequence[object], intake: Intake) -> list[Chunk]:
+def to_chunks(
+    candidates: Sequence[object],
+    intake: Intake,
+    *,
+    max_pixels: int = MAX_PAGE_PIXELS,
+    budget: DecodeBudget | None = None,
+) -> list[Chunk]:
     """``[to_chunk(c, i) for i, c in enumerate(candidates)]``, with the same result and the same
     first error, but the candidates that need no conversion (``Chunk``s as they are, plain
     dicts built in one step) are taken by the backend's ``intake`` in one call, which also
@@ -121,6 +127,8 @@ def to_chunks(candidates: Sequence[object], intake: Intake) -> list[Chunk]:
 
     The full check converts (or rejects) only what ``intake`` did not take, in input order:
     every candidate it took is valid, so the first of these to fail is the first error.
+    Page images are decoded with ``max_pixels`` each and ``budget`` for all of them (the
+    request's ``DecodeBudget``; ``to_chunk``).
 
     >>> from briefpack._backend import get_kernels
     >>> [(c.id, c.text) for c in to_chunks([{"text": "a"}, "b"], get_kernels("auto").intake)]
@@ -131,7 +139,7 @@ def to_chunks(candidates: Sequence[object], intake: Intake) -> list[Chunk]:
     if not misses:
         return chunks  # type: ignore[return-value]  # every one taken
     for i in misses:
-        chunks[i] = to_chunk(given[i], i, resolve=False)
+        chunks[i] = to_chunk(given[i], i, resolve=False, max_pixels=max_pixels, budget=budget)
     return _resolved(chunks)  # type: ignore[arg-type]  # no None left
 
 
@@ -159,7 +167,15 @@ def _resolved(chunks: list[Chunk]) -> list[Chunk]:
     return out
 
 
-def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool = True) -> Chunk:
+def to_chunk(
+    obj: object,
+    index: int,
+    name: str | None = None,
+    *,
+    resolve: bool = True,
+    max_pixels: int = MAX_PAGE_PIXELS,
+    budget: DecodeBudget | None = None,
+) -> Chunk:
     """Check one candidate and return it as a ``Chunk`` with ``id`` resolved.
 
     ``id=None`` becomes the input index as a string (``to_chunks`` makes sure no other
@@ -168,7 +184,9 @@ def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool 
     mapping with ``Chunk``'s keys, a plain ``str`` (the text), or a LangChain-style object with
     ``page_content`` and ``metadata``. Messages name it ``candidate <index> (id=...)``, or
     ``name`` when given (for chunks that are not candidates: parents, ``chunks_of`` entries).
-    ``resolve=False`` checks the fields but leaves ``id`` as given.
+    ``resolve=False`` checks the fields but leaves ``id`` as given. A page image is decoded
+    (``decode_page``) with ``max_pixels`` and charged to ``budget`` (a request's
+    ``DecodeBudget``; a fresh one when omitted).
 
     An ``InputError`` about a candidate also carries its ``index``, ``id`` and ``field``.
 
@@ -177,7 +195,7 @@ def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool 
     ('3', None, 0.5)
     """
     try:
-        return _to_chunk(obj, index, name, resolve)
+        return _to_chunk(obj, index, name, resolve, max_pixels, budget)
     except InputError as exc:
         if name is None and exc.index is None:
             raw = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
@@ -186,7 +204,14 @@ def to_chunk(obj: object, index: int, name: str | None = None, *, resolve: bool 
         raise
 
 
-def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk:
+def _to_chunk(
+    obj: object,
+    index: int,
+    name: str | None,
+    resolve: bool,
+    max_pixels: int,
+    budget: DecodeBudget | None,
+) -> Chunk:
     raw_id = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
     where = describe(index, raw_id) if name is None else name
     if isinstance(obj, Chunk):
@@ -238,7 +263,7 @@ def _to_chunk(obj: object, index: int, name: str | None, resolve: bool) -> Chunk
     image = chunk.image
     if image is not None and not _decoded_span(image):
         try:
-            image = decode_page(image, where=where)
+            image = decode_page(image, where=where, max_pixels=max_pixels, budget=budget)
         except InputError as exc:
             exc.field = "image"
             raise

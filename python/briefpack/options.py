@@ -42,6 +42,8 @@ from ._option_rules import (
     DEFAULT_THRESHOLDS,
     IMAGE_TOKEN_RULES,
     LABEL_STYLES,
+    MAX_DECODED_BYTES,
+    MAX_PAGE_PIXELS,
     ORDERS,
     OVERFLOWS,
     SCOPES,
@@ -130,8 +132,9 @@ class Options:
     """Every setting of ``assemble`` except the request itself (question, candidates, history,
     query vector), checked on construction. ``budget`` is kept as a ``Budget``.
     ``image_tokens`` (what a page image costs: ``"openai"``, ``"openai-low"``, ``"anthropic"``
-    or a callable ``(width, height) -> int``) and ``page_max_distance`` (page-hash dedupe, in
-    bits of 1024) apply to candidates with page images (``docs/pages.md``).
+    or a callable ``(width, height) -> int``), ``page_max_distance`` (page-hash dedupe, in
+    bits of 256), ``max_page_pixels`` and ``max_decoded_bytes`` (the decoding limits: a page,
+    a request) apply to candidates with page images (``docs/pages.md``).
 
     >>> Options(budget=800, order="relevance").budget
     Budget(context=800, window=None, max_output=0, margin=0)
@@ -370,8 +373,31 @@ class Options:
             r.page_max_distance,
             record=IN_PAGES,
             cli=Flag(
-                "page images whose hashes differ in at most N of 1024 bits are duplicates "
-                "(default: 81)",
+                "page images whose hashes differ in at most N of 256 bits are duplicates "
+                "(default: 66)",
+                "int",
+                "N",
+            ),
+        ),
+    )
+    max_page_pixels: int = field(
+        default=MAX_PAGE_PIXELS,
+        metadata=spec(
+            r.max_page_pixels,
+            cli=Flag(
+                "the most pixels (width x height) one page image may have (default: 50000000)",
+                "int",
+                "N",
+            ),
+        ),
+    )
+    max_decoded_bytes: int = field(
+        default=MAX_DECODED_BYTES,
+        metadata=spec(
+            r.max_decoded_bytes,
+            cli=Flag(
+                "the most bytes of pixels one request may decode from its page images "
+                "(default: 2147483648)",
                 "int",
                 "N",
             ),
@@ -405,7 +431,8 @@ class Options:
         briefpack.errors.InputError: unknown option(s) 'bugdet' (did you mean 'budget'?); \
 expected some of system, instructions, budget, dedupe, threshold, scope, supersede, parents, \
 neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, \
-backend, minhash, compress, sentence_scorer, image_tokens, page_max_distance
+backend, minhash, compress, sentence_scorer, image_tokens, page_max_distance, max_page_pixels, \
+max_decoded_bytes
         """
         check_names(options, FIELDS)
         return cls(**options)

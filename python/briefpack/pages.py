@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
 
 from ._backend import get_kernels
-from ._checks import check_count, type_name
+from ._checks import call_back, check_count, integer, shown, type_name
 from ._option_rules import DEFAULT_MAX_DISTANCE, IMAGE_TOKEN_RULES, ImageTokenRule
+from ._option_rules import MAX_DECODED_BYTES as _MAX_DECODED_BYTES
+from ._option_rules import MAX_PAGE_PIXELS as _MAX_PAGE_PIXELS
 from .errors import InputError
 
 if TYPE_CHECKING:
@@ -42,6 +44,7 @@ __all__ = [
     "HASH_BITS",
     "IMAGE_TOKEN_RULES",
     "MAX_DECODED_BYTES",
+    "MAX_IMAGE_TOKENS",
     "MAX_PAGE_PIXELS",
     "PREVIEW_LONG",
     "DecodeBudget",
@@ -68,17 +71,18 @@ DEFAULT_MARGIN = 4
 DEFAULT_LEVEL = 22
 """... or their 90th-percentile block more than this many gray levels per cell."""
 
-MAX_PAGE_PIXELS = 50_000_000
+MAX_PAGE_PIXELS = _MAX_PAGE_PIXELS
 """The most pixels (width * height) a page may have: 50 megapixels, e.g. 5000x10000. An A4
 page scanned at 600 dpi is 4960x7016 (35 MP); the limit keeps a decompression bomb (a small
 file that decodes to gigabytes) from exhausting memory. ``decode_page(max_pixels=...)`` changes
-it per call."""
+it per call; the option ``max_page_pixels`` of ``assemble`` per request."""
 
-MAX_DECODED_BYTES = 2_147_483_648
+MAX_DECODED_BYTES = _MAX_DECODED_BYTES
 """The most bytes of pixels one request (one ``DecodeBudget``) may decode: 2 GiB. A page is
 decoded only to its preview (``PREVIEW_LONG``; a JPEG at a reduced scale, a PNG in full and
 then reduced), one page at a time, so this bounds the work a request can ask for, not what it
-holds. ``DecodeBudget(max_decoded_bytes=...)`` changes it."""
+holds. ``DecodeBudget(max_decoded_bytes=...)`` changes it; the option ``max_decoded_bytes`` of
+``assemble`` per request."""
 
 PREVIEW_LONG = 1024
 """The long side a page's preview is reduced towards: by the integer factor
@@ -195,7 +199,7 @@ class DecodeBudget:
             raise InputError(
                 f"{where}: decoding this image ({nbytes} bytes of pixels) would take the request "
                 f"past max_decoded_bytes={self.limit} ({self.used} used); send fewer or smaller "
-                "pages, or raise max_decoded_bytes"
+                "pages, or raise max_decoded_bytes (an option of assemble)"
             )
         self.used += nbytes
 
@@ -320,7 +324,7 @@ def _check_size(width: int, height: int, where: str, max_pixels: int) -> None:
         raise InputError(
             f"{where}: the image is {width}x{height} = {width * height} pixels, more than "
             f"max_pixels={max_pixels}; downscale the page (200 dpi is plenty for a model) or "
-            "raise max_pixels"
+            "raise the limit (assemble's max_page_pixels, decode_page's max_pixels)"
         )
 
 
@@ -486,9 +490,11 @@ def dedupe_pages(
     >>> r.duplicate_of, r.near_of
     ([None, 0, None], [None, None, 0])
     """
-    kernel = get_kernels(backend)._fns["dedupe_pages"]
-    cols = kernel(hashes, max_distance, factor=factor, margin=margin, level=level, details=True)
-    return PageDedupeResult(*(list(c) for c in cols))
+    kernels = get_kernels(backend)
+    cols = kernels.dedupe_pages_details(
+        hashes, max_distance, factor=factor, margin=margin, level=level
+    )
+    return PageDedupeResult(*cols)
 
 
 _OPENAI_FIT, _OPENAI_SHORT, _OPENAI_TILE = 2048, 768, 512
@@ -496,7 +502,14 @@ _OPENAI_PER_TILE, _OPENAI_BASE = 170, 85
 _ANTHROPIC_LONG, _ANTHROPIC_PER_TOKEN, _ANTHROPIC_MAX = 1568, 750, 1600
 
 
-def image_tokens(width: int, height: int, rule: ImageTokenRule = "openai") -> int:
+MAX_IMAGE_TOKENS = 2**31 - 1
+"""The most tokens an ``image_tokens`` callable may say one image costs (no model's window
+holds more; sums of such counts stay far inside the packing's 64-bit arithmetic)."""
+
+
+def image_tokens(
+    width: int, height: int, rule: ImageTokenRule = "openai", *, where: str = "image"
+) -> int:
     """The tokens an image of ``width`` x ``height`` pixels costs a vision model.
 
     Rules (``docs/pages.md`` cites where each is published):
@@ -508,7 +521,9 @@ def image_tokens(width: int, height: int, rule: ImageTokenRule = "openai") -> in
     * ``"openai-low"`` (detail "low"): 85, whatever the size.
     * ``"anthropic"``: scale down so the long edge is at most 1568; then ``ceil(width * height
       / 750)``, at most 1600 (a larger image is scaled down to about 1600 tokens).
-    * a callable ``(width, height) -> int``: its answer (an int >= 0).
+    * a callable ``(width, height) -> int``: its answer, an int in ``[0, MAX_IMAGE_TOKENS]``;
+      an exception it raises, or another answer, is an ``InputError`` naming ``where`` (e.g.
+      the candidate) and ``option="image_tokens"``.
 
     >>> image_tokens(1024, 1024), image_tokens(2048, 4096), image_tokens(4096, 8192, "openai-low")
     (765, 1105, 85)
@@ -516,16 +531,23 @@ def image_tokens(width: int, height: int, rule: ImageTokenRule = "openai") -> in
     (54, 1334)
     >>> image_tokens(1700, 2200), image_tokens(1700, 2200, "anthropic")
     (765, 1600)
+    >>> image_tokens(10, 10, lambda w, h: -1, where="candidate 2 (id='p')")
+    Traceback (most recent call last):
+    ...
+    briefpack.errors.InputError: candidate 2 (id='p'): the image_tokens callable returned -1 \
+for a 10x10 image; it must return an int in [0, 2147483647]
     """
     for name, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise InputError(f"{name} must be an int >= 1, got {value!r}")
     if callable(rule):
-        out = rule(width, height)
-        if isinstance(out, bool) or not isinstance(out, int) or out < 0:
+        got = call_back("image_tokens", where, rule, width, height)
+        out = integer(got)
+        if out is None or not 0 <= out <= MAX_IMAGE_TOKENS:
             raise InputError(
-                f"the image_tokens callable returned {out!r} for a {width}x{height} image; it "
-                "must return an int >= 0"
+                f"{where}: the image_tokens callable returned {shown(got)} for a {width}x{height} "
+                f"image; it must return an int in [0, {MAX_IMAGE_TOKENS}]",
+                option="image_tokens",
             )
         return out
     if rule == "openai":

@@ -36,9 +36,14 @@ class _Via(TypedDict, total=False):
     """Present when the candidate was dropped as part of the parent or span it expanded to."""
 
 
-class DuplicateDetail(_Via):
+class _DuplicateCheck(_Via, total=False):
+    check: str
+    """A page-hash drop: the check that decided it (``"second_look"``)."""
+
+
+class DuplicateDetail(_DuplicateCheck):
     """Why a ``"duplicate"``: the kept item's id, the similarity, the method (``"id"`` for a
-    repeated id)."""
+    repeated id), and for a page-hash drop the ``check`` that decided it."""
 
     of: str | None
     similarity: float

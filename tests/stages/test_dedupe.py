@@ -68,7 +68,7 @@ def test_auto_compares_pages_by_hash_and_text_by_words(backend: str) -> None:
     assert ids(dedupe.run(items, req)) == ["p", "t", "q"]
     assert drops(req)["p-copy"] == (
         "duplicate",
-        {"of": "p", "similarity": 1.0, "method": "page_hash"},
+        {"of": "p", "similarity": 1.0, "method": "page_hash", "check": "second_look"},
     )
     assert drops(req)["t-copy"][1]["method"] == "jaccard"
 

@@ -69,7 +69,7 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
         dropped=ledger.dropped,
         tokens=tokens,
         settings=settings,
-        fates=lambda: _fates(chunks, label_of, ledger.fate),
+        fates=lambda: _fates(chunks, label_of, ledger.fate, req.scratch.second_look),
         question=req.question,
     )
     if LOG.isEnabledFor(logging.DEBUG):  # nothing is formatted unless someone listens
@@ -126,21 +126,28 @@ def _log(assembly: Assembly, req: Request) -> None:
 
 
 def _fates(
-    chunks: list[Chunk], label_of: dict[int, int], dropped: dict[int, Dropped]
+    chunks: list[Chunk],
+    label_of: dict[int, int],
+    dropped: dict[int, Dropped],
+    second_look: dict[int, dict[str, Any]],
 ) -> list[dict[str, Any]]:
+    """Each candidate's fate; a page that the second look kept apart from a kept page (its
+    hash was within ``page_max_distance``) also has ``second_look``: that page's id and the
+    look's ``distance``, ``worst`` and ``typical``."""
     out: list[dict[str, Any]] = []
     for i, c in enumerate(chunks):
         if i in label_of:
-            out.append({"index": i, "id": c.id, "fate": "source", "label": label_of[i]})
+            fate: dict[str, Any] = {"index": i, "id": c.id, "fate": "source", "label": label_of[i]}
         else:
             d = dropped[i]
-            out.append(
-                {
-                    "index": i,
-                    "id": c.id,
-                    "fate": "dropped",
-                    "reason": d.reason,
-                    "detail": dict(d.detail),
-                }
-            )
+            fate = {
+                "index": i,
+                "id": c.id,
+                "fate": "dropped",
+                "reason": d.reason,
+                "detail": dict(d.detail),
+            }
+        if second_look and i in second_look:
+            fate["second_look"] = dict(second_look[i])
+        out.append(fate)
     return out

@@ -73,6 +73,8 @@ class Scratch:
     """The caches of one call, filled by whichever stage first needs them."""
 
     page_hashes: dict[int, bytes] = field(default_factory=dict)  # id(PageImage) -> hash
+    # a page the second look kept apart from a kept page, by input index (the record's note)
+    second_look: dict[int, dict[str, Any]] = field(default_factory=dict)
     updated_keys: list[tuple[int, int, str]] = field(default_factory=list)  # supersede, by index
     sentences: dict[int, Any] = field(default_factory=dict)  # compress: by best member's index
     # an expansion (parents, neighbours) made an item that carries a page image

@@ -69,6 +69,8 @@ def run(items: list[Item], req: Request) -> list[Item]:
     for i in gone:
         of, sim, method = dup_of[i]
         detail: DuplicateDetail = {"of": items[of].chunk.id, "similarity": sim, "method": method}
+        if method == "page_hash":  # the page hook's drops say which check decided
+            detail["check"] = images.PAGE_CHECK
         details.append(detail)
     req.ledger.drop_each([items[i] for i in gone], "duplicate", details)
     return [item for i, item in enumerate(items) if i not in dup_of]

@@ -27,15 +27,37 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..pages import image_tokens
+from ..pages import (
+    DEFAULT_FACTOR,
+    DEFAULT_LEVEL,
+    DEFAULT_MARGIN,
+    PageDedupeResult,
+    PageImage,
+    image_tokens,
+    kernel_batch,
+)
 from .context import Item, Request
 
-__all__ = ["account", "cost", "dedupe_parts", "fit", "pack", "total", "with_images"]
+__all__ = [
+    "PAGE_CHECK",
+    "account",
+    "cost",
+    "dedupe_parts",
+    "fit",
+    "pack",
+    "total",
+    "with_images",
+]
 
 
 def cost(item: Item, req: Request) -> int:
-    """The tokens of ``item``'s images under the request's ``image_tokens`` rule."""
+    """The tokens of ``item``'s images under the request's ``image_tokens`` rule (a caller's
+    callable is called as ``call_back`` calls every callback: what it raises, or an answer
+    that is not an int in range, is an ``InputError`` naming the candidate)."""
     rule = req.options.image_tokens
+    if callable(rule):
+        where = req.name(item)
+        return sum(image_tokens(p.width, p.height, rule, where=where) for p in item.chunk.images)
     return sum(image_tokens(p.width, p.height, rule) for p in item.chunk.images)
 
 
@@ -77,11 +99,7 @@ def fit(
     ``pack`` kernel's choice by tokens alone."""
     if not req.has_pages:
         return costs, set(req.kernels.pack(costs, left, req.options.overflow).kept), set()
-    rule = req.options.image_tokens
-    costs = [
-        c + sum(image_tokens(p.width, p.height, rule) for p in it.chunk.images)
-        for c, it in zip(costs, batch)
-    ]
+    costs = [c + cost(it, req) for c, it in zip(costs, batch)]
     cap = req.options.the_budget.images
     cap_left = None if cap is None else cap - placed_images
     counts = [len(it.chunk.images) for it in batch]
@@ -113,24 +131,20 @@ def account(tokens: dict[str, int], n_images: int, req: Request) -> None:
 
 
 def _hashes(items: list[Item], req: Request) -> list[bytes]:
-    """The page hash of each item's one image, each image hashed once per request."""
-    todo = [
-        it.chunk.images[0] for it in items if id(it.chunk.images[0]) not in req.scratch.page_hashes
-    ]
+    """The page hash of each item's one image, each image hashed once per request, from its
+    preview (``PageImage.preview``, made when the candidate was checked): the full pixels are
+    never decoded here, so a request holds one preview a page, not its pages."""
+    seen = req.scratch.page_hashes
+    todo: dict[int, PageImage] = {}
+    for it in items:
+        page = it.chunk.images[0]
+        if id(page) not in seen:
+            todo[id(page)] = page
     if todo:
-        offsets = [0]
-        for p in todo:
-            offsets.append(offsets[-1] + len(p.pixels))
-        got = req.kernels.page_hashes(
-            b"".join(p.pixels for p in todo),
-            offsets,
-            [p.width for p in todo],
-            [p.height for p in todo],
-            [p.channels for p in todo],
-        )
-        for p, h in zip(todo, got):
-            req.scratch.page_hashes[id(p)] = h
-    return [req.scratch.page_hashes[id(it.chunk.images[0])] for it in items]
+        pages = list(todo.values())
+        for page, h in zip(pages, req.kernels.page_hashes(*kernel_batch(pages))):
+            seen[id(page)] = h
+    return [seen[id(it.chunk.images[0])] for it in items]
 
 
 def by_page_hash(req: Request) -> bool:
@@ -166,8 +180,34 @@ def dedupe_parts(
     return out
 
 
-def _page_dupes(sub: list[Item], req: Request) -> Any:
-    """The ``dedupe_pages`` result for ``sub`` (items with one image each)."""
-    return req.kernels.dedupe(
-        "dedupe_pages", _hashes(sub, req), max_distance=req.options.page_max_distance
+PAGE_CHECK = "second_look"
+"""What decided a page-hash drop (its detail's ``check``): every pair within
+``page_max_distance`` bits is dropped only once the second look finds the pages alike, so the
+hash alone never drops a page."""
+
+
+def _page_dupes(sub: list[Item], req: Request) -> PageDedupeResult:
+    """The ``dedupe_pages`` result for ``sub`` (items with one image each); each page the
+    second look kept apart from a kept page is noted for the record (``second_look``)."""
+    res = PageDedupeResult(
+        *req.kernels.dedupe_pages_details(
+            _hashes(sub, req),
+            req.options.page_max_distance,
+            factor=DEFAULT_FACTOR,
+            margin=DEFAULT_MARGIN,
+            level=DEFAULT_LEVEL,
+        )
     )
+    notes = req.scratch.second_look
+    for j, (near, look, dup) in enumerate(zip(res.near_of, res.near_look, res.duplicate_of)):
+        if near is None or look is None or dup is not None:
+            continue
+        note = {
+            "near": sub[near].chunk.id,
+            "distance": look[0],
+            "worst": look[1],
+            "typical": look[2],
+        }
+        for m in sub[j].members:
+            notes.setdefault(m, note)  # the first look that kept it (dedupe runs twice)
+    return res

@@ -19,6 +19,7 @@ from .._checks import check_text, check_vector, type_name
 from ..candidates import describe, to_chunks
 from ..errors import InputError
 from ..options import DEFAULT_THRESHOLDS
+from ..pages import DecodeBudget
 from ..types import Chunk
 from . import parents as parents_stage
 from .context import Item, Ledger, Request, Scratch, items_of
@@ -109,7 +110,10 @@ def start(
         )
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
-    chunks = to_chunks(candidates, kernels.intake)
+    decoded = DecodeBudget(options.max_decoded_bytes)  # one per request, every page's pixels
+    chunks = to_chunks(
+        candidates, kernels.intake, max_pixels=options.max_page_pixels, budget=decoded
+    )
     method = _method(options.dedupe, chunks)
     threshold = 1.0
     if method in DEFAULT_THRESHOLDS:

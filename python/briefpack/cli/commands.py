@@ -262,10 +262,10 @@ def _demo_pages(args: argparse.Namespace, tokenizer: str, note: str | None) -> i
     for d in result.dropped:
         detail: Any = d.detail
         if d.reason == "duplicate" and detail["method"] == "page_hash":
-            bits = round((1 - detail["similarity"]) * 1024)
+            bits = round((1 - detail["similarity"]) * 256)
             screen.line(
                 f"{d.chunk.id} (page {d.chunk.page}) is a near-copy of "
-                f"{detail['of']}: their page hashes differ in {bits} of 1024 bits."
+                f"{detail['of']}: their page hashes differ in {bits} of 256 bits."
             )
         elif d.reason == "over_budget" and "images" in detail:
             screen.line(
@@ -338,6 +338,7 @@ def _assemble_options(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_assemble(args: argparse.Namespace) -> int:
     """Assemble the prompt from candidates in a JSONL file."""
     from ..assembler import Assembler
+    from ..pages import DecodeBudget
 
     name = display(args.file)
     options = _assemble_options(args)
@@ -346,11 +347,14 @@ def cmd_assemble(args: argparse.Namespace) -> int:
         asm = Assembler(**options)  # the options are checked before any row is read
     except BriefpackError as exc:
         raise UserError(name_the_flag(exc)) from None
+    opts = asm.options
+    decoded = DecodeBudget(opts.max_decoded_bytes)  # the request's, as assemble's own
     with Rows(args.file) as rows:
         with progress(
             f"reading {os.path.basename(name)}", file_size(args.file), args.color
         ) as rows.on_read:
-            chunks = read_chunks(rows)  # a row at a time: each dict goes once its Chunk exists
+            # a row at a time (each dict goes once its Chunk exists), pages within the limits
+            chunks = read_chunks(rows, max_pixels=opts.max_page_pixels, budget=decoded)
         require_tokenizer(args.tokenizer, args.backend, "--tokenizer")
         try:
             with progress(f"assembling {len(chunks)} candidates", None, args.color):

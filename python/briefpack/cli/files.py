@@ -458,13 +458,14 @@ def read_jsonl(
         return list(rows)
 
 
-def read_chunks(rows: Rows) -> list[Chunk]:
+def read_chunks(rows: Rows, **limits: Any) -> list[Chunk]:
     """Read ``rows`` and make each a ``Chunk`` (as ``rows_to_chunks``), holding one row at a time.
 
     The parsed object and the line's text are dropped once its ``Chunk`` exists; ``rows``
-    remembers where each line is for error messages.
+    remembers where each line is for error messages. ``limits``: ``to_chunk``'s page-image
+    decoding limits (``max_pixels``, ``budget``).
     """
-    return [row_to_chunk(row, index, rows.name) for index, row in enumerate(rows)]
+    return [row_to_chunk(row, index, rows.name, **limits) for index, row in enumerate(rows)]
 
 
 def _json_type(value: object) -> str:
@@ -527,7 +528,7 @@ def _check_float_range(known: dict[str, Any], row: Row, name: str) -> None:
                 )
 
 
-def row_to_chunk(row: Row, index: int, name: str) -> Chunk:
+def row_to_chunk(row: Row, index: int, name: str, **limits: Any) -> Chunk:
     """Check one row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``.
 
     ``image`` is a path to a PNG or JPEG file, relative to the folder of the file ``name``.
@@ -549,7 +550,7 @@ def row_to_chunk(row: Row, index: int, name: str) -> Chunk:
         # a page image's path is relative to the JSONL file's folder (stdin: the current one)
         known["image"] = os.path.join(os.path.dirname(name), image)
     try:
-        return to_chunk(known, index)
+        return to_chunk(known, index, **limits)
     except BriefpackError as exc:
         message = str(exc)
         if _CANDIDATE.match(message):
