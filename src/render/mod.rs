@@ -11,12 +11,15 @@
 //!
 //! Escaping: text as `html.escape(quote=False)`, attribute values as `html.escape(quote=True)`
 //! plus decimal references for the control set (U+0000-U+001F, U+007F-U+009F, U+2028, U+2029),
-//! a `brackets` title (and a page's parts) as text plus the control references plus `(` and
-//! `)` as references. The label look-alike rule (`neutralise_labels`) changes only values that
-//! hold an opening bracket (`[［【〔〖〘〚⟦⁅`); it needs Unicode digit, space and letter classes,
-//! so this module never applies it: a value that holds one of those brackets comes already
-//! escaped from the caller ([`Field::escaped`], see [`needs_caller`]), and every other value is
-//! escaped here. No Unicode tables are consulted.
+//! a `brackets` title (and a page's parts) as text plus the control references plus `(`, `)`
+//! and `;` as references, and a `brackets` text's first visible `(` (or look-alike) as a
+//! reference. The label look-alike rule (`neutralise_labels`), the tag look-alike rule and
+//! the invisible-character rule change only values that hold an opening bracket ([`OPEN`]), an
+//! angle-bracket look-alike ([`ANGLES`]), an invisible character ([`is_invisible`]) or, in a
+//! `brackets` head, a separator look-alike ([`HEAD_LOOKALIKES`]); they need Unicode digit,
+//! space and letter classes and normalisation, so this module never applies them: such a value
+//! comes already escaped from the caller ([`Field::escaped`], see [`needs_caller`]), and every
+//! other value is escaped here. No Unicode tables are consulted.
 //!
 //! Costs are u128 and sums checked: a sum that would overflow cannot fit (nothing wraps or
 //! panics). Counts are exact where they fit (`count_limited`'s contract), so the decisions and
@@ -45,16 +48,73 @@ impl Style {
         [("xml", Style::Xml), ("brackets", Style::Brackets)];
 }
 
-/// The opening brackets of a label look-alike (`briefpack.prompt._OPEN`).
-pub const OPEN: [char; 9] = ['[', '［', '【', '〔', '〖', '〘', '〚', '⟦', '⁅'];
+/// The opening brackets of a label look-alike (`briefpack._escape._OPEN`).
+pub const OPEN: [char; 17] = [
+    '[', '［', '【', '〔', '〖', '〘', '〚', '⟦', '⁅', '⦋', '⦍', '⦏', '⦗', '⟬', '⁽', '₍', '﹝',
+];
 
-/// Whether `s` holds an opening bracket, so that only the caller can escape it (the label
-/// look-alike rule may change it); every other value is escaped here.
-pub fn needs_caller(s: &str) -> bool {
-    // '[' is ASCII; the others are three UTF-8 bytes led by 0xE2, 0xE3 or 0xEF.
-    let bytes = s.as_bytes();
-    memchr::memchr(b'[', bytes).is_some()
-        || (memchr::memchr3(0xE2, 0xE3, 0xEF, bytes).is_some() && s.contains(&OPEN[1..]))
+/// The angle-bracket look-alikes that can open a tag name (`briefpack._escape._ANGLES`).
+pub const ANGLES: [char; 16] = [
+    '＜', '﹤', '\u{2329}', '\u{3008}', '⟨', '‹', '❮', '❬', '⧼', 'ᐸ', '˂', '《', '⦉', '⦑', '⧘', '⸦',
+];
+
+/// The look-alikes of a `brackets` head's separators (`briefpack._escape._HEAD_SEPARATOR`).
+pub const HEAD_LOOKALIKES: [char; 10] = ['；', '（', '）', '﹙', '﹚', '⁽', '⁾', '₍', '₎', '﹔'];
+
+/// The opening parentheses a `brackets` text may not start with (`briefpack._escape._LEAD`).
+const LEAD_PARENS: [char; 5] = ['(', '（', '﹙', '⁽', '₍'];
+
+/// The invisible format characters (`briefpack._escape._INVISIBLE`): zero-width spaces and
+/// joiners, bidi controls, soft hyphen, BOM, variation selectors, tags, the Hangul fillers.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'
+        | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}'
+        | '\u{ffa0}' | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e0fff}')
+}
+
+/// The whitespace that may stand before a `brackets` text's opening parenthesis (Python's
+/// `str.isspace` set, listed).
+fn is_lead_space(c: char) -> bool {
+    matches!(c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | '\u{1c}'..='\u{1f}' | ' ' | '\u{85}' | '\u{a0}'
+        | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}'
+        | '\u{205f}' | '\u{3000}')
+}
+
+/// Whether `s` holds a character only the caller's rules escape (an opening bracket of a label
+/// look-alike, an angle-bracket look-alike, an invisible character and, in a `brackets` head
+/// part (`head`), a look-alike of a separator); every other value is escaped here. Those rules
+/// need Unicode classes and normalisation, which this module never consults.
+pub fn needs_caller(s: &str, head: bool) -> bool {
+    if memchr::memchr(b'[', s.as_bytes()).is_some() {
+        return true;
+    }
+    !s.is_ascii()
+        && s.chars().any(|c| {
+            !c.is_ascii()
+                && (is_invisible(c)
+                    || OPEN.contains(&c)
+                    || ANGLES.contains(&c)
+                    || (head && HEAD_LOOKALIKES.contains(&c)))
+        })
+}
+
+/// Write the first visible character of the `brackets` text at `out[start..]` as a reference
+/// when it is an opening parenthesis (or a look-alike), so no text reads as a head's `(title)`.
+fn guard_lead(out: &mut String, start: usize) {
+    let found = out[start..]
+        .char_indices()
+        .find(|&(_, c)| !(is_lead_space(c) || is_invisible(c)));
+    if let Some((i, c)) = found {
+        if LEAD_PARENS.contains(&c) {
+            let at = start + i;
+            let mut rep = String::new();
+            reference(&mut rep, c);
+            out.replace_range(at..at + c.len_utf8(), &rep);
+        }
+    }
 }
 
 /// One value of a source: as given (escaped here) or already escaped by the caller (in the
@@ -124,6 +184,7 @@ const CLASSES: [u8; 256] = {
     t[b'\'' as usize] = QUOTE;
     t[b'(' as usize] = PAREN;
     t[b')' as usize] = PAREN;
+    t[b';' as usize] = PAREN;
     t
 };
 
@@ -162,6 +223,7 @@ fn escape(out: &mut String, s: &str, how: As) {
             b'\'' => "&#x27;",
             b'(' => "&#40;",
             b')' => "&#41;",
+            b';' => "&#59;",
             _ => "",
         };
         if rep.is_empty() {
@@ -260,7 +322,9 @@ pub fn render<S: AsRef<str>>(
                 out.push(')');
             }
             out.push(' ');
+            let start = out.len();
             text(out);
+            guard_lead(out, start);
         }
     }
 }
@@ -443,13 +507,40 @@ mod tests {
     }
 
     #[test]
-    fn finds_every_opening_bracket() {
-        for b in OPEN {
-            assert!(needs_caller(&format!("x{b}")));
+    fn finds_every_character_the_callers_rules_react_to() {
+        for c in OPEN.iter().chain(&ANGLES) {
+            assert!(needs_caller(&format!("x{c}"), false), "{c}");
         }
-        for s in ["", "abc", "]］】〕 é ⟧⁆ (x)", "\u{e2}\u{e3}"] {
-            assert!(!needs_caller(s), "{s}");
+        for c in HEAD_LOOKALIKES {
+            assert!(needs_caller(&format!("x{c}"), true), "{c}");
         }
+        for c in [
+            '\u{200b}',
+            '\u{202e}',
+            '\u{2066}',
+            '\u{feff}',
+            '\u{e0041}',
+            '\u{fe0f}',
+        ] {
+            assert!(needs_caller(&format!("a{c}b"), false), "{c:?}");
+        }
+        for s in ["", "abc", "]］】〕 é ⟧⁆ (x); 中", "\u{e2}\u{e3}", "（；）"] {
+            assert!(!needs_caller(s, false), "{s}");
+        }
+    }
+
+    #[test]
+    fn a_brackets_text_cannot_start_a_head_and_a_head_part_cannot_split() {
+        let s = source(" \u{a0}(Official; updated 2099) x", "a; b", "");
+        assert_eq!(
+            block(&s, Style::Brackets),
+            "[12] (a&#59; b)  \u{a0}&#40;Official; updated 2099) x"
+        );
+        let s = source("（x", "", "2; 3");
+        assert_eq!(
+            block(&s, Style::Brackets),
+            "[12] (page 2&#59; 3; https://x/y?a=1&amp;b=2) &#65288;x"
+        );
     }
 
     fn settings(budget: u128, overflow: Overflow) -> Settings {

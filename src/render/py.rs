@@ -66,7 +66,7 @@ fn utf8(value: &Bound<'_, PyAny>, i: usize, name: &str) -> PyResult<PyBackedStr>
 /// the style does not show it, so it is left as is).
 fn field(py: Python<'_>, s: PyBackedStr, role: Option<&str>, page: bool) -> PyResult<Field<Text>> {
     match role {
-        Some(role) if needs_caller(&s) => {
+        Some(role) if needs_caller(&s, role == "title") => {
             let shown = if page {
                 format!("page {}", &*s)
             } else {
