@@ -86,6 +86,7 @@ _FLAG = "\U0001f3f4\U000e0067\U000e0062(?:{})\U000e007f".format(
 _TEXT_HIDDEN = re.compile(
     f"({_FLAG})|([{_VS}]+)|[\u202a-\u202e\u2066-\u206f\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
+_TEXT_ANY = re.compile(f"[\u202a-\u202e\u2066-\u206f\ufff9-\ufffb{_VS}\U000e0000-\U000e007f]")
 # What no attribute value or head part may hold raw: every invisible character, except a joiner
 # (ZWNJ, ZWJ) between two visible non-ASCII characters (Persian, Arabic, Indic words and emoji
 # sequences), a variation selector directly after a visible character, and a subdivision flag.
@@ -244,6 +245,8 @@ def _hide(s: str, *, value: bool) -> str:
             return m.group()
         return f"&#{ord(m.group())};"
 
+    if not (_HIDDEN if value else _TEXT_ANY).search(s):
+        return s  # most texts: one scan of a character class
     return (_VALUE_HIDDEN if value else _TEXT_HIDDEN).sub(sub, s)
 
 

@@ -83,22 +83,63 @@ fn is_lead_space(c: char) -> bool {
         | '\u{205f}' | '\u{3000}')
 }
 
-/// Whether `s` holds a character only the caller's rules escape (an opening bracket of a label
-/// look-alike, an angle-bracket look-alike, an invisible character and, in a `brackets` head
-/// part (`head`), a look-alike of a separator); every other value is escaped here. Those rules
-/// need Unicode classes and normalisation, which this module never consults.
-pub fn needs_caller(s: &str, head: bool) -> bool {
+/// Where a value stands, for [`needs_caller`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Free text (source text): the caller's rules only write bidi controls, tag characters,
+    /// stray variation selectors, label look-alikes and tag look-alikes as references.
+    Text,
+    /// An `xml` attribute value: every invisible character is a reference.
+    Value,
+    /// A part of a `brackets` head: as [`Role::Value`], and the separators' look-alikes.
+    Head,
+}
+
+/// The invisible characters the caller's rules write as references in text too (bidi
+/// embeddings, overrides and isolates, deprecated format characters, annotation marks, tags,
+/// variation selectors), a subset of [`is_invisible`].
+fn is_hidden_in_text(c: char) -> bool {
+    matches!(c,
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{206f}' | '\u{fe00}'..='\u{fe0f}'
+        | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e0fff}')
+}
+
+/// Whether `c` can follow an angle-bracket look-alike without it opening a tag name: a CJK
+/// ideograph, kana or Hangul syllable (normalisation keeps them what they are).
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}')
+}
+
+/// Whether `s` holds a character only the caller's rules escape in `role` (an opening bracket
+/// of a label look-alike, an angle-bracket look-alike that is not followed by a CJK character,
+/// an invisible character the role's rule writes as a reference and, in a `brackets` head, a
+/// look-alike of a separator); every other value is escaped here. Those rules need Unicode
+/// classes and normalisation, which this module never consults.
+pub fn needs_caller(s: &str, role: Role) -> bool {
     if memchr::memchr(b'[', s.as_bytes()).is_some() {
         return true;
     }
-    !s.is_ascii()
-        && s.chars().any(|c| {
-            !c.is_ascii()
-                && (is_invisible(c)
-                    || OPEN.contains(&c)
-                    || ANGLES.contains(&c)
-                    || (head && HEAD_LOOKALIKES.contains(&c)))
-        })
+    if s.is_ascii() {
+        return false;
+    }
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii() {
+            continue;
+        }
+        let hidden = match role {
+            Role::Text => is_hidden_in_text(c),
+            Role::Value | Role::Head => is_invisible(c),
+        };
+        if hidden
+            || OPEN.contains(&c)
+            || (ANGLES.contains(&c) && !chars.peek().is_some_and(|&n| is_cjk(n)))
+            || (role == Role::Head && HEAD_LOOKALIKES.contains(&c))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// Write the first visible character of the `brackets` text at `out[start..]` as a reference
@@ -508,24 +549,37 @@ mod tests {
 
     #[test]
     fn finds_every_character_the_callers_rules_react_to() {
-        for c in OPEN.iter().chain(&ANGLES) {
-            assert!(needs_caller(&format!("x{c}"), false), "{c}");
+        for role in [Role::Text, Role::Value, Role::Head] {
+            for c in OPEN.iter().chain(&ANGLES) {
+                assert!(needs_caller(&format!("x{c}"), role), "{c}");
+                assert!(needs_caller(&format!("x{c}a"), role), "{c}");
+            }
+            for c in ['\u{202e}', '\u{2066}', '\u{e0041}', '\u{fe0f}', '\u{fff9}'] {
+                assert!(needs_caller(&format!("a{c}b"), role), "{c:?}");
+            }
+            for s in [
+                "",
+                "abc",
+                "]］】〕 é ⟧⁆ (x); 中",
+                "\u{e2}\u{e3}",
+                "《红楼梦》 〈한〉",
+            ] {
+                assert!(!needs_caller(s, role), "{s}");
+            }
         }
         for c in HEAD_LOOKALIKES {
-            assert!(needs_caller(&format!("x{c}"), true), "{c}");
+            assert!(needs_caller(&format!("x{c}"), Role::Head), "{c}");
+            assert_eq!(
+                needs_caller(&format!("x{c}"), Role::Value),
+                OPEN.contains(&c)
+            );
         }
+        // joiners, zero-width spaces, marks and fillers: raw in text, references in values
         for c in [
-            '\u{200b}',
-            '\u{202e}',
-            '\u{2066}',
-            '\u{feff}',
-            '\u{e0041}',
-            '\u{fe0f}',
+            '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}', '\u{ad}', '\u{3164}',
         ] {
-            assert!(needs_caller(&format!("a{c}b"), false), "{c:?}");
-        }
-        for s in ["", "abc", "]］】〕 é ⟧⁆ (x); 中", "\u{e2}\u{e3}", "（；）"] {
-            assert!(!needs_caller(s, false), "{s}");
+            assert!(!needs_caller(&format!("a{c}b"), Role::Text), "{c:?}");
+            assert!(needs_caller(&format!("a{c}b"), Role::Value), "{c:?}");
         }
     }
 
