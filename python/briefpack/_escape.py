@@ -8,9 +8,12 @@ itself. ``code_regions`` is here because the label look-alike rule leaves code a
 
 Text (source text, question, history) is escaped like ``html.escape(s, quote=False)`` and
 attribute values like ``html.escape(s, quote=True)``, so no input can open or close a tag or add
-an attribute; control characters in attribute values and titles are written as numeric
-character references; a label look-alike in citation position has its opening bracket written
-as a character reference (``&#91;3]``). The rules in full: ``briefpack.prompt``.
+an attribute; control and invisible characters in attribute values and ``brackets`` head parts
+are written as numeric character references (bidi controls and tag characters in text too); a
+label look-alike in citation position, and an angle-bracket look-alike before one of our tag
+names, has its opening bracket written as a character reference (``&#91;3]``); a ``brackets``
+head's separators are references in its parts, and a ``brackets`` text never starts with
+``(``. The rules in full: docs/semantics.md, "Labels and escaping".
 """
 
 from __future__ import annotations
@@ -317,8 +320,9 @@ def escape_as(role: str, s: str) -> str:
     """``s`` escaped as a source block shows it in ``role``: ``"text"`` (free text), ``"value"``
     (an ``xml`` title, page or date), ``"url"`` (an ``xml`` url) or ``"title"`` (a part of a
     ``brackets`` head). The Rust core's ``price_pack`` escapes every other value itself and asks
-    here (through ``briefpack.core_callbacks``) only for values that hold an opening bracket
-    (the label look-alike rule).
+    here (through ``briefpack.core_callbacks``) only for values that hold a character these
+    rules react to and it does not model: an opening bracket of a label look-alike, an
+    angle-bracket look-alike, an invisible character (see ``needs_caller`` in the core).
 
     >>> escape_as("title", "[3] (a)"), escape_as("url", "x?[1]")
     ('&#91;3] &#40;a&#41;', 'x?&#91;1]')
