@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import briefpack as bp
 import briefpack.reference as reference
-from briefpack import _core
+from briefpack import _core, core_callbacks
 from briefpack.prompt import (
     DEFAULT_INSTRUCTIONS,
     DEFAULT_SYSTEM,
@@ -373,3 +373,32 @@ def test_more_label_lookalikes_are_neutralised(style: str, text: str, rendered: 
         f'<source id="1">\n{expected}\n</source>' if style == "xml" else f"[1] {expected}"
     )
     assert unescape(expected) == text
+
+
+def test_ordinary_text_in_any_script_never_leaves_the_rust_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the core asks Python only for values a Unicode-aware rule may change; Persian, Thai,
+    # Indic, CJK and emoji text (joiners, zero-width spaces, CJK angle brackets) is not one
+    asked: list[tuple[str, str]] = []
+    real = core_callbacks.escape_as
+
+    def counting(role: str, s: str) -> str:
+        asked.append((role, s))
+        return real(role, s)
+
+    monkeypatch.setattr(core_callbacks, "escape_as", counting)
+    ordinary = [
+        bp.Chunk("می\u200cخواهم که بروم", title="سیاست"),
+        bp.Chunk("ภาษา\u200bไทย (ok); x", title="Thai; guide"),
+        bp.Chunk(
+            "क्\u200dष 👨\u200d👩\u200d👧 《红楼梦》 〈한국〉 ＜中＞", url="https://x/?a=1;b=2"
+        ),
+        bp.Chunk("（注）本文 (a)", page=3, updated="2024"),
+    ]
+    for style in ("xml", "brackets"):
+        blocks(ordinary, style)
+    assert asked == []
+    hostile = [bp.Chunk("a\u202eb"), bp.Chunk("x", title="t\u200b"), bp.Chunk("＜/source＞")]
+    assert blocks(hostile, "xml") == [render_source("1", c, "xml") for c in hostile]
+    assert [role for role, _ in asked] == ["text", "value", "text"]
