@@ -9,17 +9,19 @@
 //! `tokens` is counted without its text (its wrapper only), and `tokens` stands in for the
 //! text's count.
 //!
-//! Escaping: text as `html.escape(quote=False)`, attribute values as `html.escape(quote=True)`
-//! plus decimal references for the control set (U+0000-U+001F, U+007F-U+009F, U+2028, U+2029),
-//! a `brackets` title (and a page's parts) as text plus the control references plus `(`, `)`
-//! and `;` as references, and a `brackets` text's first visible `(` (or look-alike) as a
-//! reference. The label look-alike rule (`neutralise_labels`), the tag look-alike rule and
-//! the invisible-character rule change only values that hold an opening bracket ([`OPEN`]), an
-//! angle-bracket look-alike ([`ANGLES`]), an invisible character ([`is_invisible`]) or, in a
-//! `brackets` head, a separator look-alike ([`HEAD_LOOKALIKES`]); they need Unicode digit,
-//! space and letter classes and normalisation, so this module never applies them: such a value
-//! comes already escaped from the caller ([`Field::escaped`], see [`needs_caller`]), and every
-//! other value is escaped here. No Unicode tables are consulted.
+//! Escaping: text as `html.escape(quote=False)` plus decimal references for bidi controls,
+//! annotation marks and tag characters (a subdivision flag kept whole); attribute values as
+//! `html.escape(quote=True)` plus decimal references for the control set (U+0000-U+001F,
+//! U+007F-U+009F, U+2028, U+2029); a `brackets` title (and a page's parts) as text plus the
+//! control references plus `(`, `)` and `;` as references; and a `brackets` text's first
+//! visible `(` (or look-alike) as a reference. The label look-alike rule
+//! (`neutralise_labels`), the tag look-alike rule and the rest of the invisible-character rule
+//! change only values that hold an opening bracket ([`OPEN`]), an angle-bracket look-alike
+//! ([`ANGLES`]) not followed by a CJK character, a variation selector (text) or an invisible
+//! character ([`is_invisible`], values) or, in a `brackets` head, a separator look-alike
+//! ([`HEAD_LOOKALIKES`]); they need Unicode classes and normalisation, so this module never
+//! applies them: such a value comes already escaped from the caller ([`Field::escaped`], see
+//! [`needs_caller`]), and every other value is escaped here. No Unicode tables are consulted.
 //!
 //! Costs are u128 and sums checked: a sum that would overflow cannot fit (nothing wraps or
 //! panics). Counts are exact where they fit (`count_limited`'s contract), so the decisions and
@@ -86,8 +88,8 @@ fn is_lead_space(c: char) -> bool {
 /// Where a value stands, for [`needs_caller`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
-    /// Free text (source text): the caller's rules only write bidi controls, tag characters,
-    /// stray variation selectors, label look-alikes and tag look-alikes as references.
+    /// Free text (source text): bidi controls and tag characters are escaped here; the
+    /// caller's rules add stray variation selectors, label look-alikes and tag look-alikes.
     Text,
     /// An `xml` attribute value: every invisible character is a reference.
     Value,
@@ -95,13 +97,35 @@ pub enum Role {
     Head,
 }
 
-/// The invisible characters the caller's rules write as references in text too (bidi
-/// embeddings, overrides and isolates, deprecated format characters, annotation marks, tags,
-/// variation selectors), a subset of [`is_invisible`].
+/// The invisible characters text may not hold raw whatever stands around them (bidi
+/// embeddings, overrides and isolates, deprecated format characters, annotation marks, tag
+/// characters): written as references here, except the tags of a subdivision flag.
 fn is_hidden_in_text(c: char) -> bool {
     matches!(c,
-        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{206f}' | '\u{fe00}'..='\u{fe0f}'
-        | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e0fff}')
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{206f}' | '\u{fff9}'..='\u{fffb}'
+        | '\u{e0000}'..='\u{e007f}')
+}
+
+/// The variation selectors: whether text may hold one raw depends on the character before it
+/// (a Unicode class), so only the caller's rules escape a text holding one.
+fn is_selector(c: char) -> bool {
+    matches!(c, '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
+}
+
+/// The byte length of the subdivision flag `rest` starts with (🏴, the tags `gbeng`, `gbsct`
+/// or `gbwls`, CANCEL TAG), if it starts with one (`briefpack._escape._FLAG`).
+fn flag_len(rest: &str) -> Option<usize> {
+    let tail = rest.strip_prefix('\u{1f3f4}')?;
+    ["eng", "sct", "wls"].iter().find_map(|name| {
+        let mut chars = tail.chars();
+        let wanted = "gb".chars().chain(name.chars());
+        for w in wanted {
+            if chars.next()? != char::from_u32(0xE0000 + u32::from(w))? {
+                return None;
+            }
+        }
+        (chars.next()? == '\u{e007f}').then_some(4 + 6 * 4)
+    })
 }
 
 /// Whether `c` can follow an angle-bracket look-alike without it opening a tag name: a CJK
@@ -128,7 +152,7 @@ pub fn needs_caller(s: &str, role: Role) -> bool {
             continue;
         }
         let hidden = match role {
-            Role::Text => is_hidden_in_text(c),
+            Role::Text => is_selector(c),
             Role::Value | Role::Head => is_invisible(c),
         };
         if hidden
@@ -233,6 +257,10 @@ const CLASSES: [u8; 256] = {
 fn escape(out: &mut String, s: &str, how: As) {
     let bytes = s.as_bytes();
     let mut last = 0;
+    if matches!(how, As::Text) && !s.is_ascii() {
+        escape_text_unicode(out, s);
+        return;
+    }
     if matches!(how, As::Text) {
         for i in memchr::memchr3_iter(b'&', b'<', b'>', bytes) {
             out.push_str(&s[last..i]);
@@ -282,6 +310,37 @@ fn escape(out: &mut String, s: &str, how: As) {
             out.push_str(rep);
             last = i + 1;
         }
+    }
+    out.push_str(&s[last..]);
+}
+
+/// Append the text `s` (not all ASCII) escaped: `&<>` and the characters text may not hold
+/// raw ([`is_hidden_in_text`]; a subdivision flag is kept whole).
+fn escape_text_unicode(out: &mut String, s: &str) {
+    let mut last = 0;
+    let mut skip = 0;
+    for (i, c) in s.char_indices() {
+        if i < skip {
+            continue;
+        }
+        let rep = match c {
+            '&' => "&amp;",
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '\u{1f3f4}' => {
+                skip = flag_len(&s[i..]).map_or(0, |n| i + n);
+                continue;
+            }
+            _ if is_hidden_in_text(c) => "",
+            _ => continue,
+        };
+        out.push_str(&s[last..i]);
+        if rep.is_empty() {
+            reference(out, c);
+        } else {
+            out.push_str(rep);
+        }
+        last = i + c.len_utf8();
     }
     out.push_str(&s[last..]);
 }
@@ -554,7 +613,7 @@ mod tests {
                 assert!(needs_caller(&format!("x{c}"), role), "{c}");
                 assert!(needs_caller(&format!("x{c}a"), role), "{c}");
             }
-            for c in ['\u{202e}', '\u{2066}', '\u{e0041}', '\u{fe0f}', '\u{fff9}'] {
+            for c in ['\u{fe0f}', '\u{e0100}'] {
                 assert!(needs_caller(&format!("a{c}b"), role), "{c:?}");
             }
             for s in [
@@ -574,13 +633,35 @@ mod tests {
                 OPEN.contains(&c)
             );
         }
-        // joiners, zero-width spaces, marks and fillers: raw in text, references in values
+        // joiners, zero-width spaces, marks and fillers: raw in text, references in values;
+        // bidi controls and tags: references in both, text's escaped here
         for c in [
-            '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}', '\u{ad}', '\u{3164}',
+            '\u{200b}',
+            '\u{200c}',
+            '\u{200d}',
+            '\u{2060}',
+            '\u{feff}',
+            '\u{ad}',
+            '\u{3164}',
+            '\u{202e}',
+            '\u{2066}',
+            '\u{e0041}',
+            '\u{fff9}',
         ] {
             assert!(!needs_caller(&format!("a{c}b"), Role::Text), "{c:?}");
             assert!(needs_caller(&format!("a{c}b"), Role::Value), "{c:?}");
         }
+    }
+
+    #[test]
+    fn bidi_controls_and_tags_in_text_are_references_but_a_flag_is_kept() {
+        let flag = "\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}";
+        assert_eq!(flag_len(flag), Some(flag.len()));
+        let text = format!("a\u{202e}b<{flag}\u{e0069}\u{1f3f4}\u{e0067}\u{e007f} é");
+        assert_eq!(
+            block(&source(&text, "", ""), Style::Brackets),
+            format!("[12] a&#8238;b&lt;{flag}&#917609;\u{1f3f4}&#917607;&#917631; é")
+        );
     }
 
     #[test]
