@@ -44,6 +44,8 @@ PIECES = [
     "《红", "〈한", "‹中", "＜ｓource", "《 source",
     "\U0001f3f4", "\U0001f3f4\U000e0067\U000e0062", "\U000e0065\U000e006e\U000e0067\U000e007f",
     "\U000e0077\U000e006c\U000e0073", "\U000e0080", "\U000e01f0", "\u202b\u202c", "\u2067",
+    "❤\ufe0f", "1\ufe0f\u20e3", "→\ufe0e", "☺\ufe0f\ufe0f", "😀\U000e0100", "\u27bf\ufe0f",
+    "\u2800\ufe0f",
 ]  # fmt: skip
 
 adversarial = st.lists(

@@ -397,6 +397,7 @@ def test_ordinary_text_in_any_script_never_leaves_the_rust_path(
         ),
         bp.Chunk("（注）本文 (a)", page=3, updated="2024"),
         bp.Chunk(f"\u202bשלום\u202c \u2067عربي\u2069 {FLAG_SCOTLAND}"),
+        bp.Chunk("emoji ❤\ufe0f 1\ufe0f\u20e3 ☺\ufe0f 😀\ufe0e"),
     ]
     for style in ("xml", "brackets"):
         blocks(ordinary, style)

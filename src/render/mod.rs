@@ -112,6 +112,16 @@ fn is_selector(c: char) -> bool {
     matches!(c, '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
 }
 
+/// Characters known to be visible (`briefpack._escape._visible`) without a Unicode table: the
+/// ASCII graphic characters and blocks of symbols that every Unicode version since 7.0 has
+/// assigned in full (arrows, miscellaneous technical and symbols, dingbats, pictographs,
+/// emoticons), where a variation selector is an emoji's presentation.
+fn is_known_visible(c: char) -> bool {
+    matches!(c,
+        '!'..='~' | '\u{2190}'..='\u{21ff}' | '\u{2300}'..='\u{23ff}' | '\u{2600}'..='\u{27bf}'
+        | '\u{1f300}'..='\u{1f64f}')
+}
+
 /// The byte length of the subdivision flag `rest` starts with (🏴, the tags `gbeng`, `gbsct`
 /// or `gbwls`, CANCEL TAG), if it starts with one (`briefpack._escape._FLAG`).
 fn flag_len(rest: &str) -> Option<usize> {
@@ -147,12 +157,18 @@ pub fn needs_caller(s: &str, role: Role) -> bool {
         return false;
     }
     let mut chars = s.chars().peekable();
+    let mut prev = '\0';
     while let Some(c) = chars.next() {
+        let before = std::mem::replace(&mut prev, c);
         if c.is_ascii() {
             continue;
         }
         let hidden = match role {
-            Role::Text => is_selector(c),
+            // one selector after a character known to be visible is kept raw by the rule
+            Role::Text => {
+                is_selector(c)
+                    && (!is_known_visible(before) || chars.peek().is_some_and(|&n| is_selector(n)))
+            }
             Role::Value | Role::Head => is_invisible(c),
         };
         if hidden
@@ -614,7 +630,9 @@ mod tests {
                 assert!(needs_caller(&format!("x{c}a"), role), "{c}");
             }
             for c in ['\u{fe0f}', '\u{e0100}'] {
-                assert!(needs_caller(&format!("a{c}b"), role), "{c:?}");
+                assert!(needs_caller(&format!(" {c}b"), role), "{c:?}");
+                assert!(needs_caller(&format!("é{c}b"), role), "{c:?}");
+                assert!(needs_caller(&format!("a{c}{c}"), role), "{c:?}");
             }
             for s in [
                 "",
@@ -625,6 +643,15 @@ mod tests {
             ] {
                 assert!(!needs_caller(s, role), "{s}");
             }
+        }
+        // an emoji's presentation selector, after a symbol known to be visible
+        for s in [
+            "\u{2764}\u{fe0f}",
+            "1\u{fe0f}\u{20e3}",
+            "\u{1f3f3}\u{fe0f}\u{200d}x",
+        ] {
+            assert!(!needs_caller(s, Role::Text), "{s:?}");
+            assert!(needs_caller(s, Role::Value), "{s:?}");
         }
         for c in HEAD_LOOKALIKES {
             assert!(needs_caller(&format!("x{c}"), Role::Head), "{c}");
