@@ -156,30 +156,50 @@ pub fn needs_caller(s: &str, role: Role) -> bool {
     if s.is_ascii() {
         return false;
     }
-    let mut chars = s.chars().peekable();
-    let mut prev = '\0';
-    while let Some(c) = chars.next() {
-        let before = std::mem::replace(&mut prev, c);
-        if c.is_ascii() {
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if !SPECIAL_LEAD[b as usize] {
             continue;
         }
+        // a lead byte starts a character
+        let mut chars = s[i..].chars();
+        let Some(c) = chars.next() else { continue };
+        let next = chars.next();
         let hidden = match role {
             // one selector after a character known to be visible is kept raw by the rule
             Role::Text => {
                 is_selector(c)
-                    && (!is_known_visible(before) || chars.peek().is_some_and(|&n| is_selector(n)))
+                    && (!s[..i].chars().next_back().is_some_and(is_known_visible)
+                        || next.is_some_and(is_selector))
             }
             Role::Value | Role::Head => is_invisible(c),
         };
         if hidden
             || OPEN.contains(&c)
-            || (ANGLES.contains(&c) && !chars.peek().is_some_and(|&n| is_cjk(n)))
+            || (ANGLES.contains(&c) && !next.is_some_and(is_cjk))
             || (role == Role::Head && HEAD_LOOKALIKES.contains(&c))
         {
             return true;
         }
     }
     false
+}
+
+/// A table of lead bytes: the first UTF-8 byte of every character [`needs_caller`] looks for
+/// (U+00AD, U+02C2, U+034F, U+061C, U+1xxx, U+2xxx, U+3xxx, U+Fxxx, U+E0xxx).
+const SPECIAL_LEAD: [bool; 256] =
+    lead_table(&[0xC2, 0xCB, 0xCD, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF3]);
+
+/// The same for text escaping: `&<>` and the lead bytes of [`is_hidden_in_text`] and of 🏴.
+const TEXT_LEAD: [bool; 256] = lead_table(&[b'&', b'<', b'>', 0xE2, 0xEF, 0xF0, 0xF3]);
+
+const fn lead_table(bytes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut k = 0;
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
 }
 
 /// Write the first visible character of the `brackets` text at `out[start..]` as a reference
@@ -335,10 +355,14 @@ fn escape(out: &mut String, s: &str, how: As) {
 fn escape_text_unicode(out: &mut String, s: &str) {
     let mut last = 0;
     let mut skip = 0;
-    for (i, c) in s.char_indices() {
-        if i < skip {
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if i < skip || !TEXT_LEAD[b as usize] {
             continue;
         }
+        // an ASCII byte or a lead byte starts a character
+        let Some(c) = s[i..].chars().next() else {
+            continue;
+        };
         let rep = match c {
             '&' => "&amp;",
             '<' => "&lt;",
@@ -677,6 +701,25 @@ mod tests {
         ] {
             assert!(!needs_caller(&format!("a{c}b"), Role::Text), "{c:?}");
             assert!(needs_caller(&format!("a{c}b"), Role::Value), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn the_lead_byte_tables_cover_every_character_looked_for() {
+        let mut buf = [0u8; 4];
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let lead = c.encode_utf8(&mut buf).as_bytes()[0] as usize;
+            let special = is_invisible(c)
+                || is_selector(c)
+                || OPEN.contains(&c)
+                || ANGLES.contains(&c)
+                || HEAD_LOOKALIKES.contains(&c);
+            if special && !c.is_ascii() {
+                assert!(SPECIAL_LEAD[lead], "{c:?}");
+            }
+            if is_hidden_in_text(c) || matches!(c, '&' | '<' | '>' | '\u{1f3f4}') {
+                assert!(TEXT_LEAD[lead], "{c:?}");
+            }
         }
     }
 
