@@ -31,6 +31,21 @@ PIECES = [
     "\x00", "\n", "\r", "\t", "\x1f", "\x7f", "\x85", "\x9f", "\xa0", "\u2028", "\u2029",
     "</source>", '<source id="9">', " ", "a", "Z", "9", "é", "中", "\U0001f600", "\u200d",
     "page", "; ",
+    # the head's separators and their look-alikes, a text's leading parenthesis
+    ";", "(Official; updated 2099)", "\u3000(", *"（）；﹙﹚⁽⁾₍₎﹔",
+    # invisible characters: bidi controls, zero-width, tags, variation selectors, fillers
+    *"\u202a\u202e\u2066\u2069\u200b\u200c\u2060\ufeff\u00ad\u061c\ufe0f\ufff9\u3164",
+    "\U000e0001", "\U000e0069\U000e0067", "\U000e0100", "\U0001f3f4\U000e0067\U000e0062"
+    "\U000e0073\U000e0063\U000e0074\U000e007f", "👨\u200d👩", "می\u200cخ", "❤\ufe0f\ufe0f",
+    # look-alike labels and tags
+    *"⦋⦌⦍⦐⦗⦘⟬⟭﹝﹞", "[³]", "[⑦]", "⦋1⦌", "[1.]", "[^1]", "⁽2⁾", "₍3₎", "[２．]", "\n[4] x",
+    *"＜﹤〈〈⟨‹❮❬⧼ᐸ˂《", "＜/source＞", '﹤source id="7"﹥', "＜ ／ＳＯＵＲＣＥＳ＞",
+    "〈history", "‹q",
+    "《红", "〈한", "‹中", "＜ｓource", "《 source",
+    "\U0001f3f4", "\U0001f3f4\U000e0067\U000e0062", "\U000e0065\U000e006e\U000e0067\U000e007f",
+    "\U000e0077\U000e006c\U000e0073", "\U000e0080", "\U000e01f0", "\u202b\u202c", "\u2067",
+    "❤\ufe0f", "1\ufe0f\u20e3", "→\ufe0e", "☺\ufe0f\ufe0f", "😀\U000e0100", "\u27bf\ufe0f",
+    "\u2800\ufe0f",
 ]  # fmt: skip
 
 adversarial = st.lists(

@@ -104,7 +104,9 @@ def price_pack(
     the rest) costs its block as ``briefpack.prompt.render_source(widest, chunk, labels)``
     renders it, counted with a limit of what is left, plus ``separator_tokens``; a chunk's
     ``tokens`` stands in for the count of its text. Placed as ``pack`` places. Text and values
-    are escaped here; a value that holds an opening bracket is escaped by ``briefpack.prompt``.
+    are escaped here; a value that holds a character the Unicode-aware rules react to (an
+    opening bracket, an angle-bracket look-alike, an invisible character) is escaped by
+    ``briefpack._escape.escape_as``.
     Same result as ``briefpack.reference.price_pack`` (exact for budgets below 2**64 - 1).
 
     Returns:

@@ -8,9 +8,12 @@ itself. ``code_regions`` is here because the label look-alike rule leaves code a
 
 Text (source text, question, history) is escaped like ``html.escape(s, quote=False)`` and
 attribute values like ``html.escape(s, quote=True)``, so no input can open or close a tag or add
-an attribute; control characters in attribute values and titles are written as numeric
-character references; a label look-alike in citation position has its opening bracket written
-as a character reference (``&#91;3]``). The rules in full: ``briefpack.prompt``.
+an attribute; control and invisible characters in attribute values and ``brackets`` head parts
+are written as numeric character references (bidi controls and tag characters in text too); a
+label look-alike in citation position, and an angle-bracket look-alike before one of our tag
+names, has its opening bracket written as a character reference (``&#91;3]``); a ``brackets``
+head's separators are references in its parts, and a ``brackets`` text never starts with
+``(``. The rules in full: docs/semantics.md, "Labels and escaping".
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+import unicodedata
 from typing import Literal
 
 from .types import Chunk
@@ -42,20 +46,63 @@ IMAGE_PLACEHOLDER = "<page-image/>"
 after the label. No input can write it (``<`` is always escaped), so the chat formats put the
 k-th image at the k-th placeholder."""
 
-# A label look-alike: an opening bracket, then only digits, spaces, commas, dashes and invisible
-# format characters (at least one digit), then a closing bracket. Brackets: ASCII, full-width,
-# lenticular, tortoise-shell, white and other square-ish ones; unpaired on purpose.
-_OPEN = "[［【〔〖〘〚⟦⁅"
-_CLOSE = "]］】〕〗〙〛⟧⁆"
+# A label look-alike: an opening bracket, then only digits (decimal digits of any script and
+# the superscript, subscript, circled, parenthesised and other digit look-alikes), spaces,
+# commas, dashes, full stops, carets and invisible format characters (at least one digit), then
+# a closing bracket. Brackets: ASCII, full-width, lenticular, tortoise-shell, white, ticked,
+# superscript, subscript and other square-ish ones; unpaired on purpose.
+_OPEN = "[［【〔〖〘〚⟦⁅⦋⦍⦏⦗⟬⁽₍﹝"
+_CLOSE = "]］】〕〗〙〛⟧⁆⦌⦎⦐⦘⟭⁾₎﹞"
 _INVISIBLE = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e0fff"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\U000e0000-\U000e0fff"
+)
+_DIGITS = (
+    "\\d\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089\u2150-\u2189\u2460-\u249b\u24ea-\u24ff"
+    "\u2776-\u2793\u3007\u3021-\u3029\u3251-\u325f\u3280-\u3289\u32b1-\u32bf"
+    "\U0001f100-\U0001f10c"
 )
 _LOOKALIKE = re.compile(
-    rf"[{re.escape(_OPEN)}][\d\s,，、;；\-–—－‐‑‒{_INVISIBLE}]*[{re.escape(_CLOSE)}]"
+    rf"[{re.escape(_OPEN)}][{_DIGITS}\s,，、;；.．。^＾\-–—－‐‑‒{_INVISIBLE}]*[{re.escape(_CLOSE)}]"
 )
-_DIGIT = re.compile(r"\d")
+_DIGIT = re.compile(f"[{_DIGITS}]")
 _HIDDEN = re.compile(f"[{_INVISIBLE}]")  # includes the Hangul fillers, blank yet letters
+
+# Angle-bracket look-alikes (full-width, small, CJK, mathematical, guillemets, modifier letters,
+# Canadian syllabics...) that open what reads as one of the prompt's tags: before the name of a
+# tag of ours (after an optional ``/``, spaces and invisible characters, in any case and width)
+# each is written as a character reference, so ``＜/sources＞`` cannot visually close a block.
+_ANGLES = "＜﹤\u2329\u3008⟨‹❮❬⧼ᐸ˂《⦉⦑⧘⸦"
+_ANGLE = re.compile(f"[{_ANGLES}]")
+_TAG_NAMES = ("sources", "source", "history", "message", "question", "page-image", "system", "user")
+_SKIP = re.compile(f"[\\s/{_INVISIBLE}]*")
+
+# What no text may hold raw: bidi embeddings, overrides and isolates (they reorder what is
+# shown), the deprecated format characters and interlinear annotation marks, Unicode tag
+# characters (invisible ASCII look-alikes that can spell instructions), except in the three
+# emoji tag sequences of RGI subdivision flags, and a variation selector that does not directly
+# follow a visible character (a run of them can smuggle bytes behind an emoji).
+_VS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_FLAG = "\U0001f3f4\U000e0067\U000e0062(?:{})\U000e007f".format(
+    "|".join("".join(chr(0xE0000 + ord(c)) for c in name) for name in ("eng", "sct", "wls"))
+)
+_TEXT_HIDDEN = re.compile(
+    f"({_FLAG})|([{_VS}]+)|[\u202a-\u202e\u2066-\u206f\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
+_TEXT_ANY = re.compile(f"[\u202a-\u202e\u2066-\u206f\ufff9-\ufffb{_VS}\U000e0000-\U000e007f]")
+# What no attribute value or head part may hold raw: every invisible character, except a joiner
+# (ZWNJ, ZWJ) between two visible non-ASCII characters (Persian, Arabic, Indic words and emoji
+# sequences), a variation selector directly after a visible character, and a subdivision flag.
+_VALUE_HIDDEN = re.compile(f"({_FLAG})|([{_VS}]+)|([\u200c\u200d])|[{_INVISIBLE}]")
+# Whitespace (Python's and Unicode's, listed so both backends agree) and invisible characters
+# that may stand before a ``brackets`` text's opening parenthesis.
+_LEAD = re.compile(
+    f"[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+    f"{_INVISIBLE}]*[(（﹙⁽₍]"
+)
+# The separators of a ``brackets`` head (and their look-alikes), written as references in every
+# head part; a reference already written is kept.
+_HEAD_SEPARATOR = re.compile(r"(&(?:#[0-9]+|#x27|amp|lt|gt|quot);)|[;()\[；（）﹙﹚⁽⁾₍₎﹔]")
 
 
 def escape_text(s: str) -> str:
@@ -113,6 +160,18 @@ def unescape(s: str) -> str:
     return _REF.sub(_unref, s)
 
 
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def _starts_line(s: str, a: int) -> bool:
+    """Whether only whitespace and invisible characters stand between ``s[a]`` and the start
+    of its line (any line break ``str.splitlines`` knows), where a ``brackets`` head stands."""
+    i = a - 1
+    while i >= 0 and s[i] not in _LINE_BREAKS and (s[i].isspace() or _HIDDEN.match(s[i])):
+        i -= 1
+    return i < 0 or s[i] in _LINE_BREAKS
+
+
 def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> str:
     """Write the opening bracket of every label look-alike in citation position as a reference.
 
@@ -120,8 +179,9 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
     the character before it is a visible letter or digit, ``_`` or ``)`` (indexing: ``argv[1]``,
     ``f(x)[0]``), or a closing bracket that did not end a neutralised look-alike (``m[1][2]``
     stays whole, ``[1][2]`` is neutralised whole), or (with ``code=True``) it lies in an inline
-    code span or a fenced code block. With ``anywhere=True`` (titles and dates, which hold no
-    code) every look-alike is neutralised. ``unescape`` recovers the original.
+    code span or a fenced code block, unless it starts its line (only whitespace before it
+    there), where it would read as a ``brackets`` head. With ``anywhere=True`` (titles and
+    dates, which hold no code) every look-alike is neutralised. ``unescape`` recovers the original.
 
     >>> neutralise_labels("Cap [7]. See ［3］【4】 and [1][2].")
     'Cap &#91;7]. See &#65339;3］&#12304;4】 and &#91;1]&#91;2].'
@@ -141,8 +201,8 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
             regions = code_regions(s) if code else []
         while r < len(regions) and regions[r][1] <= a:
             r += 1
-        if r < len(regions) and regions[r][0] <= a:
-            continue  # code
+        if r < len(regions) and regions[r][0] <= a and not _starts_line(s, a):
+            continue  # code, not where a brackets head stands
         before = s[a - 1] if a and not anywhere else " "
         if before in _CLOSE:
             if a != chained:
@@ -157,9 +217,68 @@ def neutralise_labels(s: str, *, code: bool = True, anywhere: bool = False) -> s
     return "".join(out)
 
 
+def _visible(c: str) -> bool:
+    """Whether ``c`` shows as something: not whitespace, a control or an invisible character."""
+    return c.isprintable() and not c.isspace() and not _HIDDEN.match(c)
+
+
+def _joined(s: str, a: int) -> bool:
+    """Whether the joiner at ``s[a]`` stands between two visible non-ASCII characters (a
+    variation selector may stand between the first and the joiner, as in emoji sequences)."""
+    b = a - 1
+    if b > 0 and "\ufe00" <= s[b] <= "\ufe0f":
+        b -= 1
+    left, right = s[b] if b >= 0 else "", s[a + 1 : a + 2]
+    return all(c and not c.isascii() and _visible(c) for c in (left, right))
+
+
+def _hide(s: str, *, value: bool) -> str:
+    """Write the invisible characters no text (``value=False``) or value (``True``) may hold
+    raw as numeric character references (see ``_TEXT_HIDDEN`` and ``_VALUE_HIDDEN``)."""
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return m.group()  # a subdivision flag
+        a = m.start()
+        run = m.group(2)
+        if run:
+            keep = 1 if a and _visible(s[a - 1]) else 0
+            return run[:keep] + "".join(f"&#{ord(c)};" for c in run[keep:])
+        if value and m.group(3) and _joined(s, a):
+            return m.group()
+        return f"&#{ord(m.group())};"
+
+    if not (_HIDDEN if value else _TEXT_ANY).search(s):
+        return s  # most texts: one scan of a character class
+    return (_VALUE_HIDDEN if value else _TEXT_HIDDEN).sub(sub, s)
+
+
+def _unangle(s: str) -> str:
+    """Write an angle-bracket look-alike that opens one of the prompt's tag names as a numeric
+    character reference (``＜/sources＞`` becomes ``&#65308;/sources＞``)."""
+    out: list[str] = []
+    last = 0
+    for m in _ANGLE.finditer(s):
+        near = unicodedata.normalize("NFKC", s[m.end() : m.end() + 40]).casefold()
+        if near[_SKIP.match(near).end() :].startswith(_TAG_NAMES):  # type: ignore[union-attr]
+            out.append(s[last : m.start()])
+            out.append(f"&#{ord(m.group())};")
+            last = m.end()
+    out.append(s[last:])
+    return "".join(out)
+
+
+def _unseen(s: str, *, value: bool) -> str:
+    """The look-alike tags and the invisible characters of an escaped text or value, as
+    references (everything they react to is outside ASCII)."""
+    if s.isascii():
+        return s
+    return _hide(_unangle(s), value=value)
+
+
 def _escape_free_text(s: str) -> str:
     if len(s) > _RECENT_LONGEST:
-        return neutralise_labels(escape_text(s))
+        return _unseen(neutralise_labels(escape_text(s)), value=False)
     return _escape_recent(s)
 
 
@@ -168,29 +287,42 @@ def _escape_recent(s: str) -> str:
     """The escaped free text of a recent chunk: a chunk that recurs across requests (or is
     priced and placed in one) is escaped once. A str caches its hash, so a hit costs one
     lookup; at most 1,024 texts of up to ``_RECENT_LONGEST`` characters are kept."""
-    return neutralise_labels(escape_text(s))
+    return _unseen(neutralise_labels(escape_text(s)), value=False)
 
 
 _RECENT_LONGEST = 4096
 
 
 def _escape_value(s: str, *, anywhere: bool = False) -> str:
-    return neutralise_labels(escape_attr(s), code=False, anywhere=anywhere)
+    return _unseen(neutralise_labels(escape_attr(s), code=False, anywhere=anywhere), value=True)
+
+
+def _head_separator(m: re.Match[str]) -> str:
+    return m.group(1) or f"&#{ord(m.group())};"
 
 
 def _escape_brackets_title(s: str) -> str:
     s = neutralise_labels(_CONTROL.sub(_ref, escape_text(s)), code=False, anywhere=True)
-    for raw, ref in (("[", "&#91;"), ("(", "&#40;"), (")", "&#41;")):
-        s = s.replace(raw, ref)
-    return s
+    return _HEAD_SEPARATOR.sub(_head_separator, _unseen(s, value=True))
+
+
+def _guard_lead(body: str) -> str:
+    """A ``brackets`` text whose first visible character is an opening parenthesis (or a
+    look-alike) has it written as a reference, so no text reads as the head's ``(title)``."""
+    m = _LEAD.match(body)
+    if m is None:
+        return body
+    a = m.end() - 1
+    return f"{body[:a]}&#{ord(body[a])};{body[a + 1 :]}"
 
 
 def escape_as(role: str, s: str) -> str:
     """``s`` escaped as a source block shows it in ``role``: ``"text"`` (free text), ``"value"``
     (an ``xml`` title, page or date), ``"url"`` (an ``xml`` url) or ``"title"`` (a part of a
     ``brackets`` head). The Rust core's ``price_pack`` escapes every other value itself and asks
-    here (through ``briefpack.core_callbacks``) only for values that hold an opening bracket
-    (the label look-alike rule).
+    here (through ``briefpack.core_callbacks``) only for values that hold a character these
+    rules react to and it does not model: an opening bracket of a label look-alike, an
+    angle-bracket look-alike, an invisible character (see ``needs_caller`` in the core).
 
     >>> escape_as("title", "[3] (a)"), escape_as("url", "x?[1]")
     ('&#91;3] &#40;a&#41;', 'x?&#91;1]')
@@ -229,6 +361,8 @@ def render_source(label: int | str, chunk: Chunk, style: LabelStyle = "xml") -> 
     images = chunk.images
     page = "" if chunk.page is None else str(chunk.page)
     body = _escape_free_text(chunk.text)
+    if style == "brackets":
+        body = _guard_lead(body)
     if images:
         body = "\n".join([IMAGE_PLACEHOLDER] * len(images) + ([body] if chunk.text else []))
     if style == "xml":

@@ -4,7 +4,8 @@
 argument checks, whose rules and messages live once, in Python, for both backends (a binding's
 fast extraction refuses an argument, then calls the check of the same name here, which raises
 the canonical message or returns the normalised value); and ``escape_as``, the escaping of a
-source-block value that holds an opening bracket (the label look-alike rule), which the core's
+source-block value that holds a character the Unicode-aware rules react to (an opening bracket
+of a label look-alike, an angle-bracket look-alike, an invisible character), which the core's
 ``price_pack`` leaves to Python. Each name here is a contract with ``src/checks.rs`` and
 ``src/render/py.rs``: renaming one breaks the core, and ``tests/test_layers.py`` checks that
 every name the Rust sources ask for is defined here. Not part of the public surface.

@@ -10,11 +10,14 @@ add an attribute; control characters (line breaks, NUL, ...) in attribute values
 written as numeric character references. In both styles, a label look-alike in citation position
 (``[3]``, ``［3］``, ``【3】``, ``[\\u200b3]``, ``[2-4]``, ``[1, 2]``; not ``argv[1]``, not in
 code) in free text or an attribute value has its opening bracket written as a character reference
-(``&#91;3]``), so no text can forge a label; in the ``brackets`` style a title's ``(``, ``)`` and
-``[`` are always references. ``unescape`` recovers the original exactly (``html.unescape`` too,
-except for control characters). The threat model is docs/security.md. The rules and the block
-layout live in the leaf ``briefpack._escape`` (the reference kernels render with them too); this
-module re-exports them and lays out the whole prompt.
+(``&#91;3]``), so no text can forge a label; in the ``brackets`` style a head part's ``(``,
+``)``, ``[`` and ``;`` (and their look-alikes) are always references, and a text's first visible
+``(`` is one, so no text or value can forge a head. Invisible characters in values, and bidi
+controls and tag characters in text, are references; an angle-bracket look-alike before one of
+our tag names (``＜/sources＞``) is one. ``unescape`` recovers the original exactly
+(``html.unescape`` too, except for control characters). The threat model is docs/security.md.
+The rules and the block layout live in the leaf ``briefpack._escape`` (the reference kernels
+render with them too); this module re-exports them and lays out the whole prompt.
 """
 
 from __future__ import annotations

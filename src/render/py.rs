@@ -7,7 +7,7 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyInt, PySequence, PyString};
 
-use super::{needs_caller, Field, Packer, Settings, Source, Style};
+use super::{needs_caller, Field, Packer, Role, Settings, Source, Style};
 use crate::checks;
 use crate::errors::InputError;
 use crate::pack::Overflow;
@@ -66,7 +66,16 @@ fn utf8(value: &Bound<'_, PyAny>, i: usize, name: &str) -> PyResult<PyBackedStr>
 /// the style does not show it, so it is left as is).
 fn field(py: Python<'_>, s: PyBackedStr, role: Option<&str>, page: bool) -> PyResult<Field<Text>> {
     match role {
-        Some(role) if needs_caller(&s) => {
+        Some(role)
+            if needs_caller(
+                &s,
+                match role {
+                    "text" => Role::Text,
+                    "title" => Role::Head,
+                    _ => Role::Value,
+                },
+            ) =>
+        {
             let shown = if page {
                 format!("page {}", &*s)
             } else {
