@@ -329,10 +329,9 @@ def check_vector(where: str, vector: Any) -> list[float]:
         raise InputError(f"{where} must be a sequence of numbers, got {type_name(vector)}")
     out: list[float] = []
     for x in vector:
-        f = real(x) if isinstance(x, (int, float)) else None
-        if f is None:
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
             raise InputError(f"{where} must hold numbers, got {type_name(x)}")
-        out.append(f)  # an int too large for a float is inf, refused below
+        out.append(float(x))
     if not out:
         raise InputError(f"{where} is empty; vectors need at least one dimension")
     if not all(math.isfinite(x) for x in out):
