@@ -65,6 +65,7 @@ PENDING: list[tuple[str, str]] = [
     (r"pages-kernel_batch-", "6 (page images)"),
     (r"pages-image_tokens-(width-minus-huge|rule-(minus-)?huge)$", "6 (page images)"),
     (r"^callback-(sentence_scorer|image_tokens)$", "10 (the compression and images stages)"),
+    (r"^callback-parents-mapping$", "10 (a parents mapping whose look-up raises)"),
     (r"evaluate-(on_row|progress)-raises$", "11 (evaluate's callbacks)"),
     (r"evaluate-(answers|evidence|axis|tolerance)-(minus-)?huge$", "12 (evaluate's messages)"),
     (r"route-lang-(huge|minus-huge|list|dict)$", "12 (route's arguments)"),
@@ -150,6 +151,8 @@ def _cases() -> Iterator[Any]:
         "chunks_of": {"chunks_of": boom, "neighbors": 1},
         "sentence_scorer": {"compress": "all", "sentence_scorer": boom},
         "image_tokens": {"image_tokens": boom},
+        "chunks_of-mapping": {"chunks_of": _RaisingMap(d=[]), "neighbors": 1},
+        "parents-mapping": {"parents": _RaisingMap(p="x")},
         "rerank-nan": {"rerank": lambda q, cs: [math.nan] * len(cs)},
         "rerank-huge": {"rerank": lambda q, cs: [HUGE] * len(cs)},
         "tokenizer-nan": {"tokenizer": lambda s: math.nan},
@@ -294,6 +297,16 @@ def _cases() -> Iterator[Any]:
     yield pytest.param(
         lambda: pages.decode_page(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64), id="pages-decode-garbage"
     )
+
+
+class _RaisingMap(dict):  # type: ignore[type-arg]
+    """A caller's mapping whose look-ups raise."""
+
+    def get(self, *_: object) -> Any:
+        raise RuntimeError("lookup failed")
+
+    def __getitem__(self, _: object) -> Any:
+        raise RuntimeError("lookup failed")
 
 
 def _kernel_calls(v: object) -> list[tuple[str, Thunk]]:

@@ -103,7 +103,7 @@ def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
     if callable(chunks_of):
         got = call_back("chunks_of", f"chunks_of({doc!r})", chunks_of, doc)
     else:
-        got = chunks_of.get(doc, [])
+        got = call_back("chunks_of", f"chunks_of[{doc!r}]", chunks_of.get, doc, [])
     if got is None:
         return []
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
