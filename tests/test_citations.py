@@ -38,8 +38,10 @@ class _Counted(int):
 def test_work_is_linear_in_distinct_unknown_labels(monkeypatch: pytest.MonkeyPatch) -> None:
     # 3 ranges of 1,000 labels each: 3,000 distinct unknown labels. Checking each against a
     # list of those already seen makes ~4.5 million comparisons; a set or dict next to none.
-    parse = citations._labels
-    monkeypatch.setattr(citations, "_labels", lambda inner: [_Counted(n) for n in parse(inner)])
+    parse = citations._Expander.labels
+    monkeypatch.setattr(
+        citations._Expander, "labels", lambda self, inner: [_Counted(n) for n in parse(self, inner)]
+    )
     _Counted.calls = 0
     answer = " ".join(f"Claim [{k * 1000 + 10}-{k * 1000 + 1009}]." for k in range(3))
     result = bp.cite(answer, assembly(), strict=False)

@@ -75,14 +75,39 @@ def integer(value: object) -> int | None:
 def shown(value: object, limit: int = 60) -> str:
     """``repr(value)``, cut to ``limit`` characters (an int of 5,000 digits, a long list).
 
+    Never raises: an int too long for Python to print (more than 4,300 digits by default) is
+    described by its size, as is a value whose ``repr`` fails.
+
     >>> shown(10**100, 20)
     '10000000000000000000... (101 characters)'
+    >>> shown(10**5000)
+    'an int of about 5001 digits'
     """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4000:
+        return f"an int of about {digits(value)} digits"  # converting it is quadratic, or refused
     try:
         text = repr(value)
-    except ValueError:  # an int too long to print
-        return f"an int of more than {4300} digits"
+    except Exception:  # an int too long to print, a repr that raises
+        return f"a {type_name(value)} that cannot be shown"
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def digits(value: int) -> int:
+    """About how many decimal digits ``value`` has (exact or one too many), without converting
+    it to a str (which Python refuses past 4,300 digits).
+
+    >>> digits(1000), digits(10**5000), digits(0)
+    (4, 5001, 1)
+    """
+    return max(1, math.floor(abs(value).bit_length() * math.log10(2)) + 1)
+
+
+def _among(value: object, legal: Sequence[object]) -> bool:
+    """``value in legal`` for a value of any type (one whose ``==`` raises is not among them)."""
+    try:
+        return any(value is v or bool(value == v) for v in legal)
+    except Exception:
+        return False
 
 
 def choice(name: str, value: T, legal: Sequence[object], *, alternative: str = "") -> T:
@@ -97,10 +122,10 @@ def choice(name: str, value: T, legal: Sequence[object], *, alternative: str = "
     ...
     briefpack.errors.InputError: labels must be one of 'xml', 'brackets', got 'html'
     """
-    if value not in legal:
-        shown = ", ".join(repr(v) for v in legal)
+    if not _among(value, legal):
+        names = ", ".join(repr(v) for v in legal)
         more = f" {alternative}" if alternative else ""
-        raise InputError(f"{name} must be one of {shown}{more}, got {value!r}")
+        raise InputError(f"{name} must be one of {names}{more}, got {shown(value, 200)}")
     return value
 
 
@@ -149,16 +174,18 @@ def count_with(counter: Callable[[str], int], text: str, where: str) -> int:
         raise InputError(
             f"{where}: the tokenizer callable must return an int >= 0, got {shown(got)}"
         )
+    if n > MAX_SIZE:  # no text has that many tokens, and no backend can add them up
+        raise InputError(
+            f"{where}: the tokenizer callable must return an int <= 2**63 - 1, got {shown(got)}"
+        )
     return n
 
 
 def check_unit_interval(name: str, value: object) -> float:
     """Return ``value`` as a float in [0, 1], or raise InputError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(f"{name} must be a number in [0, 1], got {value!r}")
-    x = float(value)
-    if not (0.0 <= x <= 1.0):  # also rejects NaN
-        raise InputError(f"{name} must be a number in [0, 1], got {value!r}")
+    x = real(value) if isinstance(value, (int, float)) else None
+    if x is None or not (0.0 <= x <= 1.0):  # also rejects NaN
+        raise InputError(f"{name} must be a number in [0, 1], got {shown(value, 200)}")
     return x
 
 
@@ -172,18 +199,27 @@ def check_count(name: str, value: object, *, minimum: int = 0, maximum: int | No
     briefpack.errors.InputError: num_perm must be an int <= 8192, got 100000000
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{name} must be an int >= {minimum}, got {value!r}")
+        raise InputError(f"{name} must be an int >= {minimum}, got {shown(value)}")
     if value < minimum:
-        raise InputError(f"{name} must be an int >= {minimum}, got {value!r}")
+        raise InputError(f"{name} must be an int >= {minimum}, got {shown(value)}")
     if maximum is not None and value > maximum:
-        said = f"{value!r}" if value < 10**20 else f"an int of {len(str(value))} digits"
-        raise InputError(f"{name} must be an int <= {maximum}, got {said}")
+        raise InputError(f"{name} must be an int <= {maximum}, got {_said_int(value)}")
     return value
+
+
+def _said_int(value: int) -> str:
+    """A too-large int as a message shows it: itself, or its size past 20 digits (never
+    converting an int Python refuses to print)."""
+    if value < 10**20:
+        return repr(value)
+    if value.bit_length() > 4000:
+        return f"an int of about {digits(value)} digits"
+    return f"an int of {len(str(value))} digits"
 
 
 def check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise InputError(f"seed must be an int in [0, 2**64 - 1], got {seed!r}")
+        raise InputError(f"seed must be an int in [0, 2**64 - 1], got {shown(seed, 200)}")
     return seed
 
 
@@ -214,9 +250,10 @@ def check_scores(scores: object, n: int) -> list[float]:
         raise InputError(f"scores must be a list of numbers, got {type_name(scores)}")
     out: list[float] = []
     for i, x in enumerate(scores):
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-            raise InputError(f"scores[{i}] must be a finite number, got {x!r}")
-        out.append(float(x))
+        f = real(x) if isinstance(x, (int, float)) else None
+        if f is None or not math.isfinite(f):
+            raise InputError(f"scores[{i}] must be a finite number, got {shown(x, 200)}")
+        out.append(f)
     if len(out) != n:
         raise InputError(
             f"scores has {len(out)} entries but sentences has {n}; pass one score per sentence"
@@ -226,13 +263,10 @@ def check_scores(scores: object, n: int) -> list[float]:
 
 def check_threshold(threshold: object) -> float:
     """Return ``threshold`` as a float (any number but NaN; infinities allowed)."""
-    if (
-        isinstance(threshold, bool)
-        or not isinstance(threshold, (int, float))
-        or math.isnan(threshold)
-    ):
-        raise InputError(f"threshold must be a number (not NaN), got {threshold!r}")
-    return float(threshold)
+    x = real(threshold) if isinstance(threshold, (int, float)) else None
+    if x is None or math.isnan(x):
+        raise InputError(f"threshold must be a number (not NaN), got {shown(threshold, 200)}")
+    return x
 
 
 def check_offsets(offsets: object, n: int) -> list[int]:
@@ -247,7 +281,7 @@ def check_offsets(offsets: object, n: int) -> list[int]:
         if isinstance(x, bool) or not isinstance(x, int) or not previous <= x <= n:
             raise InputError(
                 f"offsets[{i}] must be an int in [{previous}, {n}] (offsets run from 0 to "
-                f"len(sentences) = {n} without decreasing), got {x!r}"
+                f"len(sentences) = {n} without decreasing), got {shown(x, 200)}"
             )
         out.append(x)
     if not out or out[0] != 0 or out[-1] != n:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from ._checks import check_count, type_name
@@ -107,21 +107,61 @@ def base_options(shared: Mapping[str, Any]) -> dict[str, Any]:
 def _run(
     i: int, request: object, base: Base, shared: Mapping[str, Any]
 ) -> Assembly | BriefpackError:
-    """One request; its briefpack error comes back (named after the request), not raised."""
+    """One request; its error comes back (named after the request), not raised.
+
+    A briefpack error is renamed ``requests[i]: ...``; any other ``Exception`` (one a caller's
+    callable or object raised where briefpack did not expect it) comes back as an
+    ``InputError`` naming the request, chained to it (``__cause__``): one request's failure
+    never takes the other requests' results with it. ``KeyboardInterrupt`` and other
+    ``BaseException``s pass through.
+    """
     try:
         return _call(i, request, base, shared)
     except BriefpackError as exc:
-        if exc.args and str(exc.args[0]).startswith(f"requests[{i}]"):
-            return exc
-        named = type(exc)(f"requests[{i}]: {exc}")
-        named.__dict__.update(exc.__dict__)
-        named.__cause__ = exc.__cause__
-        return named
+        return named_error(i, exc)
+    except Exception as exc:
+        return unexpected(i, exc)
 
 
-def _run_packed(
-    job: tuple[int, object, Base, Mapping[str, Any]],
-) -> Assembly | BriefpackError:
+def named_error(i: int, exc: BriefpackError) -> BriefpackError:
+    """``exc`` with its message starting ``requests[i]: `` (attributes and cause kept)."""
+    if exc.args and str(exc.args[0]).startswith(f"requests[{i}]"):
+        return exc
+    named = type(exc)(f"requests[{i}]: {exc}")
+    named.__dict__.update(exc.__dict__)
+    named.__cause__ = exc.__cause__
+    return named
+
+
+def unexpected(i: int, exc: BaseException) -> InputError:
+    """A non-briefpack exception of request ``i`` as an ``InputError`` naming it, chained.
+
+    >>> err = unexpected(3, ZeroDivisionError("division by zero"))
+    >>> str(err)
+    'requests[3]: raised ZeroDivisionError: division by zero (the original is its __cause__)'
+    >>> type(err.__cause__).__name__
+    'ZeroDivisionError'
+    """
+    err = InputError(f"requests[{i}]: raised {_said(exc)} (the original is its __cause__)")
+    err.__cause__ = exc
+    return err
+
+
+def _said(exc: BaseException) -> str:
+    """``TypeName: message``, the message cut to 200 characters."""
+    try:
+        said = str(exc)
+    except Exception:  # an exception whose own str() fails
+        said = "(its message could not be read)"
+    said = said if len(said) <= 200 else said[:200] + "..."
+    return f"{type_name(exc)}: {said}"
+
+
+Job: TypeAlias = "tuple[int, object, Base, Mapping[str, Any]]"
+"""One request for a pool: its index, the request, the assembler, the shared options."""
+
+
+def _run_packed(job: Job) -> Assembly | BriefpackError:
     return _run(*job)
 
 
@@ -149,6 +189,29 @@ def check_run(
     return workers
 
 
+def _one_by_one(pool: Executor, jobs: Sequence[Job]) -> list[Assembly | BriefpackError]:
+    """Each job on ``pool``, its result in order; a job that fails outside ``_run`` (its
+    request or its result does not pickle, its worker died, the pool refused it) is that
+    request's error, not the batch's."""
+    futures: list[Future[Assembly | BriefpackError] | Exception] = []
+    for job in jobs:
+        try:
+            futures.append(pool.submit(_run_packed, job))
+        except Exception as exc:
+            futures.append(exc)
+    out: list[Assembly | BriefpackError] = []
+    for i, future in enumerate(futures):
+        try:
+            if isinstance(future, Exception):
+                raise future
+            out.append(future.result())
+        except BriefpackError as exc:
+            out.append(named_error(i, exc))
+        except Exception as exc:
+            out.append(unexpected(i, exc))
+    return out
+
+
 def _known(options: Mapping[str, Any]) -> bool:
     return all(k in SHARED_NAMES for k in options)
 
@@ -164,10 +227,14 @@ def run_many(
 ) -> list[Assembly] | list[Assembly | BriefpackError]:
     """``Assembler.many``: the requests on a pool, each by ``base`` or its own override."""
     workers = min(check_run(requests, workers, executor, return_exceptions), len(requests)) or 1
+    try:
+        requests = list(requests)  # read once, here: a failing sequence fails the batch clearly
+    except Exception as exc:
+        raise InputError(f"requests could not be read: it raised {_said(exc)}") from exc
     results: list[Assembly | BriefpackError]
     if isinstance(executor, Executor):  # the caller's pool: used as it is, left open
         jobs = [(i, r, base, shared) for i, r in enumerate(requests)]
-        results = list(executor.map(_run_packed, jobs))
+        results = _one_by_one(executor, jobs)
     elif workers == 1:
         results = [_run(i, r, base, shared) for i, r in enumerate(requests)]
     elif executor == "threads":
@@ -182,7 +249,10 @@ def run_many(
         chunk = max(1, len(jobs) // (workers * 4))
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            results = list(pool.map(_run_packed, jobs, chunksize=chunk))
+            try:
+                results = list(pool.map(_run_packed, jobs, chunksize=chunk))
+            except Exception:  # a request or result that does not pickle, a worker that died
+                results = _one_by_one(pool, jobs)
     if not return_exceptions:
         for r in results:
             if isinstance(r, BriefpackError):

@@ -8,7 +8,7 @@ from dataclasses import fields
 from difflib import get_close_matches
 from typing import Any
 
-from ._checks import check_text, integer, real, shown, type_name
+from ._checks import MAX_SIZE, check_text, integer, real, shown, type_name
 from .errors import InputError
 from .pages import MAX_PAGE_PIXELS, DecodeBudget, PageImage, decode_page
 from .types import Chunk
@@ -21,11 +21,23 @@ _TEXT_FIELDS = tuple(f for f in CHUNK_FIELDS if f not in _PAGE_FIELDS)
 """Listed when an unknown key looks like no page field (so that message reads as it did
 before pages existed)."""
 _STR_FIELDS = ("title", "url", "updated")
+_MAX_ID_BITS = 3321
+"""An int id or doc has at most 1,000 digits (3,321 bits): a longer one is refused (Python
+cannot convert more than 4,300 digits to a str, and an id of that length is no id)."""
 
 
 def describe(index: int, cid: object) -> str:
-    """How messages name a candidate: ``candidate 3 (id='kb/1')``."""
-    return f"candidate {index} (id={cid!r})"
+    """How messages name a candidate: ``candidate 3 (id='kb/1')`` (an id too long to print,
+    such as an int of 5,000 digits, by its size).
+
+    >>> describe(3, "kb/1"), describe(4, 10**5000)
+    ("candidate 3 (id='kb/1')", 'candidate 4 (id=an int of about 5001 digits)')
+    """
+    return (
+        f"candidate {index} (id={cid!r})"
+        if isinstance(cid, str)
+        else f"candidate {index} (id={shown(cid, 200)})"
+    )
 
 
 def _from_mapping(obj: Mapping[str, Any], where: str) -> Chunk:
@@ -71,6 +83,13 @@ def _as_id(value: object, name: str, where: str) -> str | None:
         )
     if isinstance(value, str):
         _check_field(f"{where}: {name}", value, name)
+        return str(value)
+    if value.bit_length() > _MAX_ID_BITS:  # Python refuses to print it (past 4,300 digits)
+        raise InputError(
+            f"{where}: {name} must be a str or an int of at most 1,000 digits, got "
+            f"{shown(value)}; pass a long id as a str",
+            field=name,
+        )
     return str(value)
 
 
@@ -200,7 +219,7 @@ def to_chunk(
         if name is None and exc.index is None:
             raw = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
             exc.index = index
-            exc.id = raw if isinstance(raw, str) or raw is None else str(raw)
+            exc.id = raw if isinstance(raw, str) or raw is None else _id_text(raw)
         raise
 
 
@@ -246,6 +265,11 @@ def _to_chunk(
             raise InputError(
                 f"{where}: {name} must be an int >= 0 or None, got {shown(value)}", field=name
             )
+        if value is not None and value > MAX_SIZE:  # what both backends can count with
+            raise InputError(
+                f"{where}: {name} must be an int <= 2**63 - 1 or None, got {shown(value)}",
+                field=name,
+            )
     for name in _STR_FIELDS:
         value = getattr(chunk, name)
         if value is None:
@@ -287,6 +311,17 @@ def _to_chunk(
     )
 
 
+def _id_text(raw: object) -> str:
+    """A given id as an error's ``id`` attribute: its str, or how messages show it when that
+    cannot be had (an int too long to convert, an object whose ``str`` raises)."""
+    if isinstance(raw, int) and raw.bit_length() > _MAX_ID_BITS:
+        return shown(raw)
+    try:
+        return str(raw)
+    except Exception:
+        return shown(raw)
+
+
 def _decoded_span(image: object) -> bool:
     """A merged span's images: a non-empty tuple of ``PageImage``s (already decoded)."""
     return isinstance(image, tuple) and bool(image) and all(isinstance(p, PageImage) for p in image)
@@ -296,12 +331,17 @@ def _check_page(page: object, where: str) -> int | str | None:
     """A page number (an int >= 0) or a non-empty page label (a str), or None."""
     if page is None:
         return None
+    if isinstance(page, int) and not isinstance(page, bool) and page > MAX_SIZE:
+        raise InputError(
+            f"{where}: page must be an int <= 2**63 - 1, got {shown(page)}", field="page"
+        )
     if isinstance(page, int) and not isinstance(page, bool) and page >= 0:
         return page
     if isinstance(page, str) and page.strip():
         _check_field(f"{where}: page", page, "page")
         return page
     raise InputError(
-        f"{where}: page must be an int >= 0, a non-empty str (a page label) or None, got {page!r}",
+        f"{where}: page must be an int >= 0, a non-empty str (a page label) or None, got "
+        f"{shown(page, 200)}",
         field="page",
     )

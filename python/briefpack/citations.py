@@ -21,11 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ._checks import shown
 from ._escape import code_regions, code_spans, fenced_lines
 from .errors import CitationError, InputError
 from .types import AssemblyData
 
-__all__ = ["Citations", "Label", "cite", "code_regions", "parse_markers"]
+__all__ = ["MAX_EXPANDED", "Citations", "Label", "cite", "code_regions", "parse_markers"]
 
 Label = int | str
 """A cited label: an int, or a str of ASCII digits for a number too long to convert (never a
@@ -93,30 +94,56 @@ def _number(digits: str) -> Label:
     return plain
 
 
-def _labels(inner: str) -> list[Label]:
-    out: list[Label] = []
-    for part in _SPLIT.split(inner):
-        m = _RANGE.fullmatch(part.strip())
-        if m:
+MAX_EXPANDED = 100_000
+"""Labels that ranges may add per answer (``cite``) or per call (``parse_markers``): past it, a
+range is read as its two ends only, as a range of more than 1,000 labels always is. A marker
+``[1-999, 1-999, ...]`` then costs memory linear in the answer, not 999 labels per 7 bytes."""
+
+
+class _Expander:
+    """Reads the labels of markers, with one budget of ``MAX_EXPANDED`` labels added by ranges
+    shared by every marker it reads (so by the whole answer)."""
+
+    def __init__(self, limit: int = MAX_EXPANDED) -> None:
+        self.left = limit
+
+    def labels(self, inner: str) -> list[Label]:
+        out: list[Label] = []
+        for part in _SPLIT.split(inner):
+            m = _RANGE.fullmatch(part.strip())
+            if not m:
+                out.append(_number(part.strip()))
+                continue
             a, b = _number(m.group(1)), _number(m.group(2))
-            if isinstance(a, int) and isinstance(b, int) and a <= b and b - a < _MAX_RANGE:
-                out.extend(range(a, b + 1))
-            else:
-                out.extend([a, b])
-        else:
-            out.append(_number(part.strip()))
-    return out
+            if isinstance(a, int) and isinstance(b, int) and a <= b:
+                added = b - a - 1  # the labels between the two ends
+                if b - a < _MAX_RANGE and added <= self.left:
+                    self.left -= max(0, added)
+                    out.extend(range(a, b + 1))
+                    continue
+            out.extend([a, b])
+        return out
+
+    def markers(self, text: str) -> list[Label]:
+        """Every label of every marker in ``text``, in order."""
+        return [n for m in _MARKER.finditer(text) for n in self.labels(m.group(m.lastindex or 0))]
 
 
 def parse_markers(text: str) -> list[Label]:
     """Every label cited in ``text``, in order, repeats kept.
 
+    A range stands for every label from one end to the other, up to ``MAX_EXPANDED`` labels
+    added by ranges in all; a range of more than 1,000 labels, or one past that total, is
+    read as its two ends only (so the result is never much longer than ``text``).
+
     >>> parse_markers("A [3, 5]. B [3][5]. C [2-4].")
     [3, 5, 3, 5, 2, 3, 4]
     >>> parse_markers("D ［1］【2】 [３，４]. E [1】.")
     [1, 2, 3, 4]
+    >>> len(parse_markers("[" + ", ".join(["1-1000"] * 200) + "]"))  # 100 ranges in full
+    100200
     """
-    return [n for m in _MARKER.finditer(text) for n in _labels(m.group(m.lastindex or 0))]
+    return _Expander().markers(text)
 
 
 def _prose(answer: str) -> list[tuple[str, str]]:
@@ -245,7 +272,7 @@ def _record_label(source: object, i: int) -> int:
         n = None
     if n is None or n < 1:
         raise InputError(
-            f"{where}.label must be an int >= 1, got {label!r}; "
+            f"{where}.label must be an int >= 1, got {shown(label, 200)}; "
             "pass the Assembly or its record() unchanged"
         )
     return n
@@ -302,13 +329,14 @@ def cite(
     cited: dict[int, None] = {}
     unknown: dict[Label, None] = {}
     unsupported: list[str] = []
+    expander = _Expander()  # one budget of range labels for the whole answer
     for line, masked in _prose(answer):
         for start, end in _sentences(masked):
             sentence = line[start:end].strip()
             if not sentence:
                 continue
             supported = False
-            for n in parse_markers(masked[start:end]):
+            for n in expander.markers(masked[start:end]):
                 if isinstance(n, int) and n in table:
                     supported = True
                     cited.setdefault(n)

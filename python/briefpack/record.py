@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from ._checks import shown
 from ._version import version
 from .errors import InputError
 from .pages import decode_page
@@ -42,14 +43,52 @@ def prompt_sha256(system: str, user: str) -> str:
     return hashlib.sha256(f"{system}\x00{user}".encode()).hexdigest()
 
 
-def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
+_MAX_INT_BITS = 4000
+"""An int of more bits than this (about 1,200 digits) is written as a str: ``json`` cannot
+write one past 4,300 digits (Python refuses the conversion), and none is data a record needs."""
+
+
+_MAX_DEPTH = 100
+"""Containers nested deeper than this (or holding themselves) are written as their ``repr``."""
+
+
+def _jsonable(value: Any, depth: int = 0, path: frozenset[int] = frozenset()) -> Any:
+    """``value`` as JSON data: containers copied, anything else as its ``repr``. Never raises:
+    an int too long to write (past ``_MAX_INT_BITS``) is a str naming its size, a container
+    that holds itself or nests past ``_MAX_DEPTH`` is its ``repr``.
+
+    >>> _jsonable({"n": 10**5000, "k": (1, 2)})
+    {'n': 'an int of about 5001 digits', 'k': [1, 2]}
+    >>> loop: list[object] = [1]
+    >>> loop.append(loop)
+    >>> _jsonable(loop)
+    [1, '[1, [...]]']
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value.bit_length() <= _MAX_INT_BITS else shown(value)
+    if value is None or isinstance(value, (str, float, bool)):
         return value
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return repr(value)
+    if isinstance(value, (dict, list, tuple)):
+        if depth >= _MAX_DEPTH or id(value) in path:
+            return shown(value, limit=10_000)
+        inner = path | {id(value)}
+        if isinstance(value, dict):
+            return {_key(k): _jsonable(v, depth + 1, inner) for k, v in value.items()}
+        return [_jsonable(v, depth + 1, inner) for v in value]
+    return shown(value, limit=10**9)  # its repr (never raising)
+
+
+def _key(key: object) -> str:
+    """A mapping's key as a JSON object key: its ``str`` (or how messages show it, when that
+    fails: an int too long to convert, a ``__str__`` that raises)."""
+    if isinstance(key, str):
+        return str(key)
+    if isinstance(key, int) and key.bit_length() > _MAX_INT_BITS:
+        return shown(key)
+    try:
+        return str(key)
+    except Exception:
+        return shown(key)
 
 
 def _chunk_info(chunk: Chunk) -> dict[str, Any]:
@@ -185,7 +224,7 @@ def assembly_from_dict(data: Mapping[str, Any], cls: type[A]) -> A:
     if version != ASSEMBLY_VERSION:
         raise InputError(
             f"Assembly.from_dict reads assembly_version {ASSEMBLY_VERSION}, got "
-            f"{str(version)[:20]!r}; pass the output of Assembly.to_dict()"
+            f"{_key(version)[:20]!r}; pass the output of Assembly.to_dict()"
         )
     try:
         return cls(

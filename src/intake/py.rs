@@ -100,7 +100,7 @@ fn score_ok(v: &Bound<'_, PyAny>) -> bool {
             && v.cast::<PyFloat>().is_ok_and(|f| f.value().is_finite()))
 }
 
-/// None, or an exact int (not a bool) `>= 0`.
+/// None, or an exact int (not a bool) in `[0, i64::MAX]` (beyond: the full check refuses it).
 fn count_ok(v: &Bound<'_, PyAny>) -> PyResult<bool> {
     if v.is_none() {
         return Ok(true);
@@ -108,10 +108,7 @@ fn count_ok(v: &Bound<'_, PyAny>) -> PyResult<bool> {
     if !v.is_exact_instance_of::<PyInt>() {
         return Ok(false);
     }
-    match v.extract::<i64>() {
-        Ok(x) => Ok(x >= 0),
-        Err(_) => v.ge(0), // beyond i64
-    }
+    Ok(v.extract::<i64>().is_ok_and(|x| x >= 0))
 }
 
 /// Whether every str in `meta` (keys and values, through dicts, lists and tuples, each

@@ -12,8 +12,24 @@ use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString, PyType};
 use crate::errors::InputError;
 
 /// `repr(obj)`, as the reference's `{value!r}`.
+///
+/// An int too long for Python to print (past 4,300 digits) is described by its size, as the
+/// reference's `shown` does: `an int of about N digits`.
 pub fn repr(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    Ok(obj.repr()?.to_cow()?.into_owned())
+    match obj.repr() {
+        Ok(text) => Ok(text.to_cow()?.into_owned()),
+        Err(_) if obj.is_instance_of::<PyInt>() => {
+            let bits: u64 = obj.call_method0("bit_length")?.extract()?;
+            #[allow(
+                clippy::cast_precision_loss,
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss
+            )]
+            let digits = (bits as f64 * std::f64::consts::LOG10_2).floor() as u64 + 1;
+            Ok(format!("an int of about {digits} digits"))
+        }
+        Err(err) => Err(err),
+    }
 }
 
 /// `str(obj)`, as the reference's `{value}`.

@@ -7,8 +7,9 @@ joined writing a shared suffix/prefix of at least ``MIN_OVERLAP`` characters onc
 pages carries every image of its chunks in (list) order and shows its first and last page. Items
 already expanded to a parent, hits without a ``doc`` and hits not in their list stay as they
 are; a hit whose id is in its list with a different text is an ``InputError`` (an id identifies
-one text). O(n + total span text) per document (the overlap of two chunks is found in time
-linear in their length), plus a linear search for each hit's position.
+one text). O(n + total span text) per document: each hit's position is a look-up in a table
+of the list's ids (built once per document), the overlap of two chunks is found in time linear
+in the second one's length, and a span's text is joined once from its parts.
 """
 
 from __future__ import annotations
@@ -41,6 +42,39 @@ def merge_overlap(a: str, b: str) -> str:
     return a + b[k:] if k >= MIN_OVERLAP else a + "\n" + b
 
 
+def _join(texts: list[str]) -> str:
+    """``merge_overlap`` folded over ``texts`` (the text of a span), in time linear in their
+    total length.
+
+    Folding by concatenation copies the text so far at every step (quadratic in a long span);
+    this keeps the parts in a list, and the overlap with the next chunk only ever needs the
+    last ``len(next)`` characters, which the (non-empty) parts at the end hold.
+
+    >>> _join(["the cap is 4000 EUR", "is 4000 EUR for", "Leave is 14 weeks."]).splitlines()
+    ['the cap is 4000 EUR for', 'Leave is 14 weeks.']
+    """
+    parts = [texts[0]] if texts[0] else []
+    for b in texts[1:]:
+        k = _overlap(_tail(parts, len(b)), b)
+        tail = b[k:] if k >= MIN_OVERLAP else "\n" + b
+        if tail:
+            parts.append(tail)
+    return "".join(parts)
+
+
+def _tail(parts: list[str], m: int) -> str:
+    """The last ``m`` characters of ``"".join(parts)``; ``parts`` holds no empty str, so at
+    most ``m`` of them are read."""
+    got: list[str] = []
+    need = m
+    for part in reversed(parts):
+        if need <= 0:
+            break
+        got.append(part[-need:] if len(part) > need else part)
+        need -= len(part)
+    return "".join(reversed(got))
+
+
 def _overlap(a: str, b: str) -> int:
     """The length of the longest suffix of ``a`` that is a prefix of ``b``."""
     m = min(len(a), len(b))
@@ -69,7 +103,7 @@ def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
     if callable(chunks_of):
         got = call_back("chunks_of", f"chunks_of({doc!r})", chunks_of, doc)
     else:
-        got = chunks_of.get(doc, [])
+        got = call_back("chunks_of", f"chunks_of[{doc!r}]", chunks_of.get, doc, [])
     if got is None:
         return []
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
@@ -113,6 +147,7 @@ def _windows(items: list[Item], req: Request) -> tuple[dict[str, list[Window]], 
     """Each hit's window, by document, and each document's chunk list."""
     n = req.options.neighbors
     lists: dict[str, list[Chunk]] = {}
+    places: dict[str, dict[str | None, int]] = {}  # doc -> id -> its first position in the list
     where_of: dict[int, tuple[str, int]] = {}
     for idx, item in enumerate(items):
         if item.expanded or item.chunk.doc is None:  # no document, no chunk list
@@ -120,7 +155,10 @@ def _windows(items: list[Item], req: Request) -> tuple[dict[str, list[Window]], 
         doc = item.chunk.doc
         if doc not in lists:
             lists[doc] = _chunks_of(req.options.chunks_of, doc)
-        pos = next((j for j, c in enumerate(lists[doc]) if c.id == item.chunk.id), None)
+            places[doc] = {}
+            for j, c in enumerate(lists[doc]):
+                places[doc].setdefault(c.id, j)
+        pos = places[doc].get(item.chunk.id)
         if pos is not None:
             if lists[doc][pos].text != item.chunk.text:
                 raise _conflict(req, item, doc, pos)
@@ -153,9 +191,7 @@ def run(items: list[Item], req: Request) -> list[Item]:
         for lo, hi, idxs in _merged(windows):
             idxs.sort()
             best = items[idxs[0]]
-            text = lists[doc][lo].text
-            for c in lists[doc][lo + 1 : hi + 1]:
-                text = merge_overlap(text, c.text)
+            text = _join([c.text for c in lists[doc][lo : hi + 1]])
             if text == best.chunk.text and len(idxs) == 1:
                 continue
             members = [m for i in idxs for m in items[i].members]

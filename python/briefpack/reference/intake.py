@@ -20,6 +20,8 @@ import math
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from .._checks import MAX_SIZE
+
 __all__ = ["intake_fast"]
 
 T = TypeVar("T")
@@ -50,7 +52,7 @@ def _name_ok(value: object) -> bool:
 
 
 def _count_ok(value: object) -> bool:
-    return value is None or (type(value) is int and value >= 0)
+    return value is None or (type(value) is int and 0 <= value <= MAX_SIZE)
 
 
 def _meta_ok(meta: object) -> bool:
