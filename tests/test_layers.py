@@ -51,7 +51,7 @@ LAYERS: dict[str, int] = {
     "briefpack.prompt": 3,
     "briefpack.citations": 3,
     "briefpack.record": 3,
-    "briefpack.pages": 3,
+    "briefpack.pages": 3,  # a package: decoding, hashes and dedupe, token rules
     "briefpack.sentences": 3,
     "briefpack.candidates": 3,
     # L4 the result

@@ -1,17 +1,7 @@
-"""Page images as sources: decoding, perceptual hashes, dedupe and image token costs.
+"""Decoding a page image once, with Pillow, to a preview within the pixel and byte limits.
 
-A page image (a PNG or JPEG file, its bytes, or a decoded numpy ``uint8`` array) is decoded once,
-here, with Pillow (``pip install 'briefpack[pages]'``), into a :class:`PageImage`: its size, its
-pixels in a canonical form (8-bit gray, or RGB; transparency flattened onto white) that both
-backends hash, and the encoded bytes a chat request carries. ``docs/pages.md`` specifies the
-hash, the dedupe and the token rules.
-
->>> import numpy as np
->>> page = decode_page(np.full((40, 30), 255, dtype=np.uint8))
->>> page.width, page.height, page.channels, page.media_type
-(30, 40, 1, 'image/png')
->>> image_tokens(page.width, page.height, "anthropic")
-2
+``PageImage`` (a page as both backends see it), its ``PagePreview``, the request's
+``DecodeBudget`` and ``decode_page``; ``briefpack.pages`` re-exports them all.
 """
 
 from __future__ import annotations
@@ -20,56 +10,17 @@ import base64
 import io
 import os
 import warnings
-from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
 
-from ._backend import get_kernels
-from ._checks import call_back, check_count, integer, shown, type_name
-from ._option_rules import DEFAULT_MAX_DISTANCE, IMAGE_TOKEN_RULES, ImageTokenRule
-from ._option_rules import MAX_DECODED_BYTES as _MAX_DECODED_BYTES
-from ._option_rules import MAX_PAGE_PIXELS as _MAX_PAGE_PIXELS
-from .errors import InputError
+from .._checks import check_count, type_name
+from .._option_rules import MAX_DECODED_BYTES as _MAX_DECODED_BYTES
+from .._option_rules import MAX_PAGE_PIXELS as _MAX_PAGE_PIXELS
+from ..errors import InputError
 
 if TYPE_CHECKING:
     from PIL import Image
-
-__all__ = [
-    "DEFAULT_FACTOR",
-    "DEFAULT_LEVEL",
-    "DEFAULT_MARGIN",
-    "DEFAULT_MAX_DISTANCE",
-    "HASH_BITS",
-    "IMAGE_TOKEN_RULES",
-    "MAX_DECODED_BYTES",
-    "MAX_IMAGE_TOKENS",
-    "MAX_PAGE_PIXELS",
-    "PREVIEW_LONG",
-    "DecodeBudget",
-    "ImageInput",
-    "ImageTokenRule",
-    "PageDedupeResult",
-    "PageImage",
-    "PagePreview",
-    "decode_page",
-    "dedupe_pages",
-    "hash_pages",
-    "image_tokens",
-    "kernel_batch",
-]
-
-# The kernels' constants (the same numbers as briefpack.reference.pages and the Rust core;
-# a test holds them equal). Written here so the production path never imports the oracle.
-HASH_BITS = 256
-"""Bits of the hash at the head of a page signature."""
-DEFAULT_FACTOR = 4
-"""Second look: the worst block must exceed this many times the 90th-percentile block ..."""
-DEFAULT_MARGIN = 4
-"""... plus this many gray levels per cell for two pages to be different; ..."""
-DEFAULT_LEVEL = 22
-"""... or their 90th-percentile block more than this many gray levels per cell."""
 
 MAX_PAGE_PIXELS = _MAX_PAGE_PIXELS
 """The most pixels (width * height) a page may have: 50 megapixels, e.g. 5000x10000. An A4
@@ -375,204 +326,3 @@ def _decode_array(array: Any, where: str, max_pixels: int, budget: DecodeBudget)
     return PageImage(
         width, height, channels, buf.getvalue(), "image/png", _preview(im, "PNG", where, budget)
     )
-
-
-def kernel_batch(
-    pages: Sequence[PageImage],
-) -> tuple[bytes, list[int], list[int], list[int], list[int]]:
-    """The ``page_hashes`` kernel's arguments for these pages' previews: ``(pixels, offsets,
-    widths, heights, channels)``.
-
-    >>> import numpy as np
-    >>> kernel_batch([decode_page(np.zeros((2, 3), dtype=np.uint8))])
-    (b'\\x00\\x00\\x00\\x00\\x00\\x00', [0, 6], [3], [2], [1])
-    """
-    offsets = [0]
-    for p in pages:
-        offsets.append(offsets[-1] + len(p.preview.pixels))
-    return (
-        b"".join(p.preview.pixels for p in pages),
-        offsets,
-        [p.preview.width for p in pages],
-        [p.preview.height for p in pages],
-        [1] * len(pages),
-    )
-
-
-def hash_pages(
-    images: Sequence[ImageInput],
-    *,
-    backend: str = "auto",
-    max_pixels: int = MAX_PAGE_PIXELS,
-    max_decoded_bytes: int = MAX_DECODED_BYTES,
-) -> list[bytes]:
-    """The signature of each page: a 256-bit DCT hash (32 bytes) then a 128x128 detail grid of
-    its content box (16,384 bytes); ``docs/pages.md`` has the spec.
-
-    Images that are not yet a ``PageImage`` are decoded first, one at a time, to their preview
-    (``decode_page``, with ``max_pixels`` each and ``max_decoded_bytes`` for all of them); the
-    previews go to the kernel, which in the Rust core runs without the GIL.
-
-    >>> import numpy as np
-    >>> page = np.full((64, 66), 255, dtype=np.uint8)
-    >>> page[20:40, 10:50] = 0
-    >>> [len(h) for h in hash_pages([page, 255 - page])]
-    [16416, 16416]
-    """
-    budget = DecodeBudget(max_decoded_bytes)
-    kernels = get_kernels(backend)
-    out: list[bytes] = []
-    batch: list[PageImage] = []
-    size = 0
-    for i, im in enumerate(images):
-        page = decode_page(im, where=f"images[{i}]", max_pixels=max_pixels, budget=budget)
-        batch.append(page)
-        size += len(page.preview.pixels)
-        if size >= _BATCH_BYTES:
-            out += kernels.page_hashes(*kernel_batch(batch))
-            batch, size = [], 0
-    if batch:
-        out += kernels.page_hashes(*kernel_batch(batch))
-    return out
-
-
-_BATCH_BYTES = 32 << 20  # previews joined per kernel call
-
-
-class PageDedupeResult(NamedTuple):
-    """What ``dedupe_pages`` decided: ``DedupeResult``'s columns and the second look's.
-
-    Attributes:
-        kept: indices of the kept pages, in rank (input) order.
-        duplicate_of: per page, the earliest kept page it copies, or ``None``.
-        similarity: per page, ``1 - distance / 256`` to ``duplicate_of``, or ``None``.
-        near_of: per page, the earliest kept page whose hash was within ``max_distance`` but
-            which the second look found different (``None`` when none was).
-        near_look: per page, ``(distance, worst, typical)`` of that second look: hash bits,
-            the worst block's and the 90th-percentile block's sums of absolute differences
-            (16 cells a block).
-
-    >>> r = PageDedupeResult([0, 1], [None, None], [None, None], [None, 0], [None, (3, 900, 20)])
-    >>> r.near_of
-    [None, 0]
-    """
-
-    kept: list[int]
-    duplicate_of: list[int | None]
-    similarity: list[float | None]
-    near_of: list[int | None]
-    near_look: list[tuple[int, int, int] | None]
-
-
-def dedupe_pages(
-    hashes: Sequence[bytes],
-    max_distance: int = DEFAULT_MAX_DISTANCE,
-    *,
-    factor: int = DEFAULT_FACTOR,
-    margin: int = DEFAULT_MARGIN,
-    level: int = DEFAULT_LEVEL,
-    backend: str = "auto",
-) -> PageDedupeResult:
-    """Copies among page signatures: within ``max_distance`` hash bits and alike at a second look.
-
-    Greedy in rank order, the first copy wins; ``similarity`` is ``1 - distance / 256``. A pair
-    within ``max_distance`` is compared block by block on the detail grids (``factor``,
-    ``margin``, ``level``: ``docs/pages.md``); ``near_of`` and ``near_look`` say which kept
-    page each page was kept apart from by that second look, with ``(distance, worst,
-    typical)``.
-
-    >>> import numpy as np
-    >>> page = np.full((200, 160), 255, dtype=np.uint8)
-    >>> page[20:180:4, 20:140] = 0
-    >>> edit = page.copy()
-    >>> edit[100:110, 60:80] = 0
-    >>> r = dedupe_pages(hash_pages([page, page.copy(), edit]), max_distance=256)
-    >>> r.duplicate_of, r.near_of
-    ([None, 0, None], [None, None, 0])
-    """
-    kernels = get_kernels(backend)
-    cols = kernels.dedupe_pages_details(
-        hashes, max_distance, factor=factor, margin=margin, level=level
-    )
-    return PageDedupeResult(*cols)
-
-
-_OPENAI_FIT, _OPENAI_SHORT, _OPENAI_TILE = 2048, 768, 512
-_OPENAI_PER_TILE, _OPENAI_BASE = 170, 85
-_ANTHROPIC_LONG, _ANTHROPIC_PER_TOKEN, _ANTHROPIC_MAX = 1568, 750, 1600
-
-
-MAX_IMAGE_TOKENS = 2**31 - 1
-"""The most tokens an ``image_tokens`` callable may say one image costs (no model's window
-holds more; sums of such counts stay far inside the packing's 64-bit arithmetic)."""
-
-
-def image_tokens(
-    width: int, height: int, rule: ImageTokenRule = "openai", *, where: str = "image"
-) -> int:
-    """The tokens an image of ``width`` x ``height`` pixels costs a vision model.
-
-    Rules (``docs/pages.md`` cites where each is published):
-
-    * ``"openai"`` (detail "high"): scale to fit in 2048x2048, then so the shortest side is
-      768 (images are scaled down, never up); count the 512 px tiles that cover it; 170 tokens
-      a tile plus 85. Sizes are scaled exactly (no rounding), so a side a fraction of a pixel
-      past a tile boundary takes another tile.
-    * ``"openai-low"`` (detail "low"): 85, whatever the size.
-    * ``"anthropic"``: scale down so the long edge is at most 1568; then ``ceil(width * height
-      / 750)``, at most 1600 (a larger image is scaled down to about 1600 tokens).
-    * a callable ``(width, height) -> int``: its answer, an int in ``[0, MAX_IMAGE_TOKENS]``;
-      an exception it raises, or another answer, is an ``InputError`` naming ``where`` (e.g.
-      the candidate) and ``option="image_tokens"``.
-
-    >>> image_tokens(1024, 1024), image_tokens(2048, 4096), image_tokens(4096, 8192, "openai-low")
-    (765, 1105, 85)
-    >>> image_tokens(200, 200, "anthropic"), image_tokens(1000, 1000, "anthropic")
-    (54, 1334)
-    >>> image_tokens(1700, 2200), image_tokens(1700, 2200, "anthropic")
-    (765, 1600)
-    >>> image_tokens(10, 10, lambda w, h: -1, where="candidate 2 (id='p')")
-    Traceback (most recent call last):
-    ...
-    briefpack.errors.InputError: candidate 2 (id='p'): the image_tokens callable returned -1 \
-for a 10x10 image; it must return an int in [0, 2147483647]
-    """
-    for name, value in (("width", width), ("height", height)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InputError(f"{name} must be an int >= 1, got {value!r}")
-    if callable(rule):
-        got = call_back("image_tokens", where, rule, width, height)
-        out = integer(got)
-        if out is None or not 0 <= out <= MAX_IMAGE_TOKENS:
-            raise InputError(
-                f"{where}: the image_tokens callable returned {shown(got)} for a {width}x{height} "
-                f"image; it must return an int in [0, {MAX_IMAGE_TOKENS}]",
-                option="image_tokens",
-            )
-        return out
-    if rule == "openai":
-        w, h = Fraction(width), Fraction(height)
-        if max(w, h) > _OPENAI_FIT:
-            s = _OPENAI_FIT / max(w, h)
-            w, h = w * s, h * s
-        if min(w, h) > _OPENAI_SHORT:
-            s = _OPENAI_SHORT / min(w, h)
-            w, h = w * s, h * s
-        tiles = _ceil(w / _OPENAI_TILE) * _ceil(h / _OPENAI_TILE)
-        return _OPENAI_PER_TILE * tiles + _OPENAI_BASE
-    if rule == "openai-low":
-        return _OPENAI_BASE
-    if rule == "anthropic":
-        area = Fraction(width * height)
-        long_edge = max(width, height)
-        if long_edge > _ANTHROPIC_LONG:
-            area *= Fraction(_ANTHROPIC_LONG, long_edge) ** 2
-        return min(_ceil(area / _ANTHROPIC_PER_TOKEN), _ANTHROPIC_MAX)
-    raise InputError(
-        "image_tokens must be 'openai', 'openai-low', 'anthropic' or a callable "
-        f"(width, height) -> int, got {rule!r}"
-    )
-
-
-def _ceil(x: Fraction) -> int:
-    return -((-x.numerator) // x.denominator)

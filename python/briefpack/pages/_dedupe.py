@@ -1,0 +1,152 @@
+"""Page signatures (hashes of the previews) and the dedupe of pages by them, in the kernels.
+
+``kernel_batch``, ``hash_pages``, ``PageDedupeResult`` and ``dedupe_pages``; ``briefpack.pages``
+re-exports them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .._backend import get_kernels
+from .._option_rules import DEFAULT_MAX_DISTANCE
+from ._decode import (
+    MAX_DECODED_BYTES,
+    MAX_PAGE_PIXELS,
+    DecodeBudget,
+    ImageInput,
+    PageImage,
+    decode_page,
+)
+
+# The kernels' constants (the same numbers as briefpack.reference.pages and the Rust core;
+# a test holds them equal). Written here so the production path never imports the oracle.
+HASH_BITS = 256
+"""Bits of the hash at the head of a page signature."""
+DEFAULT_FACTOR = 4
+"""Second look: the worst block must exceed this many times the 90th-percentile block ..."""
+DEFAULT_MARGIN = 4
+"""... plus this many gray levels per cell for two pages to be different; ..."""
+DEFAULT_LEVEL = 22
+"""... or their 90th-percentile block more than this many gray levels per cell."""
+
+
+def kernel_batch(
+    pages: Sequence[PageImage],
+) -> tuple[bytes, list[int], list[int], list[int], list[int]]:
+    """The ``page_hashes`` kernel's arguments for these pages' previews: ``(pixels, offsets,
+    widths, heights, channels)``.
+
+    >>> import numpy as np
+    >>> kernel_batch([decode_page(np.zeros((2, 3), dtype=np.uint8))])
+    (b'\\x00\\x00\\x00\\x00\\x00\\x00', [0, 6], [3], [2], [1])
+    """
+    offsets = [0]
+    for p in pages:
+        offsets.append(offsets[-1] + len(p.preview.pixels))
+    return (
+        b"".join(p.preview.pixels for p in pages),
+        offsets,
+        [p.preview.width for p in pages],
+        [p.preview.height for p in pages],
+        [1] * len(pages),
+    )
+
+
+def hash_pages(
+    images: Sequence[ImageInput],
+    *,
+    backend: str = "auto",
+    max_pixels: int = MAX_PAGE_PIXELS,
+    max_decoded_bytes: int = MAX_DECODED_BYTES,
+) -> list[bytes]:
+    """The signature of each page: a 256-bit DCT hash (32 bytes) then a 128x128 detail grid of
+    its content box (16,384 bytes); ``docs/pages.md`` has the spec.
+
+    Images that are not yet a ``PageImage`` are decoded first, one at a time, to their preview
+    (``decode_page``, with ``max_pixels`` each and ``max_decoded_bytes`` for all of them); the
+    previews go to the kernel, which in the Rust core runs without the GIL.
+
+    >>> import numpy as np
+    >>> page = np.full((64, 66), 255, dtype=np.uint8)
+    >>> page[20:40, 10:50] = 0
+    >>> [len(h) for h in hash_pages([page, 255 - page])]
+    [16416, 16416]
+    """
+    budget = DecodeBudget(max_decoded_bytes)
+    kernels = get_kernels(backend)
+    out: list[bytes] = []
+    batch: list[PageImage] = []
+    size = 0
+    for i, im in enumerate(images):
+        page = decode_page(im, where=f"images[{i}]", max_pixels=max_pixels, budget=budget)
+        batch.append(page)
+        size += len(page.preview.pixels)
+        if size >= _BATCH_BYTES:
+            out += kernels.page_hashes(*kernel_batch(batch))
+            batch, size = [], 0
+    if batch:
+        out += kernels.page_hashes(*kernel_batch(batch))
+    return out
+
+
+_BATCH_BYTES = 32 << 20  # previews joined per kernel call
+
+
+class PageDedupeResult(NamedTuple):
+    """What ``dedupe_pages`` decided: ``DedupeResult``'s columns and the second look's.
+
+    Attributes:
+        kept: indices of the kept pages, in rank (input) order.
+        duplicate_of: per page, the earliest kept page it copies, or ``None``.
+        similarity: per page, ``1 - distance / 256`` to ``duplicate_of``, or ``None``.
+        near_of: per page, the earliest kept page whose hash was within ``max_distance`` but
+            which the second look found different (``None`` when none was).
+        near_look: per page, ``(distance, worst, typical)`` of that second look: hash bits,
+            the worst block's and the 90th-percentile block's sums of absolute differences
+            (16 cells a block).
+
+    >>> r = PageDedupeResult([0, 1], [None, None], [None, None], [None, 0], [None, (3, 900, 20)])
+    >>> r.near_of
+    [None, 0]
+    """
+
+    kept: list[int]
+    duplicate_of: list[int | None]
+    similarity: list[float | None]
+    near_of: list[int | None]
+    near_look: list[tuple[int, int, int] | None]
+
+
+def dedupe_pages(
+    hashes: Sequence[bytes],
+    max_distance: int = DEFAULT_MAX_DISTANCE,
+    *,
+    factor: int = DEFAULT_FACTOR,
+    margin: int = DEFAULT_MARGIN,
+    level: int = DEFAULT_LEVEL,
+    backend: str = "auto",
+) -> PageDedupeResult:
+    """Copies among page signatures: within ``max_distance`` hash bits and alike at a second look.
+
+    Greedy in rank order, the first copy wins; ``similarity`` is ``1 - distance / 256``. A pair
+    within ``max_distance`` is compared block by block on the detail grids (``factor``,
+    ``margin``, ``level``: ``docs/pages.md``); ``near_of`` and ``near_look`` say which kept
+    page each page was kept apart from by that second look, with ``(distance, worst,
+    typical)``.
+
+    >>> import numpy as np
+    >>> page = np.full((200, 160), 255, dtype=np.uint8)
+    >>> page[20:180:4, 20:140] = 0
+    >>> edit = page.copy()
+    >>> edit[100:110, 60:80] = 0
+    >>> r = dedupe_pages(hash_pages([page, page.copy(), edit]), max_distance=256)
+    >>> r.duplicate_of, r.near_of
+    ([None, 0, None], [None, None, 0])
+    """
+    kernels = get_kernels(backend)
+    cols = kernels.dedupe_pages_details(
+        hashes, max_distance, factor=factor, margin=margin, level=level
+    )
+    return PageDedupeResult(*cols)
