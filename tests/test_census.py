@@ -62,14 +62,9 @@ BASE = {"tokenizer": "approx", "budget": 400}
 PENDING: list[tuple[str, str]] = [
     (r"assemble-field-image-(nul|surrogate)$", "2 (image paths)"),
     (r"pages-(decode_page|hash_pages)-(nul|surrogate)$", "2 (image paths)"),
-    (r"pages-kernel_batch-", "6 (page images)"),
-    (r"pages-image_tokens-(width-minus-huge|rule-(minus-)?huge)$", "6 (page images)"),
     (r"^callback-sentence_scorer$", "10 (the compression stage)"),
-    (r"^callback-parents-mapping$", "10 (a parents mapping whose look-up raises)"),
     (r"evaluate-(on_row|progress)-raises$", "11 (evaluate's callbacks)"),
     (r"evaluate-(answers|evidence|axis|tolerance)-(minus-)?huge$", "12 (evaluate's messages)"),
-    (r"route-lang-(huge|minus-huge|list|dict)$", "12 (route's arguments)"),
-    (r"route-model-(nul|surrogate)$", "12 (route's arguments)"),
     (
         r"kernels-(dedupe_cosine-vectors|mmr-query)-(minus-)?huge$",
         "12 (the core's vector bindings convert a huge int to a float)",

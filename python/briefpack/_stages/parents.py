@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._checks import call_back, type_name
+from .._checks import call_back, shown, type_name
 from ..candidates import describe, to_chunk
 from ..errors import InputError
 from ..types import Chunk
@@ -31,14 +31,25 @@ def parent_of(parents: Any, item: Item, where: str, child_ids: set[str]) -> Chun
     else:
         if child.parent is None:
             return None
-        if child.parent not in parents:
+        try:  # a caller's mapping: its look-up is caller code, like a callable's
+            present = child.parent in parents
+            got = parents[child.parent] if present else None
+        except Exception as exc:
+            raise InputError(
+                f"{where}: looking up parent {child.parent!r} in parents raised "
+                f"{type_name(exc)}: {shown(str(exc), 200)}",
+                index=item.members[0],
+                id=child.id,
+                field="parent",
+                option="parents",
+            ) from exc
+        if not present:
             raise InputError(
                 f"{where}: parent {child.parent!r} is not in parents",
                 index=item.members[0],
                 id=child.id,
                 field="parent",
             )
-        got = parents[child.parent]
     key = child.parent
     if not isinstance(got, (Chunk, Mapping)) and not hasattr(got, "page_content"):
         raise InputError(f"{where}: its parent must be a Chunk, got {type_name(got)}")

@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .._backend import get_kernels
+from .._checks import type_name
 from .._option_rules import DEFAULT_MAX_DISTANCE
+from ..errors import InputError
 from ._decode import (
     MAX_DECODED_BYTES,
     MAX_PAGE_PIXELS,
@@ -42,6 +44,13 @@ def kernel_batch(
     >>> kernel_batch([decode_page(np.zeros((2, 3), dtype=np.uint8))])
     (b'\\x00\\x00\\x00\\x00\\x00\\x00', [0, 6], [3], [2], [1])
     """
+    if isinstance(pages, (str, bytes)) or not isinstance(pages, Sequence):
+        raise InputError(f"pages must be a list of PageImage, got {type_name(pages)}")
+    for i, p in enumerate(pages):
+        if not isinstance(p, PageImage):
+            raise InputError(
+                f"pages[{i}] must be a PageImage (what decode_page returns), got {type_name(p)}"
+            )
     offsets = [0]
     for p in pages:
         offsets.append(offsets[-1] + len(p.preview.pixels))

@@ -53,7 +53,7 @@ for a 10x10 image; it must return an int in [0, 2147483647]
     """
     for name, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InputError(f"{name} must be an int >= 1, got {value!r}")
+            raise InputError(f"{name} must be an int >= 1, got {shown(value)}")
     if callable(rule):
         got = call_back("image_tokens", where, rule, width, height)
         out = integer(got)
@@ -84,7 +84,7 @@ for a 10x10 image; it must return an int in [0, 2147483647]
         return min(_ceil(area / _ANTHROPIC_PER_TOKEN), _ANTHROPIC_MAX)
     raise InputError(
         "image_tokens must be 'openai', 'openai-low', 'anthropic' or a callable "
-        f"(width, height) -> int, got {rule!r}"
+        f"(width, height) -> int, got {shown(rule)}"
     )
 
 

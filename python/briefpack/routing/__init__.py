@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from .._checks import check_text, type_name
+from .._checks import check_text, shown, type_name
 from .._route import KINDS, Route, RouteKind
 from ..errors import InputError
 from ..types import Budget, Chunk
@@ -185,12 +185,12 @@ def _choose_rules(
         return rules, None, None, rule_set
     if lang is None or lang == "auto":
         code, lang_source = detect(question, words), "detected"
-    elif lang in ROUTE_RULE_SETS:
+    elif isinstance(lang, str) and lang in ROUTE_RULE_SETS:
         code, lang_source = lang, "given"
     else:
         raise InputError(
             f"lang must be one of {', '.join(repr(k) for k in ROUTE_RULE_SETS)} or 'auto', "
-            f"got {lang!r}"
+            f"got {shown(lang)}"
         )
     chosen = ROUTE_RULE_SETS.get(code)
     return chosen, code, lang_source, code if chosen is not None else "none"

@@ -236,8 +236,9 @@ class Model:
         """
         try:
             data = Path(path).read_bytes()
-        except OSError as exc:
-            raise InputError(f"cannot read the routing model {path}: {exc.strerror}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte or a lone surrogate
+            why = exc.strerror if isinstance(exc, OSError) else "not a valid path"
+            raise InputError(f"cannot read the routing model {path!r}: {why}") from None
         return cls.from_bytes(data, str(path))
 
 
@@ -256,8 +257,11 @@ def load_rows(path: str | Path) -> list[tuple[str, str]]:
     """
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8"
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError, a NUL byte, a lone surrogate
+        if isinstance(exc, OSError):
+            why = exc.strerror
+        else:
+            why = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else "not a valid path"
         raise InputError(f"cannot read {path}: {why}") from None
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
