@@ -28,12 +28,12 @@ import io
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any, TextIO
 
+from .._files import WriteError, refuse_special, write_file
 from ..errors import BriefpackError, InputError
 from ..evaluation import (
     DEFAULT_TOLERANCE,
@@ -47,7 +47,7 @@ from ..evaluation import (
     read_requests,
 )
 from ..options import SPECS
-from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from .common import EXIT_INTERRUPTED, EXIT_IOERR, EXIT_OK, EXIT_USAGE
 from .progress import _stderr_is_tty
 
 __all__ = ["add_eval_parser", "run_eval"]
@@ -65,6 +65,10 @@ LIST_FLAGS: dict[str, str] = {s.name: s.sweep for s in SPECS if s.sweep is not N
 
 class _EvalError(Exception):
     """A usage problem: one line on stderr, exit status 2."""
+
+
+class _OutputError(_EvalError):
+    """An output file that cannot be written (or is not a regular file): exit status 74."""
 
 
 def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -189,11 +193,7 @@ def _requests(args: argparse.Namespace) -> list[EvalRequest]:
     if args.example == (args.data is not None):
         raise _EvalError("give DATA.jsonl or --example (one of them)")
     if args.example:
-        text = resources.files("briefpack").joinpath("data", EXAMPLE).read_text("utf-8")
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, EXAMPLE)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
+        with resources.as_file(resources.files("briefpack").joinpath("data", EXAMPLE)) as path:
             requests = read_requests(path)
     else:
         requests = read_requests(args.data)
@@ -299,21 +299,40 @@ def write_rows(path: str, rows: Sequence[SettingResult]) -> None:
     else:
         for row in flat:
             buf.write(json.dumps(row, ensure_ascii=False) + "\n")
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".briefpack-eval-")
+    _write(path, buf.getvalue())
+
+
+def _write(path: str, content: Any) -> None:
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(buf.getvalue())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+        write_file(path, content)
+    except WriteError as exc:
+        raise _OutputError(str(exc)) from None
+
+
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def plot_format(path: str) -> str:
+    """The image format ``--plot`` writes, from the name's extension (exactly that file).
+
+    >>> plot_format("recall.svg")
+    'svg'
+    """
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    if ext not in PLOT_FORMATS:
+        raise _EvalError(
+            f"--plot {path}: name the file with one of .png, .svg, .pdf (the format is taken "
+            "from it; the file is written under exactly that name)"
+        )
+    return ext
 
 
 def plot_recall(path: str, rows: Sequence[SettingResult], title: str = "") -> None:
     """Plot evidence recall against budget, one line per setting, recommended budgets marked.
 
-    Settings that differ only in ``budget`` form one line; the recommended budget of each line
+    ``path`` is written under exactly its name, in the format its extension names (``.png``,
+    ``.svg`` or ``.pdf``; anything else is refused). Settings that differ only in ``budget``
+    form one line; the recommended budget of each line
     is a larger marker with its budget written next to it.
     """
     try:
@@ -370,8 +389,10 @@ def plot_recall(path: str, rows: Sequence[SettingResult], title: str = "") -> No
     ax.set_title(title or "Evidence recall against budget (★ = recommended)", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        _write(path, lambda f: fig.savefig(f, format=plot_format(path)))
+    finally:
+        plt.close(fig)
 
 
 # --------------------------------------------------------------------------- the command
@@ -405,6 +426,17 @@ class _Progress:
             self.stream.flush()
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    if args.plot:
+        plot_format(args.plot)
+    for path in (args.out, args.plot):
+        if path:
+            try:
+                refuse_special(path)
+            except WriteError as exc:
+                raise _OutputError(str(exc)) from None
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """Run ``briefpack eval`` with parsed ``args``; return the exit status.
 
@@ -412,6 +444,7 @@ def run_eval(args: argparse.Namespace) -> int:
     finished so far (table, ``--out``, ``--plot``) and returns 130.
     """
     try:
+        _check_outputs(args)  # before the sweep: a bad target is said now, not after it
         requests = _requests(args)
         grid = build_grid(args)
         settings = expand_grid(grid)
@@ -476,4 +509,4 @@ def run_eval(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED if interrupted else EXIT_OK
     except (_EvalError, BriefpackError, InputError) as exc:
         print(f"briefpack eval: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_IOERR if isinstance(exc, _OutputError) else EXIT_USAGE

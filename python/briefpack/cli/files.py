@@ -11,7 +11,6 @@ import json
 import math
 import os
 import re
-import stat
 import sys
 import tempfile
 from array import array
@@ -19,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, overload
 
+from .._files import WriteError, refuse_special, write_file
 from ..candidates import CHUNK_FIELDS, describe, to_chunk
 from ..errors import BriefpackError
 from ..types import Chunk
@@ -584,55 +584,22 @@ def read_json(path: str) -> Any:
 # --------------------------------------------------------------------------- writing output
 
 
-def _new_file_mode(target: str) -> int:
-    try:
-        return stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
+def write_atomic(path: str, text: str | Iterable[str] | bytes) -> None:
+    """Write ``text`` to ``path`` through the one writer (``briefpack._files.write_file``).
 
-
-def write_atomic(path: str, text: str | Iterable[str]) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``.
-
-    Readers never see a half-written file, and an error leaves any old file untouched. A path
-    that exists but is not a regular file (``/dev/stdout``, a named pipe) is written directly.
-    ``text`` may come in pieces (``json_pieces``), written as they come.
+    Readers never see a half-written file, and an error, Ctrl-C or SIGTERM leaves any old
+    file untouched and no temporary file behind. A path that names a device, a named pipe,
+    a folder or a symbolic link is refused (exit status 74), never replaced; ``-o -`` writes
+    to stdout. ``text`` may come in pieces (``json_pieces``), written as they come.
     """
-    pieces = [text] if isinstance(text, str) else text
     try:
-        special = not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:  # it does not exist yet
-        special = False
-    if special:
-        try:
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.writelines(pieces)
-        except OSError as exc:
-            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-        return
-    target = os.path.realpath(path)  # replace the file a symlink points at, not the link
-    folder = os.path.dirname(target)
+        refuse_special(path)
+    except WriteError as exc:
+        raise OutputError(f"{exc}; leave out -o (or give -o -) to write to stdout") from None
     try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
-        )
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.writelines(pieces)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _new_file_mode(target))
-        os.replace(tmp, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
+        write_file(path, text)
+    except WriteError as exc:
+        raise OutputError(str(exc)) from None
 
 
 def emit(text: str | Iterable[str], out: str | None) -> None:
