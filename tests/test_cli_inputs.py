@@ -31,7 +31,9 @@ def assemble(tmp_path: Path, image: str, *flags: str) -> subprocess.CompletedPro
     hits = tmp_path / "data" / "hits.jsonl"
     hits.parent.mkdir(exist_ok=True)
     hits.write_text(
-        json.dumps({"id": "a", "text": "x"}) + "\n" + json.dumps({"id": "p", "image": image}) + "\n",
+        "".join(
+            json.dumps(r) + "\n" for r in ({"id": "a", "text": "x"}, {"id": "p", "image": image})
+        ),
         "utf-8",
     )
     return subprocess.run(
