@@ -23,7 +23,8 @@ EXPECTED_META = {"lang": "en", "team": "hr"}
 def test_api_keeps_unknown_keys_in_meta() -> None:
     result = bp.assemble("How long is leave?", [dict(ROW)], tokenizer="approx")
     assert result.sources[0].chunk.meta == EXPECTED_META
-    clash = bp.assemble("q", [{"text": "x", "team": "a", "meta": {"team": "b"}}], tokenizer="approx")
+    row = {"text": "x", "team": "a", "meta": {"team": "b"}}
+    clash = bp.assemble("q", [row], tokenizer="approx")
     assert clash.sources[0].chunk.meta == {"team": "b"}  # meta's own value wins
     with pytest.raises(InputError, match=r"meta must be a mapping .*here 'lang', go into meta"):
         bp.assemble("q", [{"text": "x", "lang": "en", "meta": "hr"}], tokenizer="approx")

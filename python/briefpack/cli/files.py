@@ -468,8 +468,7 @@ def _read_image(image: str, row: Row, name: str) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise UserError(
-            f"{name}:{row.line}:{column}: image file {os.path.join(root, image)!r} does not "
-            "exist"
+            f"{name}:{row.line}:{column}: image file {os.path.join(root, image)!r} does not exist"
         ) from None
     except OSError as exc:
         raise refuse(f"cannot read it: {exc.strerror or exc}") from None
