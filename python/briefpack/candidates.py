@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import fields
+from difflib import get_close_matches
 from typing import Any
 
 from ._checks import check_text, integer, real, shown, type_name
@@ -48,6 +49,15 @@ def _from_mapping(obj: Mapping[str, Any], where: str) -> Chunk:
         known["meta"] = {**{k: obj[k] for k in unknown}, **(given or {})}
         obj = known
     if "text" not in obj and obj.get("image") is None:
+        if unknown:  # perhaps a misspelt field: say where the keys went and what is legal
+            close = any(get_close_matches(str(k).lower(), _PAGE_FIELDS, 1, 0.6) for k in unknown)
+            legal = CHUNK_FIELDS if close else _TEXT_FIELDS
+            raise InputError(
+                f"{where}: text is missing; a candidate mapping may have {', '.join(legal)} "
+                f"(put anything else under 'meta', where {', '.join(map(repr, unknown[:3]))} "
+                "went)",
+                field="text",
+            )
         raise InputError(f"{where}: text is missing", field="text")
     return Chunk(**obj)
 
