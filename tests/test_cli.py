@@ -513,10 +513,13 @@ def test_missing_file_and_unwritable_output(capsys, hits, tmp_path):
     assert "cannot write" in err
 
 
-def test_output_to_a_special_file_is_written_in_place(capsys, hits):
-    code, out, _ = run(capsys, "dedupe", str(hits), "-o", os.devnull)
-    assert code == 0
+def test_output_to_a_special_file_is_refused_not_replaced(capsys, hits):
+    code, out, err = run(capsys, "dedupe", str(hits), "-o", os.devnull)
+    assert code == 74
     assert out == ""
+    assert err.count("\n") == 1
+    assert "is a character device, not a regular file" in err
+    assert "-o -" in err
     assert not Path(os.devnull).is_file()
 
 
@@ -725,17 +728,18 @@ def test_cite_rejects_what_is_not_a_record(capsys, hits, tmp_path):
 # ----------------------------------------------------------------------------------- imports
 
 
-def test_rich_is_imported_only_when_drawing():
+def test_rich_is_imported_only_when_drawing(tmp_path):
     code = (
         "import sys, briefpack, briefpack.cli, briefpack.demo; "
         "assert 'rich' not in sys.modules, 'rich imported'; "
         "briefpack.cli.main(['demo', '--tokenizer', 'approx', '--format', 'json', "
-        "'-o', __import__('os').devnull]); "
+        "'-o', sys.argv[1]]); "
         "assert 'rich' not in sys.modules, 'rich imported for json'"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
-    )
+        [sys.executable, "-c", code, str(tmp_path / "record.json")],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
 
 

@@ -43,7 +43,11 @@ def test_a_full_disk_is_one_line_and_exit_74(to_file: bool) -> None:
         )
     assert proc.returncode == 74
     assert proc.stderr.count("\n") == 1
-    assert "No space left on device" in proc.stderr
+    if to_file:  # a device is refused, never written to or replaced
+        assert "/dev/full: it is a character device, not a regular file" in proc.stderr
+        assert Path("/dev/full").is_char_device()
+    else:
+        assert "No space left on device" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

@@ -849,12 +849,11 @@ CASES: list[Any] = [
         id="candidate-wrong-type",
     ),
     pytest.param(
-        {"candidates": [{"text": "x", "id": "a", "source": "kb"}]},
+        {"candidates": [{"text": "x", "id": "a", "source": "kb", "meta": "m"}]},
         InputError,
-        "candidate 0 (id='a'): unknown key(s) 'source'; a candidate mapping may have text, id, "
-        "score, doc, position, parent, title, url, updated, tokens, vector, meta (put anything "
-        "else under 'meta')",
-        id="candidate-unknown-key",
+        "candidate 0 (id='a'): meta must be a mapping or None, got str (keys that are not "
+        "Chunk's, here 'source', go into meta)",
+        id="candidate-unknown-key-with-a-bad-meta",
     ),
     pytest.param(
         {"history": [{"role": "user"}]},

@@ -108,7 +108,7 @@ def test_ctrl_c_keeps_the_rows_finished_so_far(
         ((), "give DATA.jsonl or --example"),
         (("--example", "--budget", "10,x"), "--budget takes comma-separated ints, got '10,x'"),
         (("--example", "--order", "best", "--tokenizer", "approx"), "setting 0 (order=best"),
-        (("missing.jsonl",), "missing.jsonl: cannot read labelled requests"),
+        (("missing.jsonl",), "missing.jsonl: cannot read the file: No such file"),
         (("--example", "--grid", "nowhere.toml"), "nowhere.toml: cannot read the grid"),
         (("--example", "--limit", "0"), "--limit must be >= 1"),
     ],

@@ -127,10 +127,11 @@ def test_generate_adds_answer_level_measures() -> None:
     assert (plain.answer_correct, plain.unknown_labels) == (None, None)
 
 
-def test_generate_must_return_a_str() -> None:
+def test_generate_must_return_a_str_and_a_wrong_answer_is_recorded() -> None:
     req = {"question": "q", "candidates": cands(), "answers": ["x"]}
-    with pytest.raises(bp.InputError, match=r"generate must return a str, got NoneType"):
-        bp.evaluate([req], {"budget": 1000, **BASE}, generate=lambda m: None, workers=1)  # type: ignore[arg-type,return-value]
+    result = bp.evaluate([req], {"budget": 1000, **BASE}, generate=lambda m: None, workers=1)  # type: ignore[arg-type,return-value]
+    assert result.outcomes[0][0].error == "requests[0]: generate must return a str, got NoneType"
+    assert result.rows[0].failed == 1
 
 
 def example_requests() -> list[EvalRequest]:
@@ -283,7 +284,7 @@ def test_read_requests_reads_jsonl_and_gzip_and_names_the_bad_line(tmp_path: Pat
     assert read_requests(packed)[0].answers == ("a",)
     broken = tmp_path / "bad.jsonl"
     broken.write_text(line + "\n{oops\n", encoding="utf-8")
-    with pytest.raises(bp.InputError, match=r"bad.jsonl:2:2: not valid JSON"):
+    with pytest.raises(bp.InputError, match=r"bad.jsonl:2:2: invalid JSON"):
         read_requests(broken)
     nogold = tmp_path / "nogold.jsonl"
     nogold.write_text(json.dumps({"question": "q", "candidates": []}) + "\n", encoding="utf-8")

@@ -41,15 +41,35 @@ def describe(index: int, cid: object) -> str:
 
 
 def _from_mapping(obj: Mapping[str, Any], where: str) -> Chunk:
+    """A candidate mapping: ``Chunk``'s keys, and any other key kept in ``meta``.
+
+    This is the one rule for a candidate row, whatever the entry point (``assemble``, the
+    command line's JSONL, ``evaluate``'s requests, Ray's ``AssembleBatch``): a key that is not
+    one of ``CHUNK_FIELDS`` is kept under ``meta`` with its value; when the row also has a
+    ``meta`` mapping, both are kept and ``meta``'s own value wins a key given twice.
+    """
     unknown = [k for k in obj if k not in CHUNK_FIELDS]
     if unknown:
-        close = any(get_close_matches(str(k).lower(), _PAGE_FIELDS, 1, 0.6) for k in unknown)
-        legal = CHUNK_FIELDS if close else _TEXT_FIELDS
-        raise InputError(
-            f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; a candidate mapping may "
-            f"have {', '.join(legal)} (put anything else under 'meta')"
-        )
+        given = obj.get("meta")
+        if given is not None and not isinstance(given, Mapping):
+            raise InputError(
+                f"{where}: meta must be a mapping or None, got {type_name(given)} (keys that "
+                f"are not Chunk's, here {', '.join(map(repr, unknown[:3]))}, go into meta)",
+                field="meta",
+            )
+        known = {k: obj[k] for k in CHUNK_FIELDS if k in obj}
+        known["meta"] = {**{k: obj[k] for k in unknown}, **(given or {})}
+        obj = known
     if "text" not in obj and obj.get("image") is None:
+        if unknown:  # perhaps a misspelt field: say where the keys went and what is legal
+            close = any(get_close_matches(str(k).lower(), _PAGE_FIELDS, 1, 0.6) for k in unknown)
+            legal = CHUNK_FIELDS if close else _TEXT_FIELDS
+            raise InputError(
+                f"{where}: text is missing; a candidate mapping may have {', '.join(legal)} "
+                f"(put anything else under 'meta', where {', '.join(map(repr, unknown[:3]))} "
+                "went)",
+                field="text",
+            )
         raise InputError(f"{where}: text is missing", field="text")
     return Chunk(**obj)
 

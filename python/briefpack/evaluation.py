@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import gzip
 import itertools
-import json
 import math
 import os
 import statistics
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -35,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from ._checks import check_count, type_name
+from ._jsonl import MAX_DATA_BYTES, MAX_LINE_BYTES, json_lines
 from .assembler import Assembler
 from .assembly import Assembly
 from .citations import cite
@@ -50,6 +50,7 @@ __all__ = [
     "SettingResult",
     "evaluate",
     "expand_grid",
+    "grid_size",
     "make_assembler",
     "read_requests",
 ]
@@ -160,26 +161,23 @@ def to_request(obj: object, index: int) -> EvalRequest:
     return EvalRequest(question, candidates, evidence, answers, rid)
 
 
-def read_requests(path: str | os.PathLike[str]) -> list[EvalRequest]:
+def read_requests(
+    path: str | os.PathLike[str],
+    *,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    max_bytes: int | None = MAX_DATA_BYTES,
+) -> list[EvalRequest]:
     """Read labelled requests from a JSONL file (``.gz`` is decompressed), one per line.
 
-    Blank lines are skipped; a bad line raises ``InputError`` naming the file and line.
+    The file is read line by line through briefpack's one JSONL reader (``briefpack._jsonl``):
+    lines split at ``\\n`` only (a JSON string may hold U+2028 or U+0085), a key twice in
+    one object refused, a line longer than ``max_line_bytes`` and more than ``max_bytes`` of
+    (decompressed) data refused. Blank lines are skipped; a bad line raises ``InputError``
+    naming the file and line.
     """
     name = os.fspath(path)
-    opener: Any = gzip.open if name.endswith(".gz") else open
-    try:
-        with opener(name, "rt", encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except (OSError, UnicodeDecodeError, EOFError) as exc:
-        raise InputError(f"{name}: cannot read labelled requests: {exc}") from None
     out: list[EvalRequest] = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{name}:{n}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    for n, row in json_lines(name, max_line_bytes=max_line_bytes, max_bytes=max_bytes):
         try:
             out.append(to_request(row, len(out)))
         except InputError as exc:
@@ -189,8 +187,27 @@ def read_requests(path: str | os.PathLike[str]) -> list[EvalRequest]:
     return out
 
 
-def expand_grid(grid: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The settings of ``grid``, in order.
+MAX_SETTINGS = 10_000
+"""The most settings ``expand_grid`` expands by default (``max_settings=``, ``--max-settings``)."""
+
+
+def grid_size(grid: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> int:
+    """How many settings ``grid`` has, computed without expanding it (the product of the axes'
+    lengths).
+
+    >>> grid_size({"budget": list(range(100_000)), "order": ["edges", "relevance"]})
+    200000
+    """
+    if isinstance(grid, Mapping):
+        return math.prod(len(v) for v in grid.values() if isinstance(v, (list, tuple)))
+    return len(grid) if isinstance(grid, Sequence) and not isinstance(grid, (str, bytes)) else 0
+
+
+def expand_grid(
+    grid: Mapping[str, Any] | Sequence[Mapping[str, Any]], *, max_settings: int = MAX_SETTINGS
+) -> list[dict[str, Any]]:
+    """The settings of ``grid``, in order; more than ``max_settings`` is an ``InputError``
+    (counted before anything is expanded, see ``grid_size``).
 
     A mapping is a grid: each list (or tuple) value is an axis, any other value is fixed for
     every setting; settings are the cartesian product, the first axis varying slowest. A
@@ -200,6 +217,12 @@ def expand_grid(grid: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> list[d
     >>> expand_grid({"budget": [500, 1000], "order": ["edges", "relevance"], "labels": "xml"})[1]
     {'budget': 500, 'order': 'relevance', 'labels': 'xml'}
     """
+    size = grid_size(grid)
+    if size > max_settings:
+        raise InputError(
+            f"grid has {size:,} settings, more than the {max_settings:,} allowed; sweep fewer "
+            "values, or raise the limit with max_settings= (--max-settings)"
+        )
     if isinstance(grid, Mapping):
         axes = {k: list(v) for k, v in grid.items() if isinstance(v, (list, tuple))}
         for k, v in axes.items():
@@ -247,7 +270,9 @@ class Outcome:
     where the evidence sits among the sources (``"first"`` if a source holding evidence has
     label 1, else ``"last"`` if one is the last, else ``"middle"``; ``None`` when not found).
     ``seconds`` is the wall time of the assembly alone; it is left out of comparisons.
-    The answer fields are ``None`` without ``generate``.
+    The answer fields are ``None`` without ``generate``, and when ``generate`` failed for this
+    request: ``error`` then says how (``requests[3] (id='q4'): generate raised ...`` or ``...
+    took longer than the 30 s timeout``), and the assembly's measures are kept.
     """
 
     request: int
@@ -264,6 +289,7 @@ class Outcome:
     unknown_labels: int | None = None
     uncited_sources: int | None = None
     unsupported_sentences: int | None = None
+    error: str | None = None
 
 
 def _norm(text: str) -> str:
@@ -329,31 +355,86 @@ def measure(
     )
 
 
+class _Cancelled(Exception):
+    """The sweep was stopped (Ctrl-C): a waiting worker gives up its call."""
+
+
+def _call_generate(
+    generate: Generate,
+    messages: Sequence[Mapping[str, Any]],
+    timeout: float | None,
+    cancel: threading.Event | None,
+) -> str:
+    """``generate(messages)``; with a ``timeout`` or a ``cancel`` event, on a daemon thread
+    that is abandoned past the timeout or once the sweep is cancelled (a hung call can then
+    neither hold the sweep nor keep the process from exiting)."""
+    if timeout is None and cancel is None:
+        return generate(messages)
+    box: list[Any] = []
+
+    def call() -> None:
+        try:
+            box.append(("ok", generate(messages)))
+        except BaseException as exc:  # handed to the waiting worker
+            box.append(("error", exc))
+
+    thread = threading.Thread(target=call, name="briefpack-generate", daemon=True)
+    thread.start()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while thread.is_alive():
+        wait = 0.1 if deadline is None else min(0.1, max(0.0, deadline - time.monotonic()))
+        thread.join(wait)
+        if cancel is not None and cancel.is_set():
+            raise _Cancelled
+        if deadline is not None and time.monotonic() >= deadline and thread.is_alive():
+            raise TimeoutError
+    kind, value = box[0]
+    if kind == "error":
+        raise value
+    return value  # type: ignore[no-any-return]
+
+
 def run_chunk(
     assembler: Callable[[str, Sequence[Any]], Assembly],
     requests: Sequence[EvalRequest],
     start: int,
     generate: Generate | None,
+    timeout: float | None = None,
+    cancel: threading.Event | None = None,
 ) -> list[Outcome]:
-    """Assemble (and answer) ``requests``, numbered from ``start``: one task of the sweep."""
+    """Assemble (and answer) ``requests``, numbered from ``start``: one task of the sweep.
+
+    A ``generate`` that raises, returns something other than a str, or takes longer than
+    ``timeout`` seconds is recorded in that request's ``Outcome.error``; the others go on.
+    """
     out = []
     for offset, request in enumerate(requests):
         index = start + offset
+        name = f" (id={request.id!r})" if request.id is not None else ""
         try:
             began = time.perf_counter()
             assembly = assembler(request.question, request.candidates)
             seconds = time.perf_counter() - began
         except BriefpackError as exc:
-            name = f" (id={request.id!r})" if request.id is not None else ""
             raise type(exc)(f"requests[{index}]{name}: {exc}") from None
         answer = None
+        error = None
         if generate is not None:
-            answer = generate(assembly.messages)
-            if not isinstance(answer, str):
-                raise InputError(
-                    f"generate must return a str, got {type_name(answer)} for requests[{index}]"
-                )
-        out.append(measure(assembly, request, index, seconds, answer))
+            try:
+                answer = _call_generate(generate, assembly.messages, timeout, cancel)
+                if not isinstance(answer, str):
+                    error = f"generate must return a str, got {type_name(answer)}"
+                    answer = None
+            except TimeoutError:
+                error = f"generate took longer than the {timeout:g} s timeout (abandoned)"
+            except _Cancelled:
+                raise KeyboardInterrupt from None
+            except Exception as exc:
+                error = f"generate raised {type(exc).__name__}: {exc}"
+        outcome = measure(assembly, request, index, seconds, answer)
+        if error is not None:
+            outcome = dataclasses.replace(outcome, error=f"requests[{index}]{name}: {error}")
+        out.append(outcome)
     return out
 
 
@@ -368,7 +449,9 @@ class SettingResult:
     evidence was found; ``sources``, ``duplicates``, ``source_tokens``, ``prompt_tokens`` and
     the answer counts are means per request. ``ms_median`` and ``ms_p99`` (assembly time per
     request, in milliseconds) vary from run to run and are left out of comparisons.
-    ``recommended`` marks the budget ``evaluate`` recommends for this setting's group.
+    ``failed`` counts the requests whose ``generate`` call failed (``Outcome.error``); their
+    answer measures are left out. ``recommended`` marks the budget ``evaluate`` recommends for
+    this setting's group.
     """
 
     setting: dict[str, Any]
@@ -388,6 +471,7 @@ class SettingResult:
     unknown_labels: float | None = None
     uncited_sources: float | None = None
     unsupported_sentences: float | None = None
+    failed: int = 0
     recommended: bool = False
 
     @property
@@ -433,6 +517,7 @@ def summarize(setting: Mapping[str, Any], outcomes: Sequence[Outcome]) -> Settin
     found = [o for o in outcomes if o.found_any]
     ms = [o.seconds * 1000 for o in outcomes]
     answered = [o for o in outcomes if o.answer is not None]
+    failed = sum(1 for o in outcomes if o.error is not None)
 
     def answer_mean(values: list[float]) -> float | None:
         return _mean(values) if answered else None
@@ -455,6 +540,7 @@ def summarize(setting: Mapping[str, Any], outcomes: Sequence[Outcome]) -> Settin
         unknown_labels=answer_mean([o.unknown_labels or 0 for o in answered]),
         uncited_sources=answer_mean([o.uncited_sources or 0 for o in answered]),
         unsupported_sentences=answer_mean([o.unsupported_sentences or 0 for o in answered]),
+        failed=failed,
     )
 
 
@@ -565,6 +651,8 @@ def evaluate(
     ray_address: str | None = None,
     on_row: Callable[[SettingResult], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    timeout: float | None = None,
+    max_settings: int = MAX_SETTINGS,
 ) -> EvalResult:
     """Run every (request, setting) pair and report per setting, with a recommended budget.
 
@@ -592,6 +680,11 @@ def evaluate(
         on_row: called with each setting's result as soon as it is complete, in grid order
             (so a caller interrupted with Ctrl-C keeps the rows finished so far).
         progress: called as ``progress(pairs_done, pairs_total)`` as the sweep advances.
+        timeout: seconds one ``generate`` call may take (default ``None``: no limit); a call
+            past it is abandoned and recorded as that request's failure (``Outcome.error``,
+            ``SettingResult.failed``), as is a call that raises: the sweep finishes either
+            way. Ctrl-C stops the sweep within about a second, hung calls or not.
+        max_settings: the most settings the grid may have (``expand_grid``).
 
     Raises:
         InputError: a bad request, grid, option value or argument (checked before the sweep:
@@ -609,15 +702,19 @@ def evaluate(
     40
     """
     checked = _check_requests(requests)
-    settings = expand_grid(grid)
+    settings = expand_grid(grid, max_settings=max_settings)
     workers = _check_arguments(workers, tolerance, generate, executor)
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
+    ):
+        raise InputError(f"timeout must be a number of seconds > 0 or None, got {timeout!r}")
     assemblers = _assemblers(settings, checked[0])
     sweep = _open_sweep(executor, workers, ray_address)
     rows: list[SettingResult] = []
     outcomes: list[list[Outcome]] = []
     total = len(settings) * len(checked)
     try:
-        pending = sweep.submit(assemblers, checked, generate)
+        pending = sweep.submit(assemblers, checked, generate, timeout)
         done = 0
         for setting, parts in zip(settings, pending):
             found: list[Outcome] = []
@@ -711,6 +808,7 @@ class _Sweep:
         assemblers: Sequence[Callable[[str, Sequence[Any]], Assembly]],
         requests: Sequence[EvalRequest],
         generate: Generate | None,
+        timeout: float | None = None,
     ) -> list[list[Any]]:
         raise NotImplementedError
 
@@ -727,18 +825,24 @@ class _PoolSweep(_Sweep):
         self.workers = workers
         self.owned = owned
         self.futures: list[Future[list[Outcome]]] = []
+        # our own threads wait on generate calls they can abandon when the sweep stops; a
+        # caller's executor may be processes, which cannot share an event
+        self.cancel = threading.Event() if owned else None
 
     def submit(
         self,
         assemblers: Sequence[Callable[[str, Sequence[Any]], Assembly]],
         requests: Sequence[EvalRequest],
         generate: Generate | None,
+        timeout: float | None = None,
     ) -> list[list[Any]]:
         bounds = _chunks(len(requests), self.workers * 4)
         out = []
+        cancel = self.cancel if generate is not None else None
         for run in assemblers:
             parts = [
-                self.pool.submit(run_chunk, run, requests[a:b], a, generate) for a, b in bounds
+                self.pool.submit(run_chunk, run, requests[a:b], a, generate, timeout, cancel)
+                for a, b in bounds
             ]
             self.futures.extend(parts)
             out.append(parts)
@@ -751,8 +855,11 @@ class _PoolSweep(_Sweep):
     def close(self) -> None:
         for f in self.futures:
             f.cancel()
+        if self.cancel is not None:
+            self.cancel.set()  # a worker waiting on a generate call gives it up
         if self.owned:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            # never wait for a hung call: the calls run on daemon threads, abandoned
+            self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 class _RaySweep(_Sweep):
@@ -763,10 +870,11 @@ class _RaySweep(_Sweep):
     def __init__(self, address: str | None, workers: int) -> None:
         try:
             import ray
-        except ImportError as exc:  # pragma: no cover - exercised where Ray is absent
-            raise ImportError(
-                "evaluate(executor='ray') needs ray: pip install 'briefpack[ray]'", name="ray"
-            ) from exc
+        except ImportError:  # exercised where Ray is absent (a test hides it)
+            raise InputError(
+                "executor='ray' needs Ray, which is not installed: pip install 'briefpack[ray]' "
+                "(or use the default local threads)"
+            ) from None
         self.ray: Any = ray
         self.started = not ray.is_initialized()
         if self.started:
@@ -783,6 +891,7 @@ class _RaySweep(_Sweep):
         assemblers: Sequence[Callable[[str, Sequence[Any]], Assembly]],
         requests: Sequence[Any],
         generate: Generate | None,
+        timeout: float | None = None,
     ) -> list[list[Any]]:
         bounds = _chunks(len(requests), self.workers * 4)
         parts = [(a, self.ray.put(list(requests[a:b]))) for a, b in bounds]
@@ -790,7 +899,7 @@ class _RaySweep(_Sweep):
         out = []
         for run in assemblers:
             shipped = self.ray.put(run)
-            refs = [self.task.remote(shipped, part, a, gen) for a, part in parts]
+            refs = [self.task.remote(shipped, part, a, gen, timeout) for a, part in parts]
             self.refs.extend(refs)
             out.append(refs)
         return out

@@ -39,6 +39,25 @@ def _say(command: str | None, message: str) -> None:
         print(f"{where}: {message}", file=sys.stderr)
 
 
+def _set_limits(args: object) -> None:
+    """The input bounds of this run, from the flags (each run starts from the defaults)."""
+    from .files import LIMITS, Limits
+
+    fresh = Limits()
+    for flag in ("max_line_bytes", "max_image_bytes"):
+        value = getattr(args, flag, None)
+        if value is not None:
+            if value < 1:
+                raise UserError(f"--{flag.replace('_', '-')} must be >= 1, got {value}")
+            setattr(fresh, flag, value)
+    root = getattr(args, "images_root", None)
+    if root is not None and not os.path.isdir(root):
+        raise UserError(f"--images-root {root}: not a folder")
+    fresh.images_root = root
+    for name in ("max_line_bytes", "max_image_bytes", "images_root"):
+        setattr(LIMITS, name, getattr(fresh, name))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``briefpack`` command line and return its exit status.
 
@@ -56,6 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exc:  # --help, --version and usage errors
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
         command = args.command
+        _set_limits(args)
         if os.environ.get("BRIEFPACK_READY"):
             # for tests that signal the process: from here on it is inside the handlers below
             _say(command, "ready")

@@ -593,11 +593,11 @@ def cmd_route(args: argparse.Namespace) -> int:
             raise UserError("--train writes a model; route the question in a second call")
         try:
             model = train(load_rows(args.train))
-            model.save(args.model)
         except BriefpackError as exc:
             raise UserError(str(exc)) from None
         except OSError as exc:
-            raise UserError(f"cannot write {args.model}: {exc.strerror}") from None
+            raise UserError(f"cannot read {args.train}: {exc.strerror or exc}") from None
+        write_atomic(args.model, model.to_bytes())  # the one writer, as every output
         screen.line(
             f"wrote {args.model}: trained on {model.meta['rows']} questions, threshold "
             f"{model.threshold:.2f}"

@@ -22,6 +22,9 @@ API_DEFAULTS = DEFAULTS
 FORMATS = ("text", "json", "messages")
 COLORS = ("auto", "always", "never")
 
+MAX_IMAGE_BYTES = 50 * 1024 * 1024
+"""The largest image file a JSONL row may name by default (``--max-image-bytes``)."""
+
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
 EXIT_USAGE = 2

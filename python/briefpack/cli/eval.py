@@ -28,15 +28,17 @@ import io
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any, TextIO
 
+from .._files import WriteError, refuse_special, write_file
+from .._jsonl import MAX_DATA_BYTES, MAX_LINE_BYTES
 from ..errors import BriefpackError, InputError
 from ..evaluation import (
     DEFAULT_TOLERANCE,
+    MAX_SETTINGS,
     EvalRequest,
     SettingResult,
     _show,
@@ -44,10 +46,11 @@ from ..evaluation import (
     evaluate,
     expand_grid,
     finish,
+    grid_size,
     read_requests,
 )
 from ..options import SPECS
-from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from .common import EXIT_INTERRUPTED, EXIT_IOERR, EXIT_OK, EXIT_USAGE
 from .progress import _stderr_is_tty
 
 __all__ = ["add_eval_parser", "run_eval"]
@@ -65,6 +68,10 @@ LIST_FLAGS: dict[str, str] = {s.name: s.sweep for s in SPECS if s.sweep is not N
 
 class _EvalError(Exception):
     """A usage problem: one line on stderr, exit status 2."""
+
+
+class _OutputError(_EvalError):
+    """An output file that cannot be written (or is not a regular file): exit status 74."""
 
 
 def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -108,8 +115,33 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, metavar="N", help="threads or Ray tasks per setting")
     p.add_argument("--executor", choices=("threads", "ray"), default="threads")
     p.add_argument("--ray-address", metavar="ADDR", help="Ray cluster (default: a local Ray)")
+    p.add_argument(
+        "--max-settings",
+        type=int,
+        default=MAX_SETTINGS,
+        metavar="N",
+        help="refuse a grid of more settings than N (default: %(default)s)",
+    )
+    p.add_argument(
+        "--max-line-bytes",
+        type=int,
+        default=MAX_LINE_BYTES,
+        metavar="N",
+        help="the longest line of DATA, in bytes (default: %(default)s)",
+    )
+    p.add_argument(
+        "--max-data-bytes",
+        type=int,
+        default=MAX_DATA_BYTES,
+        metavar="N",
+        help="the most bytes read from DATA, after decompression (default: %(default)s)",
+    )
     p.add_argument("--out", metavar="FILE", help="write the rows to FILE (.jsonl or .csv)")
-    p.add_argument("--plot", metavar="FILE.png", help="plot recall against budget (matplotlib)")
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="plot recall against budget to FILE (.png, .svg or .pdf; matplotlib)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.set_defaults(func=run_eval)
@@ -132,6 +164,9 @@ def _none(value: Any) -> Any:
     return None if isinstance(value, str) and value.lower() == "none" else value
 
 
+_MAX_GRID_BYTES = 1 << 20
+
+
 def _load_toml(path: str) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
@@ -144,9 +179,20 @@ def _load_toml(path: str) -> dict[str, Any]:
             ) from None
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            raw = f.read(_MAX_GRID_BYTES + 1)
     except OSError as exc:
         raise _EvalError(f"{path}: cannot read the grid: {exc.strerror or exc}") from None
+    if len(raw) > _MAX_GRID_BYTES:
+        raise _EvalError(f"{path}: a grid file is at most {_MAX_GRID_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise _EvalError(
+            f"{path}:{line}: not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save the grid as UTF-8"
+        ) from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _EvalError(f"{path}: not valid TOML: {exc}") from None
     return {k: _none(v) for k, v in data.items()}
@@ -189,14 +235,15 @@ def _requests(args: argparse.Namespace) -> list[EvalRequest]:
     if args.example == (args.data is not None):
         raise _EvalError("give DATA.jsonl or --example (one of them)")
     if args.example:
-        text = resources.files("briefpack").joinpath("data", EXAMPLE).read_text("utf-8")
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, EXAMPLE)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
+        with resources.as_file(resources.files("briefpack").joinpath("data", EXAMPLE)) as path:
             requests = read_requests(path)
     else:
-        requests = read_requests(args.data)
+        for flag in ("max_line_bytes", "max_data_bytes", "max_settings"):
+            if getattr(args, flag) < 1:
+                raise _EvalError(f"--{flag.replace('_', '-')} must be >= 1")
+        requests = read_requests(
+            args.data, max_line_bytes=args.max_line_bytes, max_bytes=args.max_data_bytes
+        )
     if args.limit is not None:
         if args.limit < 1:
             raise _EvalError(f"--limit must be >= 1, got {args.limit}")
@@ -299,21 +346,40 @@ def write_rows(path: str, rows: Sequence[SettingResult]) -> None:
     else:
         for row in flat:
             buf.write(json.dumps(row, ensure_ascii=False) + "\n")
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".briefpack-eval-")
+    _write(path, buf.getvalue())
+
+
+def _write(path: str, content: Any) -> None:
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(buf.getvalue())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+        write_file(path, content)
+    except WriteError as exc:
+        raise _OutputError(str(exc)) from None
+
+
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def plot_format(path: str) -> str:
+    """The image format ``--plot`` writes, from the name's extension (exactly that file).
+
+    >>> plot_format("recall.svg")
+    'svg'
+    """
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    if ext not in PLOT_FORMATS:
+        raise _EvalError(
+            f"--plot {path}: name the file with one of .png, .svg, .pdf (the format is taken "
+            "from it; the file is written under exactly that name)"
+        )
+    return ext
 
 
 def plot_recall(path: str, rows: Sequence[SettingResult], title: str = "") -> None:
     """Plot evidence recall against budget, one line per setting, recommended budgets marked.
 
-    Settings that differ only in ``budget`` form one line; the recommended budget of each line
+    ``path`` is written under exactly its name, in the format its extension names (``.png``,
+    ``.svg`` or ``.pdf``; anything else is refused). Settings that differ only in ``budget``
+    form one line; the recommended budget of each line
     is a larger marker with its budget written next to it.
     """
     try:
@@ -370,8 +436,10 @@ def plot_recall(path: str, rows: Sequence[SettingResult], title: str = "") -> No
     ax.set_title(title or "Evidence recall against budget (★ = recommended)", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        _write(path, lambda f: fig.savefig(f, format=plot_format(path)))
+    finally:
+        plt.close(fig)
 
 
 # --------------------------------------------------------------------------- the command
@@ -405,6 +473,17 @@ class _Progress:
             self.stream.flush()
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    if args.plot:
+        plot_format(args.plot)
+    for path in (args.out, args.plot):
+        if path:
+            try:
+                refuse_special(path)
+            except WriteError as exc:
+                raise _OutputError(str(exc)) from None
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """Run ``briefpack eval`` with parsed ``args``; return the exit status.
 
@@ -412,9 +491,17 @@ def run_eval(args: argparse.Namespace) -> int:
     finished so far (table, ``--out``, ``--plot``) and returns 130.
     """
     try:
+        _check_outputs(args)  # before the sweep: a bad target is said now, not after it
         requests = _requests(args)
         grid = build_grid(args)
-        settings = expand_grid(grid)
+        size = grid_size(grid)
+        if not args.quiet and _stderr_is_tty():  # where progress goes: said before running
+            print(
+                f"briefpack eval: {size:,} settings x {len(requests):,} requests = "
+                f"{size * len(requests):,} assemblies",
+                file=sys.stderr,
+            )
+        settings = expand_grid(grid, max_settings=args.max_settings)
         note = None
         tokenizers = {s.get("tokenizer", "o200k_base") for s in settings}
         for name in tokenizers:
@@ -475,5 +562,6 @@ def run_eval(args: argparse.Namespace) -> int:
             plot_recall(args.plot, result.rows)
         return EXIT_INTERRUPTED if interrupted else EXIT_OK
     except (_EvalError, BriefpackError, InputError) as exc:
-        print(f"briefpack eval: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        message = str(exc).replace("max_settings= (--max-settings)", "--max-settings")
+        print(f"briefpack eval: error: {message}", file=sys.stderr)
+        return EXIT_IOERR if isinstance(exc, _OutputError) else EXIT_USAGE

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import math
 import os
 import re
 import stat
@@ -19,25 +18,58 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, overload
 
+from .._files import WriteError, refuse_special, write_file
+from .._jsonl import MAX_LINE_BYTES, JSONValueError, decode_line, offset_of, read_lines
+from .._jsonl import parse_json as parse_json
+from .._jsonl import skip_ws as _skip_ws
 from ..candidates import CHUNK_FIELDS, describe, to_chunk
-from ..errors import BriefpackError
+from ..errors import BriefpackError, InputError
 from ..types import Chunk
-from .common import STDIN, OutputError, UserError
+from .common import MAX_IMAGE_BYTES, STDIN, OutputError, UserError
 
 
 def display(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
+@dataclass
+class Limits:
+    """The input bounds of one run (``main`` sets them from the flags).
+
+    ``max_line_bytes`` is the longest line of a JSONL input and the largest file read whole
+    (a record, an answer, a history): past it the command stops with ``FILE:LINE:1: ...``
+    instead of reading on (``/dev/zero`` or a file without newlines).
+    """
+
+    max_line_bytes: int = MAX_LINE_BYTES
+    images_root: str | None = None
+    max_image_bytes: int = MAX_IMAGE_BYTES
+
+
+LIMITS = Limits()
+LINE_FLAG = "--max-line-bytes"
+
+
 def _read_bytes(path: str) -> bytes:
+    limit = LIMITS.max_line_bytes
     if path == STDIN:
         buffer = getattr(sys.stdin, "buffer", None)
-        return buffer.read() if buffer is not None else sys.stdin.read().encode("utf-8")
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+        if buffer is None:
+            data = sys.stdin.read(limit + 1).encode("utf-8")
+        else:
+            data = buffer.read(limit + 1)
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+        except OSError as exc:
+            raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise UserError(
+            f"{display(path)}:1:1: larger than {limit:,} bytes, the most a file read whole may "
+            f"hold; if the file is right, raise the limit with {LINE_FLAG}"
+        )
+    return data
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -152,12 +184,6 @@ class Row:
     obj: dict[str, Any]
 
 
-def _skip_ws(s: str, i: int) -> int:
-    while i < len(s) and s[i] in " \t\r\n":
-        i += 1
-    return i
-
-
 def _value_columns(raw: str) -> dict[str, int]:
     """1-based column of each top-level value of the JSON object on one line (for messages)."""
     decoder = json.JSONDecoder()
@@ -185,170 +211,21 @@ def _value_columns(raw: str) -> dict[str, int]:
     return columns
 
 
-MAX_DIGITS = 4300
-"""Longest integer literal read (Python's own default limit for int/str conversion)."""
-
-
-class _JSONValueError(ValueError):
-    """A value json can parse but briefpack cannot use; ``needle`` is its text, to locate it."""
-
-    def __init__(self, message: str, needle: str | None = None) -> None:
-        super().__init__(message)
-        self.needle = needle
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            raise _JSONValueError(
-                f"duplicate key {json.dumps(key, ensure_ascii=False)} in one object (JSON would "
-                "keep only the last); remove one"
-            )
-        obj[key] = value
-    return obj
-
-
-def _int(text: str) -> int:
-    digits = len(text.lstrip("-"))
-    if digits > MAX_DIGITS:
-        raise _JSONValueError(
-            f"a number with {digits} digits is longer than the {MAX_DIGITS} allowed; "
-            "write it as a string",
-            text,
-        )
-    return int(text)
-
-
-def _float(text: str) -> float:
-    x = float(text)
-    if math.isinf(x):
-        shown = text if len(text) <= 24 else text[:20] + "..."
-        raise _JSONValueError(f"the number {shown} is too large for a 64-bit float", text)
-    return x
-
-
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _lone_surrogate(value: Any, path: str = "") -> tuple[str, str] | None:
-    """The first lone surrogate in a parsed JSON value: (where, the character), else None."""
-    if isinstance(value, str):
-        m = _LONE_SURROGATE.search(value)
-        return None if m is None else (path or "the value", m.group())
-    if isinstance(value, dict):
-        for key, item in value.items():
-            where = f"{path}.{key}" if path else str(key)
-            if _LONE_SURROGATE.search(key):
-                return _lone_surrogate(key, f"a key in {path}" if path else "a key")
-            found = _lone_surrogate(item, where)
-            if found is not None:
-                return found
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            found = _lone_surrogate(item, f"{path}[{i}]" if path else f"[{i}]")
-            if found is not None:
-                return found
-    return None
-
-
-def _check_unicode(value: Any, text: str) -> None:
-    """A ``\\udXXX`` escape without its pair parses to a lone surrogate, which no output can
-    encode: an error here, where the file and line are known (the ``needle`` locates it)."""
-    if _SURROGATE_ESCAPE.search(text) is None:  # the only way JSON text can spell one
-        return
-    found = _lone_surrogate(value)
-    if found is not None:
-        where, ch = found
-        escape = f"\\u{ord(ch):04x}"
-        raise _JSONValueError(
-            f"{where} contains a lone surrogate U+{ord(ch):04X} (the escape {escape} without its "
-            "pair), which is not valid Unicode; remove it or write the whole character",
-            _find_escape(text, ord(ch)),
-        )
-
-
-def _find_escape(text: str, code: int) -> str | None:
-    m = re.search(rf"\\u{code:04x}", text, re.IGNORECASE)
-    return None if m is None else m.group()
-
-
-def parse_json(text: str) -> Any:
-    """``json.loads`` that rejects duplicate keys, overlong integers, overflowing floats and lone
-    surrogates (an unpaired ``\\udXXX`` escape, which no output could encode).
-
-    >>> parse_json('{"a": 1, "b": [2.5]}')
-    {'a': 1, 'b': [2.5]}
-    """
-    value = json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_float=_float)
-    _check_unicode(value, text)
-    return value
-
-
-_PLAIN = json.JSONDecoder()
-
-
-def _duplicate_key_at(s: str, i: int) -> tuple[int | None, int]:
-    """Offset of the first key that repeats one of its object, and where the value ends."""
-    i = _skip_ws(s, i)
-    opener = s[i : i + 1]
-    if opener not in ("{", "["):
-        return None, _PLAIN.raw_decode(s, i)[1]
-    closer, seen, i = ("}" if opener == "{" else "]"), set(), _skip_ws(s, i + 1)
-    if s[i : i + 1] == closer:
-        return None, i + 1
-    while True:
-        if opener == "{":
-            i = _skip_ws(s, i)
-            key, j = _PLAIN.raw_decode(s, i)
-            if key in seen:
-                return i, j
-            seen.add(key)
-            i = _skip_ws(s, j) + 1  # the colon
-        found, i = _duplicate_key_at(s, i)
-        if found is not None:
-            return found, i
-        i = _skip_ws(s, i)
-        if s[i : i + 1] != ",":
-            return None, i + 1
-        i += 1
-
-
-def _offset_of(exc: _JSONValueError, text: str) -> int:
-    """Where in ``text`` the problem is (0 when it cannot be found)."""
-    with contextlib.suppress(ValueError, IndexError, RecursionError, TypeError):
-        if exc.needle is not None:
-            return max(text.find(exc.needle), 0)
-        return _duplicate_key_at(text, 0)[0] or 0
-    return 0
-
-
 _REPORT_EVERY = 1 << 18  # bytes between two reports to on_read
 
 
 def _lines(
     f: BinaryIO, name: str, on_read: Callable[[int], None] | None = None
 ) -> Iterator[tuple[int, int, str]]:
-    """(line number, byte offset, text) of each line of ``f``, split at ``\\n`` only."""
-    offset = reported = 0
-    for n, data in enumerate(f, 1):
-        if on_read is not None and offset - reported >= _REPORT_EVERY:
-            on_read(offset - reported)
-            reported = offset
-        start = 3 if n == 1 and data.startswith(b"\xef\xbb\xbf") else 0
-        try:
-            text = data[start:].decode("utf-8")
-        except UnicodeDecodeError as exc:
-            column = len(data[start : start + exc.start].decode("utf-8")) + 1
-            raise UserError(
-                f"{name}:{n}:{column}: not valid UTF-8 (byte 0x{data[start + exc.start]:02x}); "
-                "save the file as UTF-8"
-            ) from None
-        yield n, offset, text[:-1] if text.endswith("\n") else text
-        offset += len(data)
-    if on_read is not None and offset > reported:
-        on_read(offset - reported)
+    """(line number, byte offset, text) of each line of ``f``, split at ``\\n`` only, each at
+    most ``LIMITS.max_line_bytes`` long (the one line reader, ``briefpack._jsonl``)."""
+    try:
+        for n, offset, data in read_lines(
+            f, name, max_line_bytes=LIMITS.max_line_bytes, how=LINE_FLAG, on_read=on_read
+        ):
+            yield n, offset, decode_line(data, name, n)
+    except InputError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _parse_row(raw: str, n: int, name: str, strings: bool) -> Row:
@@ -356,8 +233,8 @@ def _parse_row(raw: str, n: int, name: str, strings: bool) -> Row:
         obj = parse_json(raw)
     except json.JSONDecodeError as exc:
         raise UserError(f"{name}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
-    except _JSONValueError as exc:
-        raise UserError(f"{name}:{n}:{_offset_of(exc, raw) + 1}: {exc}") from None
+    except JSONValueError as exc:
+        raise UserError(f"{name}:{n}:{offset_of(exc, raw) + 1}: {exc}") from None
     except RecursionError:
         raise UserError(f"{name}:{n}:1: invalid JSON: nested too deeply") from None
     if strings and isinstance(obj, str):
@@ -531,7 +408,8 @@ def _check_float_range(known: dict[str, Any], row: Row, name: str) -> None:
 def row_to_chunk(row: Row, index: int, name: str, **limits: Any) -> Chunk:
     """Check one row and make it a ``Chunk``; keys that are not Chunk's go into ``meta``.
 
-    ``image`` is a path to a PNG or JPEG file, relative to the folder of the file ``name``.
+    ``image`` is a path to a PNG or JPEG file, relative to the folder of the file ``name``
+    (or ``--images-root``), read by ``_read_image`` (which refuses anything outside it).
     """
     known = {k: v for k, v in row.obj.items() if k in CHUNK_FIELDS}
     extra = {k: v for k, v in row.obj.items() if k not in CHUNK_FIELDS}
@@ -546,9 +424,8 @@ def row_to_chunk(row: Row, index: int, name: str, **limits: Any) -> Chunk:
         known["meta"] = {**extra, **(given or {})}
     _check_float_range(known, row, name)
     image = known.get("image")
-    if isinstance(image, str) and image and name != display(STDIN):
-        # a page image's path is relative to the JSONL file's folder (stdin: the current one)
-        known["image"] = os.path.join(os.path.dirname(name), image)
+    if isinstance(image, str) and image:
+        known["image"] = _read_image(image, row, name)
     try:
         return to_chunk(known, index, **limits)
     except BriefpackError as exc:
@@ -560,6 +437,62 @@ def row_to_chunk(row: Row, index: int, name: str, **limits: Any) -> Chunk:
         raise UserError(f"{name}:{row.line}:1: {exc}") from None
     except TypeError as exc:  # pragma: no cover - to_chunk checks every field it takes
         raise UserError(f"{name}:{row.line}:1: {exc}") from None
+
+
+def _images_root(name: str) -> str:
+    if LIMITS.images_root is not None:
+        return LIMITS.images_root
+    return "." if name == display(STDIN) else os.path.dirname(name) or "."
+
+
+def _read_image(image: str, row: Row, name: str) -> bytes:
+    """The bytes of the page image a row names: a regular file under the images root (the
+    JSONL file's folder, or ``--images-root``) after every symbolic link is resolved, at most
+    ``--max-image-bytes`` long. A device or named pipe is never opened for a blocking read."""
+    column = _value_columns(row.raw).get("image", 1)
+
+    def refuse(why: str) -> UserError:
+        shown = json.dumps(image, ensure_ascii=False)
+        return UserError(f"{name}:{row.line}:{column}: image {shown}: {why}")
+
+    if "\0" in image:
+        raise refuse("a path cannot hold a NUL character")
+    root = _images_root(name)
+    real_root = os.path.realpath(root)
+    path = os.path.realpath(os.path.join(root, image))
+    if os.path.commonpath([real_root, path]) != real_root:
+        raise refuse(
+            f"leads out of {root} (the folder images are read under); move the image there "
+            "or name another folder with --images-root"
+        )
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise UserError(
+            f"{name}:{row.line}:{column}: image file {os.path.join(root, image)!r} does not exist"
+        ) from None
+    except OSError as exc:
+        raise refuse(f"cannot read it: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise refuse("not a regular file (a page image is a PNG or JPEG file)")
+        limit = LIMITS.max_image_bytes
+        if info.st_size > limit:
+            raise refuse(
+                f"{info.st_size:,} bytes, more than the {limit:,} allowed; if the image is "
+                "right, raise the limit with --max-image-bytes"
+            )
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+        if len(data) > limit:  # it grew while being read
+            raise refuse(f"more than the {limit:,} bytes allowed (--max-image-bytes)")
+        return data
+    except OSError as exc:
+        raise refuse(f"cannot read it: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def rows_to_chunks(rows: Sequence[Row], name: str) -> list[Chunk]:
@@ -574,8 +507,8 @@ def read_json(path: str) -> Any:
         return parse_json(text)
     except json.JSONDecodeError as exc:
         raise UserError(f"{name}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
-    except _JSONValueError as exc:
-        at = _offset_of(exc, text)
+    except JSONValueError as exc:
+        at = offset_of(exc, text)
         line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
         raise UserError(f"{name}:{line}:{column}: {exc}") from None
     except RecursionError:
@@ -585,55 +518,22 @@ def read_json(path: str) -> Any:
 # --------------------------------------------------------------------------- writing output
 
 
-def _new_file_mode(target: str) -> int:
-    try:
-        return stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
+def write_atomic(path: str, text: str | Iterable[str] | bytes) -> None:
+    """Write ``text`` to ``path`` through the one writer (``briefpack._files.write_file``).
 
-
-def write_atomic(path: str, text: str | Iterable[str]) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``.
-
-    Readers never see a half-written file, and an error leaves any old file untouched. A path
-    that exists but is not a regular file (``/dev/stdout``, a named pipe) is written directly.
-    ``text`` may come in pieces (``json_pieces``), written as they come.
+    Readers never see a half-written file, and an error, Ctrl-C or SIGTERM leaves any old
+    file untouched and no temporary file behind. A path that names a device, a named pipe,
+    a folder or a symbolic link is refused (exit status 74), never replaced; ``-o -`` writes
+    to stdout. ``text`` may come in pieces (``json_pieces``), written as they come.
     """
-    pieces = [text] if isinstance(text, str) else text
     try:
-        special = not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:  # it does not exist yet
-        special = False
-    if special:
-        try:
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.writelines(pieces)
-        except OSError as exc:
-            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-        return
-    target = os.path.realpath(path)  # replace the file a symlink points at, not the link
-    folder = os.path.dirname(target)
+        refuse_special(path)
+    except WriteError as exc:
+        raise OutputError(f"{exc}; leave out -o (or give -o -) to write to stdout") from None
     try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
-        )
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.writelines(pieces)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _new_file_mode(target))
-        os.replace(tmp, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
+        write_file(path, text)
+    except WriteError as exc:
+        raise OutputError(str(exc)) from None
 
 
 def emit(text: str | Iterable[str], out: str | None) -> None:

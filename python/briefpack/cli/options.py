@@ -19,9 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._jsonl import MAX_LINE_BYTES
 from ..options import FIELDS, SPECS
 from ..routing import ROUTE_RULE_SETS
-from .common import API_DEFAULTS, COLORS, DEDUPE_ROW_METHODS, FORMATS, TOKENIZERS
+from .common import API_DEFAULTS, COLORS, DEDUPE_ROW_METHODS, FORMATS, MAX_IMAGE_BYTES, TOKENIZERS
 
 __all__ = ["OPTIONS", "Option", "add_options", "api_kwargs", "name_the_flag", "utf8_text"]
 
@@ -339,6 +340,26 @@ _TABLE: tuple[Option, ...] = (
         ("cite",),
         "report unknown labels but exit 0",
         settings={"dest": "strict", "action": "store_false"},
+    ),
+    Option(
+        ("--max-line-bytes",),
+        ("assemble", "dedupe", "cite", "route"),
+        "the longest line of a JSONL input and the largest file read whole (a record, an "
+        "answer), in bytes; past it the command stops with the line number" + _DEFAULT,
+        settings={"type": int, "default": MAX_LINE_BYTES, "metavar": "N"},
+    ),
+    Option(
+        ("--images-root",),
+        ("assemble",),
+        "the folder a row's image path is read under (default: the input file's folder; "
+        "for stdin the current one); a path that leads out of it is refused",
+        settings={"metavar": "DIR"},
+    ),
+    Option(
+        ("--max-image-bytes",),
+        ("assemble",),
+        "the largest page image file a row may name, in bytes" + _DEFAULT,
+        settings={"type": int, "default": MAX_IMAGE_BYTES, "metavar": "N"},
     ),
     Option(
         ("--color",),
