@@ -30,13 +30,13 @@ a source with no relevant sentence (a new ledger reason; the ranker's source sta
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .._checks import type_name
+from .._checks import call_back, real, shown, type_name
 from ..errors import InputError
 from ..prompt import render_source
 from ..types import Compression
@@ -72,7 +72,7 @@ def score(items: Sequence[Item], req: Request) -> None:
     texts = [it.chunk.text for it in todo]  # uncut: an item is scored before any cut
     starts, ends, offsets = req.kernels.split_sentences(texts)
     flat = [texts[i][starts[j] : ends[j]] for i in range(len(todo)) for j in _range(offsets, i)]
-    scores = _scores(flat, req) if flat else []
+    scores = _scores(flat, req, todo, offsets) if flat else []
     for i, it in enumerate(todo):
         spans = [(starts[j], ends[j]) for j in _range(offsets, i)]
         mine = scores[offsets[i] : offsets[i + 1]]
@@ -85,36 +85,55 @@ def _range(offsets: Sequence[int], i: int) -> range:
     return range(offsets[i], offsets[i + 1])
 
 
-def _scores(sentences: list[str], req: Request) -> list[float]:
+def _scores(
+    sentences: list[str], req: Request, items: Sequence[Item], offsets: Sequence[int]
+) -> list[float]:
+    """The scores of ``sentences`` (those of ``items``, ``offsets`` apart): the built-in
+    scorer's, or the caller's checked (one finite number per sentence); a caller's scorer
+    that raises, or answers otherwise, is an ``InputError`` naming the candidates scored."""
     scorer = req.options.sentence_scorer
     if scorer is None:
         aliases = [c.text for c in req.chunks]
         return req.kernels.score_sentences(req.question, sentences, aliases)
-    got = scorer(req.question, list(sentences))
+
+    def of(i: int) -> str:  # the candidate sentence i belongs to
+        return req.name(items[bisect.bisect_right(offsets, i) - 1])
+
+    where = f"scoring the sentences of {_names(items, req)}"
+    got = call_back("sentence_scorer", where, scorer, req.question, list(sentences))
     if not isinstance(got, Sequence) and not isinstance(got, (str, bytes)):
         with contextlib.suppress(TypeError):
             got = list(got)  # a numpy array (of numpy floats: numbers.Real), a generator
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
         raise InputError(
-            f"sentence_scorer must return a list of numbers, got {type_name(got)}",
+            f"{where}: sentence_scorer must return a list of numbers, got {type_name(got)}",
             option="sentence_scorer",
         )
     if len(got) != len(sentences):
         raise InputError(
-            f"sentence_scorer returned {len(got)} scores for {len(sentences)} sentences; "
+            f"{where}: sentence_scorer returned {len(got)} scores for {len(sentences)} "
+            "sentences; "
             "return one score per sentence, in the order given",
             option="sentence_scorer",
         )
     out: list[float] = []
     for i, s in enumerate(got):
-        if isinstance(s, bool) or not isinstance(s, numbers.Real) or not math.isfinite(s):
+        x = real(s)  # a huge int is inf here, not an OverflowError
+        if x is None or not math.isfinite(x):
             raise InputError(
-                f"sentence_scorer returned {s!r} for sentence {i} of {len(sentences)} "
-                f"({sentences[i][:40]!r}); scores must be finite numbers",
+                f"sentence_scorer returned {shown(s)} for sentence {i} of {len(sentences)} "
+                f"({sentences[i][:40]!r}, of {of(i)}); scores must be finite numbers",
                 option="sentence_scorer",
             )
-        out.append(float(s))
+        out.append(x)
     return out
+
+
+def _names(items: Sequence[Item], req: Request) -> str:
+    """The candidates of ``items`` as messages name them (the first three, then a count)."""
+    names = [req.name(it) for it in items[:3]]
+    more = len(items) - len(names)
+    return ", ".join(names) + (f" and {more} more" if more else "")
 
 
 def _cuts(data: Sentences, sizes: Sequence[int], req: Request) -> list[list[int]]:
