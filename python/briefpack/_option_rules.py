@@ -41,6 +41,7 @@ __all__ = [
     "DEFAULT_MAX_DISTANCE",
     "DEFAULT_SYSTEM",
     "DEFAULT_THRESHOLDS",
+    "FALLBACKS",
     "IMAGE_TOKEN_RULES",
     "LABEL_STYLES",
     "ORDERS",
@@ -78,6 +79,7 @@ DEFAULT_THRESHOLDS = {"jaccard": 0.7, "minhash": 0.8, "cosine": 0.97}
 ORDERS = ("relevance", "edges", "round_robin", "document")
 OVERFLOWS = ("stop", "skip")
 COMPRESS_MODES = (None, "overflow", "all")
+FALLBACKS = ("compress", None)
 BACKENDS = ("auto", "rust", "python")
 SCOPES = ("global", "document")
 SUPERSEDE = ("url", "doc", None)

@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 LOG = logging.getLogger("briefpack.integrations")
-"""The adapters' logger (a child of ``briefpack``): DEBUG only, silent unless configured."""
+"""The adapters' logger (a child of ``briefpack``): DEBUG, and a WARNING for an empty context."""
 
 PER_REQUEST = ("history", "query_vector")
 """``assemble`` keywords that belong to a request, not to the ``Assembler``."""
@@ -229,7 +229,8 @@ def run(
 ) -> Assembly:
     """One request: the built ``Assembler`` with ``history`` and per-request keywords (a query
     vector; resolvers and run-time overrides of options give a checked copy for this request
-    only). Logs the outcome at DEBUG.
+    only). Logs the outcome at DEBUG, and an empty context (candidates, none placed) as a
+    WARNING naming the adapter and ``assembly.empty_reason``.
 
     >>> built = build({"budget": 100, "tokenizer": "approx"})
     >>> run(built, "Why?", ["Because.", "Because."], adapter="doc").settings["dedupe"]
@@ -250,6 +251,8 @@ def run(
         asm = asm.replace(**changes)
     assembly = asm(question, candidates, **request)
     log_request(adapter, assembly, len(candidates))
+    if assembly.empty_reason is not None:
+        LOG.warning("%s: empty context: %s", adapter, assembly.empty_reason)
     return assembly
 
 

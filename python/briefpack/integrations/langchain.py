@@ -488,9 +488,11 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
 
 
 def _event(assembly: Assembly) -> dict[str, Any]:
-    """The custom callback event of one request: counts, drops and the assembly."""
+    """The custom callback event of one request: counts, drops, why the context is empty
+    (``empty_reason``, None when it is not) and the assembly."""
     return {
         "sources": [s.chunk.id for s in assembly.sources],
+        "empty_reason": assembly.empty_reason,
         "dropped": [
             {"id": d.chunk.id, "reason": d.reason, "detail": dict(d.detail)}
             for d in assembly.dropped
