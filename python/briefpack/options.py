@@ -390,6 +390,7 @@ class Options:
                 commands=_PROMPT,
                 show_default=True,
             ),
+            whole_corpus=None,  # the whole corpus is read whole or not at all, never cut
         ),
     )
 
