@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "briefpack._types": 0,
     "briefpack.types": 0,
     "briefpack._checks": 0,
+    "briefpack._tokenizers": 0,
     "briefpack._escape": 0,
     "briefpack._chartable": 0,
     "briefpack._files": 0,

@@ -46,7 +46,7 @@ from briefpack.options import (
 )
 
 PACKAGE = Path(bp.__file__).parent
-ON = {"compress": "overflow"}  # compress and sentence_scorer are recorded only when on
+ON = {"compress": "overflow", "fallback": None}  # each recorded only when not its default
 IDS = [s.name for s in SPECS]
 
 
@@ -116,7 +116,9 @@ def test_settings_keep_their_order_and_leave_compression_out_when_off() -> None:
         0.7,
         "rust",
     )
-    assert list(Options(**ON).settings(None, 0.7, "rust"))[-2:] == ["compress", "sentence_scorer"]
+    assert list(Options(**ON).settings(None, 0.7, "rust"))[-3:] == [
+        *("compress", "sentence_scorer", "fallback")
+    ]
 
 
 # ------------------------------------------------------------------- the command line
@@ -295,7 +297,15 @@ def test_options_import_only_leaves(module: str) -> None:
                 local.add(node.module)
         elif isinstance(node, ast.Import):
             assert not any(a.name.startswith("briefpack") for a in node.names)
-    assert local <= {"_specs", "_option_rules", "_checks", "_escape", "errors", "types"}, local
+    assert local <= {
+        "_specs",
+        "_option_rules",
+        "_checks",
+        "_escape",
+        "_tokenizers",
+        "errors",
+        "types",
+    }, local
 
 
 # ------------------------------------------------------------------- the cache of assemble

@@ -15,12 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Union
 
 from ._checks import (
+    ENCODINGS,
     MAX_NEIGHBORS,
     MAX_NUM_PERM,
     MAX_SHINGLE,
     MAX_SIZE,
     check_count,
-    check_encoding,
     check_seed,
     check_text,
     choice,
@@ -30,6 +30,7 @@ from ._checks import (
     type_name,
 )
 from ._escape import LabelStyle
+from ._tokenizers import resolve as resolve_tokenizer
 from .errors import InputError
 from .types import Budget
 
@@ -41,6 +42,7 @@ __all__ = [
     "DEFAULT_MAX_DISTANCE",
     "DEFAULT_SYSTEM",
     "DEFAULT_THRESHOLDS",
+    "FALLBACKS",
     "IMAGE_TOKEN_RULES",
     "LABEL_STYLES",
     "MAX_DECODED_BYTES",
@@ -82,6 +84,7 @@ DEFAULT_THRESHOLDS = {"jaccard": 0.7, "minhash": 0.8, "cosine": 0.97}
 ORDERS = ("relevance", "edges", "round_robin", "document")
 OVERFLOWS = ("stop", "skip")
 COMPRESS_MODES = (None, "overflow", "all")
+FALLBACKS = ("compress", None)
 BACKENDS = ("auto", "rust", "python")
 SCOPES = ("global", "document")
 SUPERSEDE = ("url", "doc", None)
@@ -268,8 +271,12 @@ def threshold(value: Any, values: Mapping[str, Any]) -> float | None:
 
 
 def tokenizer(value: Any, _: Mapping[str, Any]) -> Any:
-    """An encoding name or a callable ``str -> int``."""
-    return check_encoding(value, "tokenizer")
+    """An encoding name, or what a caller holds resolved to one or to a callable ``str ->
+    int`` (``_tokenizers.resolve``: model names, tiktoken Encodings, token-list callables,
+    Haystack TokenCounters); an encoding name is kept as it is (the hot path)."""
+    if type(value) is str and value in ENCODINGS:
+        return value
+    return resolve_tokenizer(value, "tokenizer")
 
 
 def page_max_distance(value: Any, _: Mapping[str, Any]) -> int:

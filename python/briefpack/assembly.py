@@ -37,6 +37,10 @@ class Assembly(AssemblyData):
         route: how the request was routed (``Route.to_dict()``), when it was: passed as
             ``route=`` to the ``Assembler``, or set by ``Assembler.whole_corpus``; ``None``
             otherwise (and then the record has no ``route`` key).
+        empty_reason: ``None`` when a source was placed or there was no candidate; else a
+            sentence saying why the context is empty (no candidate, nor any cut of one to its
+            most relevant sentences, fits the budget), also in the record as ``empty_reason``
+            and logged as a WARNING on the ``briefpack`` logger.
 
     >>> import briefpack as bp
     >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")

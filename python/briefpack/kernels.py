@@ -10,11 +10,12 @@ Same names and signatures as ``briefpack.reference``; the parity tests hold them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from ._backend import get_kernels
-from ._checks import MAX_NUM_PERM, MAX_SHINGLE, check_count
+from ._checks import ENCODINGS, MAX_NUM_PERM, MAX_SHINGLE, check_count
+from ._tokenizers import resolve
 from ._types import DedupeResult, PackResult
 
 __all__ = [
@@ -30,17 +31,22 @@ __all__ = [
 ]
 
 
-def count_tokens(
-    texts: Sequence[str], encoding: str | Callable[[str], int] = "o200k_base"
-) -> list[int]:
+def count_tokens(texts: Sequence[str], encoding: Any = "o200k_base") -> list[int]:
     """Count each text's tokens: identical to tiktoken's ``len(enc.encode_ordinary(text))``.
 
-    ``encoding`` is "o200k_base", "cl100k_base", "approx" (``max(1, len(text) // 4)``) or a
-    callable ``str -> int``.
+    ``encoding`` is "o200k_base", "cl100k_base", "approx" (``max(1, len(text) // 4)``), a
+    callable ``str -> int`` (or ``str -> list of tokens``: its length), or what
+    ``assemble(tokenizer=...)`` takes: an OpenAI model name ("gpt-4o"), a "claude-..." name
+    (approximated by "approx"), a tiktoken ``Encoding`` (ours is counted by the core), a
+    Haystack ``TokenCounter``.
 
     >>> count_tokens(["Hello, world!", "東京"], encoding="approx")
     [3, 1]
+    >>> count_tokens(["Hello, world!"], encoding="gpt-4o") == count_tokens(["Hello, world!"])
+    True
     """
+    if not (type(encoding) is str and encoding in ENCODINGS):
+        encoding = resolve(encoding, "encoding")
     return get_kernels("auto").count_tokens(texts, encoding)
 
 

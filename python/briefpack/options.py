@@ -40,6 +40,7 @@ from ._option_rules import (
     DEFAULT_MAX_DISTANCE,
     DEFAULT_SYSTEM,
     DEFAULT_THRESHOLDS,
+    FALLBACKS,
     IMAGE_TOKEN_RULES,
     LABEL_STYLES,
     MAX_DECODED_BYTES,
@@ -403,6 +404,21 @@ class Options:
             ),
         ),
     )
+    fallback: Literal["compress"] | None = field(
+        default="compress",
+        metadata=spec(
+            choices=FALLBACKS,
+            record=lambda v, _: OMIT if v == "compress" else v,
+            cli=Flag(
+                "when candidates exist but none fits whole: compress (pack again as with "
+                "--compress overflow, so the best source is placed cut to its most relevant "
+                "sentences) or none (an empty context, with result.empty_reason saying why)",
+                commands=_PROMPT,
+                show_default=True,
+            ),
+            whole_corpus=None,  # the whole corpus is read whole or not at all, never cut
+        ),
+    )
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
@@ -432,7 +448,7 @@ class Options:
 expected some of system, instructions, budget, dedupe, threshold, scope, supersede, parents, \
 neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, \
 backend, minhash, compress, sentence_scorer, image_tokens, page_max_distance, max_page_pixels, \
-max_decoded_bytes
+max_decoded_bytes, fallback
         """
         check_names(options, FIELDS)
         return cls(**options)

@@ -151,6 +151,8 @@ def build_record(assembly: AssemblyData, *, include_prompt: bool = False) -> dic
     }
     if assembly.route is not None:  # only a routed request has the key: other bytes unchanged
         record["route"] = _jsonable(assembly.route)
+    if assembly.empty_reason is not None:  # only an empty context has the key
+        record["empty_reason"] = assembly.empty_reason
     if include_prompt:
         record["prompt"] = {"system": assembly.system, "user": assembly.user}
     return record
@@ -208,6 +210,7 @@ def assembly_to_dict(assembly: AssemblyData) -> dict[str, Any]:
         "settings": _jsonable(assembly.settings),
         "fates": [_jsonable(f) for f in assembly.fates],
         **({} if assembly.route is None else {"route": _jsonable(assembly.route)}),
+        **({} if assembly.empty_reason is None else {"empty_reason": assembly.empty_reason}),
     }
 
 
@@ -252,6 +255,7 @@ def assembly_from_dict(data: Mapping[str, Any], cls: type[A]) -> A:
             fates=[dict(f) for f in data["fates"]],
             question=data["question"],
             route=None if data.get("route") is None else dict(data["route"]),
+            empty_reason=None if data.get("empty_reason") is None else str(data["empty_reason"]),
         )
     except (KeyError, TypeError) as exc:
         raise InputError(

@@ -302,6 +302,7 @@ class AssemblyData:
     fates: list[dict[str, Any]]
     question: str
     route: dict[str, Any] | None = None
+    empty_reason: str | None = None
 
     @property
     def messages(self) -> list[Message]:

@@ -62,6 +62,7 @@ class Plan:
 
     select: tuple[Stage, ...]
     cut: budget.Cut | None  # the budget's compression hook (``compress`` on)
+    fallback: budget.Cut | None = None  # the hook when nothing fits whole (``fallback``)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -72,7 +73,7 @@ class Plan:
         """Run every stage on ``req``'s items; what fits, counted."""
         for stage in self.select:
             items = stage(items, req)
-        packed = budget.run(items, req, self.cut)
+        packed = budget.run(items, req, self.cut, self.fallback)
         return evict.run(req, packed, lay_out(req, packed))
 
 
@@ -100,4 +101,6 @@ def plan(options: Options) -> Plan:
         (o.compress == "all", compress.run),
     ]
     cut = compress.fit if o.compress is not None else None
-    return Plan(tuple(stage for wanted, stage in steps if wanted), cut)
+    # compress on already cuts what does not fit; off, the fallback packs again with the cut
+    fallback = compress.fit if o.compress is None and o.fallback == "compress" else None
+    return Plan(tuple(stage for wanted, stage in steps if wanted), cut, fallback)

@@ -71,7 +71,10 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
         settings=settings,
         fates=lambda: _fates(chunks, label_of, ledger.fate, req.scratch.second_look),
         question=req.question,
+        empty_reason=_empty_reason(req, framing.context_budget) if not sources and chunks else None,
     )
+    if assembly.empty_reason is not None:
+        LOG.warning("empty context: %s", assembly.empty_reason)
     if LOG.isEnabledFor(logging.DEBUG):  # nothing is formatted unless someone listens
         _log(assembly, req)
     return assembly
@@ -105,6 +108,40 @@ def _sources(items: list[Item], per_source: list[int], chunks: list[Chunk]) -> l
 
 _object_new = object.__new__
 _object_setattr = object.__setattr__
+
+
+def _empty_reason(req: Request, budget: int) -> str:
+    """Why no source was placed although there were candidates: one sentence that names the
+    best candidate that did not fit, what was left for it, and what was tried."""
+    o, fate = req.options, req.ledger.fate
+    misfit = next(
+        (
+            i
+            for i in sorted(fate)
+            if fate[i].reason == "over_budget" and "remaining" in fate[i].detail
+        ),
+        None,
+    )
+    if misfit is None:
+        reasons = sorted({d.reason for d in fate.values()})
+        return (
+            f"no source was placed: each of the {len(req.chunks)} candidate(s) was dropped "
+            f"({', '.join(reasons)}); see result.dropped"
+        )
+    left = fate[misfit].detail.get("remaining")
+    head = (
+        f"no source fits the context budget of {budget} tokens: "
+        f"{describe(misfit, fate[misfit].chunk.id)} does not fit in the {left} tokens left"
+    )
+    if o.compress is not None or o.fallback == "compress":
+        return (
+            f"{head}, nor does any cut of it to its most relevant sentences; raise the "
+            "budget (or window), or pass smaller candidates"
+        )
+    return (
+        f"{head}, and no cut of it was tried (fallback=None); pass fallback='compress' to "
+        "place its most relevant sentences, or raise the budget"
+    )
 
 
 def _log(assembly: Assembly, req: Request) -> None:

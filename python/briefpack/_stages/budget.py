@@ -14,6 +14,13 @@ and drop details (tests/stages/test_budget_one_pass.py):
   ``Budget(images=N)`` as a second budget) and the compression cut (``compress.fit``: an item
   that does not fit whole is placed as its largest cut that fits, and packing goes on).
 
+No silent empty context: with ``compress`` off and ``fallback="compress"`` (the default), a
+request that places nothing is packed again with the cut hook (as ``compress="overflow"``
+would pack it), so the best candidate is placed cut to its most relevant sentences when a
+cut fits; the drops of the first packing are rolled back. The account says why in
+``empty_reason`` when the context is still empty. The second packing runs only when the
+first placed nothing, so a request that places something costs what it did.
+
 The placed blocks and their counts go to the label stage in ``Packed``; the rendered block
 is counted and evicted from in ``evict``, after render. Rejected: cutting an item in half.
 """
@@ -41,15 +48,26 @@ DIGIT_LABELS = frozenset({"o200k_base", "cl100k_base"})
 digits is one token (``label`` relies on it; tests/stages/test_label.py checks both)."""
 
 
-def run(items: list[Item], req: Request, cut: Cut | None = None) -> Packed:
+def run(
+    items: list[Item], req: Request, cut: Cut | None = None, fallback: Cut | None = None
+) -> Packed:
     """Frame the prompt and pack ``items`` greedily in rank order (``cut``: the compression
-    hook, which the plan passes when ``compress`` is on)."""
+    hook, which the plan passes when ``compress`` is on; ``fallback``: the same hook, used
+    only when nothing is placed without it, which the plan passes when ``compress`` is off
+    and ``fallback="compress"``: the drops are forgotten and the items packed again with it,
+    so there is no empty context while a cut of a candidate fits)."""
     framing = frame(req)
     n_sep = separator(items, req)
     tokenizer = req.options.tokenizer
+    mark = req.ledger.mark()
     if cut is None and not req.has_pages and not callable(tokenizer):
-        return one_pass(items, req, framing, n_sep, tokenizer)
-    return greedy(items, req, framing, n_sep, cut)
+        packed = one_pass(items, req, framing, n_sep, tokenizer)
+    else:
+        packed = greedy(items, req, framing, n_sep, cut)
+    if packed.placed or not items or fallback is None:
+        return packed
+    req.ledger.rollback(mark)  # nothing fits whole: pack again, cutting what does not fit
+    return greedy(items, req, framing, n_sep, fallback)
 
 
 def separator(items: list[Item], req: Request) -> int:

@@ -18,11 +18,19 @@ adjacent ones keep the text between them as it was, non-adjacent ones are joined
   relevant sentence (an item whose sentences are all relevant stays whole).
 * ``fit``, the budget stage's cut hook (``budget.Cut``; the plan passes it in both modes): an
   item that does not fit in what is left is placed as its largest cut (largest ``j``) that
-  fits, if any: the score threshold rises one sentence at a time, no sentence is cut.
+  fits, if any; no sentence is cut. The kept set grows with ``j`` (a continuation of a kept
+  sentence is kept), so the cut is found by bisection on ``j``: first the largest ``j`` whose
+  cut still removes a sentence, then the largest ``j`` up to it whose cut fits, each step one
+  cut made, rendered and counted only up to what is left (``count_limited``).
 
 Invariants: a cut text is made only of the item's own sentences, in order, and ``ELISION``;
 rank fidelity and evict's guarantee hold (a cut item is an item like any other). Scoring is
-O(total sentence text) once per request; ``fit`` counts a misfit's cuts in one batch.
+O(total sentence text) once per request; ``fit`` makes and counts O(log n) cuts of a misfit
+of n sentences, each O(n) (O(n log n) time, O(n) memory; it used to make all n cuts, O(n²)).
+A count that is not monotone in the kept set (a tokenizer's merges across the elision
+marker could in principle shrink a longer cut) makes the bisection return a cut that fits,
+not necessarily the largest; tests/test_compress_linear.py holds it equal to the exhaustive
+search on generated texts.
 
 Rejected: cutting tokens inside sentences (not faithful, nothing to log but a diff); dropping
 a source with no relevant sentence (a new ledger reason; the ranker's source stays visible).
@@ -30,13 +38,14 @@ a source with no relevant sentence (a new ledger reason; the ranker's source sta
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import itertools
 import math
-import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .._checks import type_name
+from .._checks import call_back, real, shown, type_name
 from ..errors import InputError
 from ..prompt import render_source
 from ..types import Compression
@@ -58,6 +67,7 @@ class Sentences:
     scores: list[float]
     ranking: list[int]  # sentence indices, best score first, ties in text order
     relevant: int  # how many of ``ranking`` may be kept (>= 1 when there are sentences)
+    segments: Segments | None = None  # made by the first cut (``_segments``)
 
 
 def _key(item: Item) -> int:
@@ -72,7 +82,7 @@ def score(items: Sequence[Item], req: Request) -> None:
     texts = [it.chunk.text for it in todo]  # uncut: an item is scored before any cut
     starts, ends, offsets = req.kernels.split_sentences(texts)
     flat = [texts[i][starts[j] : ends[j]] for i in range(len(todo)) for j in _range(offsets, i)]
-    scores = _scores(flat, req) if flat else []
+    scores = _scores(flat, req, todo, offsets) if flat else []
     for i, it in enumerate(todo):
         spans = [(starts[j], ends[j]) for j in _range(offsets, i)]
         mine = scores[offsets[i] : offsets[i + 1]]
@@ -85,59 +95,124 @@ def _range(offsets: Sequence[int], i: int) -> range:
     return range(offsets[i], offsets[i + 1])
 
 
-def _scores(sentences: list[str], req: Request) -> list[float]:
+def _scores(
+    sentences: list[str], req: Request, items: Sequence[Item], offsets: Sequence[int]
+) -> list[float]:
+    """The scores of ``sentences`` (those of ``items``, ``offsets`` apart): the built-in
+    scorer's, or the caller's checked (one finite number per sentence); a caller's scorer
+    that raises, or answers otherwise, is an ``InputError`` naming the candidates scored."""
     scorer = req.options.sentence_scorer
     if scorer is None:
         aliases = [c.text for c in req.chunks]
         return req.kernels.score_sentences(req.question, sentences, aliases)
-    got = scorer(req.question, list(sentences))
+
+    def of(i: int) -> str:  # the candidate sentence i belongs to
+        return req.name(items[bisect.bisect_right(offsets, i) - 1])
+
+    where = f"scoring the sentences of {_names(items, req)}"
+    got = call_back("sentence_scorer", where, scorer, req.question, list(sentences))
     if not isinstance(got, Sequence) and not isinstance(got, (str, bytes)):
         with contextlib.suppress(TypeError):
             got = list(got)  # a numpy array (of numpy floats: numbers.Real), a generator
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
         raise InputError(
-            f"sentence_scorer must return a list of numbers, got {type_name(got)}",
+            f"{where}: sentence_scorer must return a list of numbers, got {type_name(got)}",
             option="sentence_scorer",
         )
     if len(got) != len(sentences):
         raise InputError(
-            f"sentence_scorer returned {len(got)} scores for {len(sentences)} sentences; "
+            f"{where}: sentence_scorer returned {len(got)} scores for {len(sentences)} "
+            "sentences; "
             "return one score per sentence, in the order given",
             option="sentence_scorer",
         )
     out: list[float] = []
     for i, s in enumerate(got):
-        if isinstance(s, bool) or not isinstance(s, numbers.Real) or not math.isfinite(s):
+        x = real(s)  # a huge int is inf here, not an OverflowError
+        if x is None or not math.isfinite(x):
             raise InputError(
-                f"sentence_scorer returned {s!r} for sentence {i} of {len(sentences)} "
-                f"({sentences[i][:40]!r}); scores must be finite numbers",
+                f"sentence_scorer returned {shown(s)} for sentence {i} of {len(sentences)} "
+                f"({sentences[i][:40]!r}, of {of(i)}); scores must be finite numbers",
                 option="sentence_scorer",
             )
-        out.append(float(s))
+        out.append(x)
     return out
 
 
-def _cuts(data: Sentences, sizes: Sequence[int], req: Request) -> list[list[int]]:
-    """For each ``j`` of ``sizes``: the ``j`` best sentences and their continuations, ascending."""
-    n = len(data.spans)
-    sentences = [data.text[a:b] for a, b in data.spans]
-    flat: list[str] = []
-    marks: list[float] = []
-    offsets = [0]
-    for j in sizes:
-        chosen = set(data.ranking[:j])
-        flat.extend(sentences)
-        marks.extend(1.0 if k in chosen else 0.0 for k in range(n))
-        offsets.append(len(flat))
-    picked = req.kernels.select_sentences(flat, marks, 1.0, offsets)
-    out: list[list[int]] = [[] for _ in sizes]
+def _names(items: Sequence[Item], req: Request) -> str:
+    """The candidates of ``items`` as messages name them (the first three, then a count)."""
+    names = [req.name(it) for it in items[:3]]
+    more = len(items) - len(names)
+    return ", ".join(names) + (f" and {more} more" if more else "")
+
+
+def _segments(data: Sentences, req: Request) -> Segments:
+    """``data``'s sentences as segments, by the cut that first keeps them (made once).
+
+    A segment is a sentence that does not continue its predecessor and the run of sentences
+    after it that each do (``select_sentences``'s rule keeps the whole segment of a kept
+    sentence: the continuations forward, the antecedents back). So cut ``j`` is the union of
+    the segments holding one of the ``j`` best sentences, and a segment enters at the rank
+    of its best sentence. Which sentences continue their predecessor is one
+    ``select_sentences`` call over the pairs ``(k - 1, k)``, the first of each marked; the
+    rest is O(n log n).
+    """
+    if data.segments is not None:
+        return data.segments
+    n, text = len(data.spans), data.text
+    sentences = [text[a:b] for a, b in data.spans]
+    flat: list[str] = [""] * (2 * n - 2)  # the pairs (k - 1, k), k >= 1
+    flat[0::2], flat[1::2] = sentences[:-1], sentences[1:]
+    marks = [1.0, 0.0] * (n - 1)
+    picked = req.kernels.select_sentences(flat, marks, 1.0, range(0, len(flat) + 1, 2))
+    del flat, marks, sentences
+    head = bytearray(b"\x01") * (n + 1)  # head[k]: sentence k starts a segment (and n)
     for p in picked:
-        out[p // n].append(p % n)
-    return out
+        if p & 1:  # the second of pair k - 1: sentence k continues sentence k - 1
+            head[(p + 1) >> 1] = 0
+    del picked
+    rank = [0] * n  # 1 for the best sentence
+    for pos, k in enumerate(data.ranking, 1):
+        rank[k] = pos
+    firsts = [k for k in range(n + 1) if head[k]]
+    by_entry: list[tuple[int, int] | None] = [None] * (n + 1)  # ranks are distinct
+    for a, b in itertools.pairwise(firsts):
+        by_entry[min(rank[a:b])] = (a, b - 1)
+    entries = [e for e in range(n + 1) if by_entry[e] is not None]
+    ranges = [r for r in by_entry if r is not None]
+    sizes = [0] * (len(ranges) + 1)
+    for m, (a, b) in enumerate(ranges, 1):
+        sizes[m] = sizes[m - 1] + b - a + 1
+    data.segments = Segments(entries, ranges, sizes)
+    return data.segments
 
 
-def _cut(item: Item, data: Sentences, keep: list[int]) -> Item:
-    """``item`` with its text cut to the sentences ``keep`` (ascending)."""
+@dataclass(slots=True)
+class Segments:
+    """An item's segments in the order cuts take them in (see ``_segments``)."""
+
+    entries: list[int]  # the smallest ``j`` whose cut keeps each segment, ascending
+    ranges: list[tuple[int, int]]  # each segment's first and last sentence
+    sizes: list[int]  # sizes[m]: sentences in the first m segments
+
+    def count(self, j: int) -> int:
+        """How many sentences cut ``j`` keeps. O(log n)."""
+        return self.sizes[bisect.bisect_right(self.entries, j)]
+
+    def keep(self, j: int) -> list[int]:
+        """Cut ``j``'s sentences, ascending. O(kept + segments kept * log)."""
+        m = bisect.bisect_right(self.entries, j)
+        return [k for a, b in sorted(self.ranges[:m]) for k in range(a, b + 1)]
+
+
+def _keep(data: Sentences, j: int, req: Request) -> list[int]:
+    """Cut ``j``: the ``j`` best sentences and the neighbours that continue them, ascending."""
+    return _segments(data, req).keep(j)
+
+
+def _text(data: Sentences, keep: list[int]) -> str:
+    """The cut text of ``keep`` (ascending): runs of adjacent sentences as they were, joined
+    by ``ELISION``."""
     pieces: list[str] = []
     run_start = prev = keep[0]
     for k in [*keep[1:], -1]:
@@ -146,9 +221,14 @@ def _cut(item: Item, data: Sentences, keep: list[int]) -> Item:
             continue
         pieces.append(data.text[data.spans[run_start][0] : data.spans[prev][1]])
         run_start = prev = k
+    return ELISION.join(pieces)
+
+
+def _cut(item: Item, data: Sentences, keep: list[int]) -> Item:
+    """``item`` with its text cut to the sentences ``keep`` (ascending)."""
     kept = set(keep)
     removed = tuple(data.text[a:b] for i, (a, b) in enumerate(data.spans) if i not in kept)
-    chunk = item.chunk.replace(text=ELISION.join(pieces), tokens=None)
+    chunk = item.chunk.replace(text=_text(data, keep), tokens=None)
     return Item(
         chunk,
         item.members,
@@ -165,7 +245,7 @@ def run(items: list[Item], req: Request) -> list[Item]:
     out: list[Item] = []
     for it in items:
         data = req.scratch.sentences[_key(it)]
-        keep = _cuts(data, [data.relevant], req)[0] if data.spans else []
+        keep = _keep(data, data.relevant, req) if data.spans else []
         out.append(_cut(it, data, keep) if 0 < len(keep) < len(data.spans) else it)
     return out
 
@@ -182,18 +262,64 @@ def fit(
     score(items[k:], req)
     item = items[k]
     data = req.scratch.sentences[_key(item)]
-    if not data.spans:
+    n = len(data.spans)
+    if not n:
         return None
-    sizes = list(range(data.relevant, 0, -1))
-    cuts = [c for c in _cuts(data, sizes, req) if len(c) < len(data.spans)]
-    if not cuts:
+    labels, limit = req.options.labels, max(0, left - n_sep)
+
+    def cost(keep: list[int]) -> int:  # exact up to ``limit``, some number past it beyond
+        block = render_source(
+            widest, item.chunk.replace(text=_text(data, keep), tokens=None), labels
+        )
+        return req.count_limited([block], [limit], lambda _: req.name(item))[0] + n_sep
+
+    # the largest j whose cut removes a sentence (kept sets grow with j), then the largest
+    # j <= that whose cut fits (counts grow with the kept set), galloping up from j = 1 so
+    # that the cuts made are about as large as what fits
+    segments = _segments(data, req)
+    top = _largest(1, data.relevant, lambda j: segments.count(j) < n)
+    if top is None:
         return None
-    cut_items = [_cut(item, data, c) for c in cuts]
-    labels = req.options.labels
-    texts = [render_source(widest, it.chunk, labels) for it in cut_items]
-    limit = max(0, left - n_sep)
-    counted = req.count_limited(texts, [limit] * len(texts), lambda _: req.name(item))
-    for it, n in zip(cut_items, counted, strict=True):
-        if n + n_sep <= left:
-            return it, n + n_sep
-    return None
+    best = _largest(1, top, lambda j: cost(segments.keep(j)) <= left, gallop=True)
+    if best is None:
+        return None
+    keep = segments.keep(best)
+    return _cut(item, data, keep), cost(keep)
+
+
+def _largest(lo: int, hi: int, ok: Callable[[int], bool], *, gallop: bool = False) -> int | None:
+    """The largest ``j`` in ``[lo, hi]`` with ``ok(j)``, for an ``ok`` true up to some ``j``
+    and false after it (None if ``ok(lo)`` is false): O(log(hi - lo)) calls of ``ok``.
+    ``gallop``: try ``lo``, ``lo + 1``, ``lo + 3``, ``lo + 7``, ... before bisecting, so that
+    no ``j`` much past the answer is tried (for an ``ok`` whose cost grows with ``j``);
+    else ``hi`` first.
+
+    >>> _largest(1, 100, lambda j: j <= 37), _largest(1, 9, lambda j: False)
+    (37, None)
+    >>> _largest(1, 100, lambda j: j <= 37, gallop=True), _largest(1, 5, bool, gallop=True)
+    (37, 5)
+    """
+    if gallop:
+        if not ok(lo):
+            return None
+        step = 1
+        while True:  # ok(lo)
+            nxt = min(lo + step, hi)
+            if nxt == lo:
+                return lo
+            if not ok(nxt):
+                hi = nxt
+                break
+            lo, step = nxt, step * 2
+    else:
+        if ok(hi):
+            return hi
+        if not ok(lo):
+            return None
+    while hi - lo > 1:  # ok(lo), not ok(hi)
+        mid = (lo + hi) // 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo

@@ -73,6 +73,16 @@ class Ledger:
             self._shapes.append(_EACH)
             self._built = None
 
+    def mark(self) -> int:
+        """Where the ledger is now, for ``rollback`` (the budget packs again from there)."""
+        return len(self._items)
+
+    def rollback(self, mark: int) -> None:
+        """Forget every drop made since ``mark``."""
+        for column in (self._items, self._reasons, self._details, self._shapes):
+            del column[mark:]
+        self._built = None
+
     @property
     def fate(self) -> dict[int, Dropped]:
         """Each dropped candidate's ``Dropped``, by input index (built on first read)."""

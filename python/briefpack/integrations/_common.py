@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence, Sized
 from typing import Any
 
 from .._checks import ENCODINGS, type_name
+from .._tokenizers import resolve
 from ..assembler import Assembler
 from ..assembly import Assembly
 from ..errors import InputError
@@ -44,11 +45,12 @@ __all__ = [
     "resolve_tokenizer",
     "run",
     "shown",
+    "tokenizer_name",
     "untouched",
 ]
 
 LOG = logging.getLogger("briefpack.integrations")
-"""The adapters' logger (a child of ``briefpack``): DEBUG only, silent unless configured."""
+"""The adapters' logger (a child of ``briefpack``): DEBUG, and a WARNING for an empty context."""
 
 PER_REQUEST = ("history", "query_vector")
 """``assemble`` keywords that belong to a request, not to the ``Assembler``."""
@@ -87,22 +89,6 @@ def missing_extra(module: str, package: str, extra: str) -> ImportError:
 
 # ---- tokenizers -------------------------------------------------------------------------------
 
-_MODEL_ENCODINGS = (
-    # (model-name prefix, encoding), most specific first; tiktoken's own table agrees (tested).
-    ("gpt-4o", "o200k_base"),
-    ("chatgpt-4o", "o200k_base"),
-    ("gpt-4.1", "o200k_base"),
-    ("gpt-4.5", "o200k_base"),
-    ("gpt-5", "o200k_base"),
-    ("o1", "o200k_base"),
-    ("o3", "o200k_base"),
-    ("o4", "o200k_base"),
-    ("gpt-4", "cl100k_base"),
-    ("gpt-3.5", "cl100k_base"),
-    ("text-embedding-3", "cl100k_base"),
-    ("text-embedding-ada-002", "cl100k_base"),
-)
-
 
 class TokenCounter:
     """A caller's tokenizer as ``str -> int``: it may return a count or the tokens themselves.
@@ -132,37 +118,47 @@ class TokenCounter:
 def resolve_tokenizer(tokenizer: object) -> str | Callable[[str], int]:
     """What ``assemble`` counts with, from what a framework user has to hand.
 
-    An encoding name (``"o200k_base"``, ``"cl100k_base"``, ``"approx"``) stays; an OpenAI
-    model name becomes its encoding; a tiktoken ``Encoding`` of a built-in vocabulary becomes
-    its name (the Rust core counts it), any other ``Encoding`` counts ``encode_ordinary``;
-    any other callable may return a count or a token list.
+    The core's rule (``briefpack._tokenizers.resolve``, as ``assemble(tokenizer=...)``): an
+    encoding name stays; an OpenAI model name becomes its encoding, a ``claude-...`` name
+    ``"approx"``; a tiktoken ``Encoding`` of a built-in vocabulary (or its bound ``encode``)
+    becomes its name (serialisable, counted by the core), any other ``Encoding`` counts
+    ``encode_ordinary``; a Haystack ``TokenCounter``; any other callable may return a count
+    or a token list.
 
     >>> resolve_tokenizer("gpt-4o"), resolve_tokenizer("gpt-4-turbo"), resolve_tokenizer("approx")
     ('o200k_base', 'cl100k_base', 'approx')
     """
-    if isinstance(tokenizer, str):
-        if tokenizer in ENCODINGS:
-            return tokenizer
-        for prefix, encoding in _MODEL_ENCODINGS:
-            if tokenizer.startswith(prefix):
-                return encoding
+    try:
+        return resolve(tokenizer)
+    except InputError:
+        if isinstance(tokenizer, str):
+            raise InputError(
+                f"tokenizer must be an encoding ({', '.join(map(repr, ENCODINGS))}), an OpenAI "
+                f"model name such as 'gpt-4o', a 'claude-...' name (approximated), a tiktoken "
+                f"Encoding, a Haystack TokenCounter or a callable, got {shown(tokenizer)}"
+            ) from None
         raise InputError(
-            f"tokenizer must be an encoding ({', '.join(map(repr, ENCODINGS))}), an OpenAI "
-            f"model name such as 'gpt-4o', a tiktoken Encoding or a callable, got "
-            f"{shown(tokenizer)}"
-        )
-    encode = getattr(tokenizer, "encode_ordinary", None)
-    name = getattr(tokenizer, "name", None)
-    if callable(encode) and isinstance(name, str):  # a tiktoken Encoding
-        if name in ENCODINGS:
-            return name
-        return TokenCounter(encode)
-    if callable(tokenizer):
-        return TokenCounter(tokenizer)
-    raise InputError(
-        f"tokenizer must be an encoding name, a model name, a tiktoken Encoding or a callable, "
-        f"got {type_name(tokenizer)} {shown(tokenizer)}"
-    )
+            f"tokenizer must be an encoding name, a model name, a tiktoken Encoding, a Haystack "
+            f"TokenCounter or a callable, got {type_name(tokenizer)} {shown(tokenizer)}"
+        ) from None
+
+
+def tokenizer_name(tokenizer: object) -> object:
+    """What an adapter serialises for ``tokenizer``: a name as given; an object that resolves
+    to a built-in vocabulary (a tiktoken ``Encoding`` of ours, its bound ``encode``, a
+    Haystack ``TiktokenCounter``) as that vocabulary's name; else the value as it is (a
+    callable: the adapter's own rule).
+
+    >>> tokenizer_name("gpt-4o"), tokenizer_name(len)
+    ('gpt-4o', <built-in function len>)
+    """
+    if isinstance(tokenizer, str):
+        return tokenizer
+    try:
+        got = resolve(tokenizer)
+    except InputError:
+        return tokenizer
+    return got if isinstance(got, str) else tokenizer
 
 
 # ---- building and running ---------------------------------------------------------------------
@@ -178,7 +174,7 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
 expected some of history, query_vector, system, instructions, budget, dedupe, threshold, scope, \
 supersede, parents, neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, \
 overflow, tokenizer, backend, minhash, compress, sentence_scorer, image_tokens, page_max_distance, \
-max_page_pixels, max_decoded_bytes
+max_page_pixels, max_decoded_bytes, fallback
     """
     check_names(options, ASSEMBLE_OPTIONS, what="assemble option")
     return dict(options)
@@ -230,7 +226,8 @@ def run(
 ) -> Assembly:
     """One request: the built ``Assembler`` with ``history`` and per-request keywords (a query
     vector; resolvers and run-time overrides of options give a checked copy for this request
-    only). Logs the outcome at DEBUG.
+    only). Logs the outcome at DEBUG, and an empty context (candidates, none placed) as a
+    WARNING naming the adapter and ``assembly.empty_reason``.
 
     >>> built = build({"budget": 100, "tokenizer": "approx"})
     >>> run(built, "Why?", ["Because.", "Because."], adapter="doc").settings["dedupe"]
@@ -251,6 +248,8 @@ def run(
         asm = asm.replace(**changes)
     assembly = asm(question, candidates, **request)
     log_request(adapter, assembly, len(candidates))
+    if assembly.empty_reason is not None:
+        LOG.warning("%s: empty context: %s", adapter, assembly.empty_reason)
     return assembly
 
 

@@ -42,6 +42,7 @@ from ._common import (
     pick_fields,
     run,
     shown,
+    tokenizer_name,
     untouched,
 )
 
@@ -300,7 +301,7 @@ class BriefpackPromptBuilder:
             dedupe=self.dedupe,
             threshold=self.threshold,
             max_per_doc=self.max_per_doc,
-            tokenizer=_callable_out("tokenizer", self.tokenizer),
+            tokenizer=_callable_out("tokenizer", tokenizer_name(self.tokenizer)),
             system=self.system,
             instructions=self.instructions,
             labels=self.labels,

@@ -61,6 +61,7 @@ from ._common import (
     pick_fields,
     run,
     shown,
+    tokenizer_name,
     untouched,
 )
 
@@ -336,6 +337,8 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
 
     @field_serializer("tokenizer", "options")
     def _callables_out(self, value: Any, info: FieldSerializationInfo) -> Any:
+        if info.field_name == "tokenizer" and info.mode_is_json():
+            value = tokenizer_name(value)  # a built-in vocabulary by its name
         return check_json_value(info.field_name, value) if info.mode_is_json() else value
 
     def _options(self) -> dict[str, Any]:
@@ -488,9 +491,11 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
 
 
 def _event(assembly: Assembly) -> dict[str, Any]:
-    """The custom callback event of one request: counts, drops and the assembly."""
+    """The custom callback event of one request: counts, drops, why the context is empty
+    (``empty_reason``, None when it is not) and the assembly."""
     return {
         "sources": [s.chunk.id for s in assembly.sources],
+        "empty_reason": assembly.empty_reason,
         "dropped": [
             {"id": d.chunk.id, "reason": d.reason, "detail": dict(d.detail)}
             for d in assembly.dropped

@@ -62,6 +62,7 @@ from ._common import (
     note_vectors,
     pick_fields,
     run,
+    tokenizer_name,
     untouched,
 )
 
@@ -314,6 +315,8 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
 
     @field_serializer("tokenizer", "options")
     def _callables_out(self, value: Any, info: FieldSerializationInfo) -> Any:
+        if info.field_name == "tokenizer" and info.mode_is_json():
+            value = tokenizer_name(value)  # a built-in vocabulary by its name
         return check_json_value(info.field_name, value) if info.mode_is_json() else value
 
     def to_json(self, **kwargs: Any) -> str:

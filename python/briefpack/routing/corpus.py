@@ -31,7 +31,10 @@ def _fit(
 
     Returns (fits, sources tokens or None when it does not fit, context budget).
     """
-    options: dict[str, Any] = {"dedupe": None, "order": "document", "tokenizer": tokenizer}
+    options: dict[str, Any] = {
+        "dedupe": None, "order": "document", "tokenizer": tokenizer,
+        "fallback": None,  # a corpus that does not fit whole is not cut to fit
+    }  # fmt: skip
     if budget is not None:
         options["budget"] = budget
     result = assemble(question, corpus, **options)
