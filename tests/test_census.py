@@ -62,7 +62,6 @@ BASE = {"tokenizer": "approx", "budget": 400}
 PENDING: list[tuple[str, str]] = [
     (r"assemble-field-image-(nul|surrogate)$", "2 (image paths)"),
     (r"pages-(decode_page|hash_pages)-(nul|surrogate)$", "2 (image paths)"),
-    (r"^callback-sentence_scorer$", "10 (the compression stage)"),
     (r"evaluate-(on_row|progress)-raises$", "11 (evaluate's callbacks)"),
     (r"evaluate-(answers|evidence|axis|tolerance)-(minus-)?huge$", "12 (evaluate's messages)"),
     (
@@ -263,7 +262,6 @@ def _cases() -> Iterator[Any]:
     yield pytest.param(
         lambda: bp.evaluate([req], grid, workers=1, generate=boom),
         id="evaluate-generate-raises",
-        marks=pending(11),
     )
     yield pytest.param(
         lambda: bp.evaluate([req], grid, workers=1, on_row=boom), id="evaluate-on_row-raises"
@@ -552,7 +550,7 @@ CLI_OTHER = {
 }
 
 
-CLI_OTHER_PENDING = {"eval-grid-not-utf8": "12 (eval grids that are not UTF-8)"}
+CLI_OTHER_PENDING: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
