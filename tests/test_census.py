@@ -60,10 +60,6 @@ BASE = {"tokenizer": "approx", "budget": 400}
 
 # Cases known to fail because of an item of issue 22 not fixed here: (id pattern, item).
 PENDING: list[tuple[str, str]] = [
-    (r"assemble-field-image-(nul|surrogate)$", "2 (image paths)"),
-    (r"pages-(decode_page|hash_pages)-(nul|surrogate)$", "2 (image paths)"),
-    (r"evaluate-(on_row|progress)-raises$", "11 (evaluate's callbacks)"),
-    (r"evaluate-(answers|evidence|axis|tolerance)-(minus-)?huge$", "12 (evaluate's messages)"),
     (
         r"kernels-(dedupe_cosine-vectors|mmr-query)-(minus-)?huge$",
         "12 (the core's vector bindings convert a huge int to a float)",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -315,3 +316,14 @@ def test_a_numpy_int_from_image_tokens_is_an_int() -> None:
         "q", [bp.Chunk(image=small(1))], image_tokens=lambda w, h: np.int64(12), tokenizer="approx"
     )
     assert a.tokens["images"] == 12
+
+
+def test_a_device_or_fifo_path_is_refused_without_reading(tmp_path: Path) -> None:
+    fifo = tmp_path / "page.png"
+    os.mkfifo(fifo)  # reading it would block for ever
+    with pytest.raises(InputError, match="is not a regular file"):
+        pages.decode_page(fifo)
+    with pytest.raises(InputError, match="is not a regular file"):
+        pages.decode_page("/dev/zero")  # reading it would never end
+    with pytest.raises(InputError, match="is not a valid path"):
+        pages.decode_page("page\x00.png")

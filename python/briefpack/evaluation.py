@@ -33,7 +33,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from ._checks import check_count, type_name
+from ._checks import call_back, check_count, shown, type_name
 from ._jsonl import MAX_DATA_BYTES, MAX_LINE_BYTES, json_lines
 from .assembler import Assembler
 from .assembly import Assembly
@@ -116,7 +116,7 @@ def _strings(value: object, what: str, where: str) -> tuple[str, ...]:
         raise InputError(f"{where}: {what} must be a list of str, got {type_name(value)}")
     for v in value:
         if not isinstance(v, str) or (what == "answers" and not v.strip()):
-            raise InputError(f"{where}: {what} must hold non-empty strs, got {v!r}")
+            raise InputError(f"{where}: {what} must hold non-empty strs, got {shown(v)}")
     return tuple(value)
 
 
@@ -227,7 +227,7 @@ def expand_grid(
         axes = {k: list(v) for k, v in grid.items() if isinstance(v, (list, tuple))}
         for k, v in axes.items():
             if not v:
-                raise InputError(f"grid: the axis {k!r} has no values")
+                raise InputError(f"grid: the axis {shown(k)} has no values")
         settings = []
         for values in itertools.product(*axes.values()):
             chosen = dict(zip(axes, values))
@@ -249,7 +249,8 @@ def expand_grid(
         for key in s:
             if key not in _OPTIONS:
                 raise InputError(
-                    f"setting {i}: unknown option {key!r}; a setting may hold {', '.join(_OPTIONS)}"
+                    f"setting {i}: unknown option {shown(key)}; a setting may hold "
+                    f"{', '.join(_OPTIONS)}"
                 )
     return settings
 
@@ -489,11 +490,11 @@ class SettingResult:
 
 def _show(value: object) -> str:
     if isinstance(value, Budget):
-        parts = [f"{k}={v}" for k, v in asdict(value).items() if v not in (None, 0)]
+        parts = [f"{k}={shown(v)}" for k, v in asdict(value).items() if v not in (None, 0)]
         return "Budget(" + ",".join(parts) + ")"
     if callable(value):
         return getattr(value, "__name__", type(value).__name__)
-    return "none" if value is None else str(value)
+    return "none" if value is None else shown(value) if isinstance(value, int) else str(value)
 
 
 def _plain(value: object) -> Any:
@@ -707,7 +708,7 @@ def evaluate(
     if timeout is not None and (
         isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
     ):
-        raise InputError(f"timeout must be a number of seconds > 0 or None, got {timeout!r}")
+        raise InputError(f"timeout must be a number of seconds > 0 or None, got {shown(timeout)}")
     assemblers = _assemblers(settings, checked[0])
     sweep = _open_sweep(executor, workers, ray_address)
     rows: list[SettingResult] = []
@@ -723,12 +724,12 @@ def evaluate(
                 found.extend(got)
                 done += len(got)
                 if progress is not None:
-                    progress(done, total)
+                    call_back("progress", "evaluate", progress, done, total)
             row = summarize(setting, found)
             rows.append(row)
             outcomes.append(found)
             if on_row is not None:
-                on_row(row)
+                call_back("on_row", "evaluate", on_row, row)
     finally:
         sweep.close()
     return finish(rows, outcomes, float(tolerance))
@@ -747,13 +748,13 @@ def _check_arguments(
         or not isinstance(tolerance, (int, float))
         or not (0 <= tolerance <= 1)
     ):
-        raise InputError(f"tolerance must be a number in [0, 1], got {tolerance!r}")
+        raise InputError(f"tolerance must be a number in [0, 1], got {shown(tolerance)}")
     if generate is not None and not callable(generate):
         raise InputError(f"generate must be callable, got {type_name(generate)}")
     if not (executor is None or executor in ("threads", "ray") or isinstance(executor, Executor)):
         raise InputError(
             f"executor must be None, 'threads', 'ray' or a concurrent.futures.Executor, got "
-            f"{executor!r}"
+            f"{shown(executor)}"
         )
     return workers
 

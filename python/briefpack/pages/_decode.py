@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import io
 import os
+import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,9 @@ from ..errors import InputError
 
 if TYPE_CHECKING:
     from PIL import Image
+
+MAX_IMAGE_FILE_BYTES = 256 << 20
+"""The largest image file ``decode_page`` reads from a path: 256 MiB (a page is a few MB)."""
 
 MAX_PAGE_PIXELS = _MAX_PAGE_PIXELS
 """The most pixels (width * height) a page may have: 50 megapixels, e.g. 5000x10000. An A4
@@ -212,15 +216,36 @@ def decode_page(
 
 
 def _read(path: str | os.PathLike[str], where: str) -> bytes:
+    """The bytes of an image file: a regular file (never a device or a FIFO, which could hang
+    or never end) of at most ``MAX_IMAGE_FILE_BYTES``; anything else is an ``InputError``."""
     p = Path(path)
     try:
-        return p.read_bytes()
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise InputError(f"{where}: image file {str(p)!r} does not exist") from None
     except IsADirectoryError:
         raise InputError(f"{where}: image path {str(p)!r} is a directory, not a file") from None
     except OSError as exc:
         raise InputError(f"{where}: cannot read image file {str(p)!r}: {exc.strerror}") from None
+    except ValueError:  # a NUL byte or a lone surrogate in the path
+        raise InputError(f"{where}: image path {str(p)!r} is not a valid path") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        what = "a directory, not a file" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise InputError(f"{where}: image path {str(p)!r} is {what}")
+    with os.fdopen(fd, "rb") as f:
+        if info.st_size > MAX_IMAGE_FILE_BYTES:
+            raise InputError(
+                f"{where}: image file {str(p)!r} has {info.st_size} bytes, more than "
+                f"MAX_IMAGE_FILE_BYTES ({MAX_IMAGE_FILE_BYTES}); pass a smaller file"
+            )
+        try:
+            return f.read(MAX_IMAGE_FILE_BYTES + 1)
+        except OSError as exc:
+            raise InputError(
+                f"{where}: cannot read image file {str(p)!r}: {exc.strerror}"
+            ) from None
 
 
 def _decode_bytes(data: bytes, where: str, max_pixels: int, budget: DecodeBudget) -> PageImage:
