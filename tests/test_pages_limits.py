@@ -321,9 +321,9 @@ def test_a_numpy_int_from_image_tokens_is_an_int() -> None:
 def test_a_device_or_fifo_path_is_refused_without_reading(tmp_path: Path) -> None:
     fifo = tmp_path / "page.png"
     os.mkfifo(fifo)  # reading it would block for ever
-    with pytest.raises(InputError, match="is not a regular file"):
+    with pytest.raises(bp.InputError, match="is not a regular file"):
         pages.decode_page(fifo)
-    with pytest.raises(InputError, match="is not a regular file"):
+    with pytest.raises(bp.InputError, match="is not a regular file"):
         pages.decode_page("/dev/zero")  # reading it would never end
-    with pytest.raises(InputError, match="is not a valid path"):
+    with pytest.raises(bp.InputError, match="is not a valid path"):
         pages.decode_page("page\x00.png")
