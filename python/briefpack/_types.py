@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 __all__ = ["DedupeResult", "PackResult", "PricedPack", "SentenceSpans"]
@@ -16,6 +17,12 @@ class DedupeResult(NamedTuple):
             duplicates, or ``None`` for a kept item.
         similarity: one entry per input: the similarity to ``duplicate_of`` (1.0 for exact
             copies), or ``None`` for a kept item.
+        near_of: one entry per input (empty from kernels without the difference guard): for a
+            kept item the guard saved, the earliest kept item it met the threshold with; else
+            ``None``.
+        near_similarity: the similarity to ``near_of``, or ``None``.
+        kept_because: why the guard kept the pair (``"differs in 'insort_left' /
+            'insort_right'"``, see ``docs/dedupe_guard.md``), or ``None``.
 
     >>> DedupeResult([0], [None, 0], [None, 1.0]).kept
     [0]
@@ -24,6 +31,9 @@ class DedupeResult(NamedTuple):
     kept: list[int]
     duplicate_of: list[int | None]
     similarity: list[float | None]
+    near_of: Sequence[int | None] = ()
+    near_similarity: Sequence[float | None] = ()
+    kept_because: Sequence[str | None] = ()
 
 
 class PackResult(NamedTuple):

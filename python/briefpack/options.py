@@ -335,6 +335,18 @@ class Options:
         default=None,
         metadata=spec(r.minhash, record=lambda v, _: dict(v) if v else None, whole_corpus=None),
     )
+    dedupe_guard: bool = field(
+        default=True,
+        metadata=spec(
+            r.flag("dedupe_guard"),
+            record=lambda v, _: OMIT if v else False,
+            whole_corpus=KEEP,
+        ),
+    )
+    """The difference guard of near-duplicate dedupe (jaccard, minhash, cosine with texts):
+    two candidates over the threshold whose texts differ in a number, date, version, code
+    identifier or negation are both kept (``docs/dedupe_guard.md``); False: every pair over the
+    threshold is a duplicate, as before the guard. Recorded only when off."""
     compress: Literal["overflow", "all"] | None = field(
         default=None,
         metadata=spec(

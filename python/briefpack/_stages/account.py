@@ -69,7 +69,7 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
         dropped=ledger.dropped,
         tokens=tokens,
         settings=settings,
-        fates=lambda: _fates(chunks, label_of, ledger.fate),
+        fates=lambda: _fates(chunks, label_of, ledger.fate, ledger.near),
         question=req.question,
     )
     if LOG.isEnabledFor(logging.DEBUG):  # nothing is formatted unless someone listens
@@ -126,7 +126,10 @@ def _log(assembly: Assembly, req: Request) -> None:
 
 
 def _fates(
-    chunks: list[Chunk], label_of: dict[int, int], dropped: dict[int, Dropped]
+    chunks: list[Chunk],
+    label_of: dict[int, int],
+    dropped: dict[int, Dropped],
+    near: dict[int, dict[str, object]],
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i, c in enumerate(chunks):
@@ -143,4 +146,6 @@ def _fates(
                     "detail": dict(d.detail),
                 }
             )
+        if i in near:  # kept by dedupe's difference guard (only then: other bytes unchanged)
+            out[-1]["near"] = dict(near[i])
     return out
