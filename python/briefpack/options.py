@@ -417,7 +417,7 @@ class Options:
         briefpack.errors.InputError: unknown option(s) 'bugdet' (did you mean 'budget'?); \
 expected some of system, instructions, budget, dedupe, threshold, scope, supersede, parents, \
 neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, \
-backend, minhash, compress, sentence_scorer, image_tokens, page_max_distance
+backend, minhash, dedupe_guard, compress, sentence_scorer, image_tokens, page_max_distance
         """
         check_names(options, FIELDS)
         return cls(**options)

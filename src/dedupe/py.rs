@@ -20,14 +20,15 @@ impl From<Dedupe> for DedupeOut {
     }
 }
 
-/// The columns a guarded kernel returns: `DedupeOut` and, with the guard on, `near_of`,
-/// `near_similarity` and `kept_because` (`DedupeResult`'s six fields).
+/// The columns a guarded kernel returns: `DedupeOut` and, when the guard saved some item,
+/// `near_of`, `near_similarity` and `kept_because` (`GuardedResult`'s six arguments).
 pub(crate) fn columns<'py>(
     py: Python<'py>,
     d: Dedupe,
     saved: Option<Saved>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let out: DedupeOut = d.into();
+    let saved = saved.filter(|s| s.kept_because.iter().any(Option::is_some));
     Ok(match saved {
         None => out.into_pyobject(py)?.into_any(),
         Some(s) => (out.0, out.1, out.2, s.near_of, s.similarity, s.kept_because)

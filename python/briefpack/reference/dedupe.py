@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from .._checks import check_count, check_seed, check_texts, check_unit_interval, check_vectors
-from .._types import DedupeResult
+from .._types import DedupeResult, GuardedResult
 from ..errors import InputError
 from .guard import Guard
 from .text import exact_key, word_set, words
@@ -70,8 +70,10 @@ class _Walk:
         n = len(self.dup)
         if self.guard is None:
             return _result(n, self.dup, self.sim)
+        if not any(self.why):
+            return _result(n, self.dup, self.sim)
         kept = [i for i in range(n) if self.dup[i] is None]
-        return DedupeResult(kept, self.dup, self.sim, self.near, self.near_sim, self.why)
+        return GuardedResult(kept, self.dup, self.sim, self.near, self.near_sim, self.why)
 
 
 def dedupe_exact(texts: list[str]) -> DedupeResult:
