@@ -29,6 +29,9 @@ BACKENDS = ["python", *(["rust"] if HAVE_RUST else [])]
 
 
 def run(backend: str, method: str, texts: list[str], **kw: Any) -> Any:
+    """The kernel ``method`` on ``backend``, with the guard on unless ``guard=False`` is given
+    (it is an opt-in: off by default)."""
+    kw.setdefault("guard", True)
     k = _backend.get_kernels(backend)
     if method == "cosine":  # one direction for all: every pair is over any threshold
         return k.dedupe("dedupe_cosine", [[1.0, 0.0]] * len(texts), texts=texts, **kw)
@@ -37,7 +40,7 @@ def run(backend: str, method: str, texts: list[str], **kw: Any) -> Any:
 
 def pair(a: str, b: str, backend: str, method: str = "jaccard", **kw: Any) -> Any:
     kw.setdefault("threshold", 0.5 if method != "cosine" else 0.97)
-    return run(backend, method, [a, b], guard=True, **kw)
+    return run(backend, method, [a, b], **kw)
 
 
 SIBLINGS = [
@@ -188,10 +191,12 @@ def test_guard_off_is_the_old_kernel_and_a_non_bool_is_refused():
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_the_option_turns_it_off_and_the_record_explains_a_kept_pair(backend: str):
+def test_the_option_turns_it_on_and_the_record_explains_a_kept_pair(backend: str):
     a, b, why = SIBLINGS[0]
     chunks = [bp.Chunk(a, id="left", score=0.9), bp.Chunk(b, id="right", score=0.8)]
-    on = bp.assemble("insort?", chunks, budget=2000, tokenizer="approx", backend=backend)
+    on = bp.assemble(
+        "insort?", chunks, budget=2000, tokenizer="approx", backend=backend, dedupe_guard=True
+    )
     assert [s.chunk.id for s in on.sources] == ["left", "right"]
     entry = on.record()["candidates"][1]
     assert entry["near"]["of"] == "left"
@@ -203,10 +208,37 @@ def test_the_option_turns_it_off_and_the_record_explains_a_kept_pair(backend: st
         "insort?", chunks, budget=2000, tokenizer="approx", backend=backend, dedupe_guard=False
     )
     assert [s.chunk.id for s in off.sources] == ["left"]
-    assert off.record()["settings"]["dedupe_guard"] is False
-    assert "dedupe_guard" not in on.record()["settings"]
+    assert on.record()["settings"]["dedupe_guard"] is True
+    assert "dedupe_guard" not in off.record()["settings"]
     with pytest.raises(InputError, match="dedupe_guard must be True or False"):
         bp.assemble("q", chunks, dedupe_guard="no")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_guard_is_off_by_default_and_then_changes_nothing(backend: str):
+    a, b, _ = SIBLINGS[0]
+    texts = [a, b, KEPT[0][0], KEPT[0][1]]
+    k = _backend.get_kernels(backend)
+    for name, data, kw in (
+        ("dedupe_jaccard", texts, {}),
+        ("dedupe_minhash", texts, {"threshold": 0.3}),
+        ("dedupe_cosine", [[1.0, 0.0]] * len(texts), {"texts": texts}),
+    ):
+        default, off = k.dedupe(name, data, **kw), k.dedupe(name, data, guard=False, **kw)
+        assert type(default) is bp.kernels.DedupeResult, name  # never the guard's columns
+        assert default == off, name
+        assert default.kept_because == [None] * len(texts), name
+        assert len(default.kept) < len(texts), name  # the siblings are dropped, as before
+        assert k.dedupe(name, data, guard=True, **kw).kept != default.kept, name
+    chunks = [bp.Chunk(t, id=f"c{i}", score=1.0 - i / 10) for i, t in enumerate(texts)]
+    plain = bp.assemble("q", chunks, budget=2000, tokenizer="approx", backend=backend)
+    off = bp.assemble(
+        "q", chunks, budget=2000, tokenizer="approx", backend=backend, dedupe_guard=False
+    )
+    assert plain.to_dict() == off.to_dict()
+    assert plain.record(include_prompt=True) == off.record(include_prompt=True)
+    assert "dedupe_guard" not in plain.record()["settings"]
+    assert all("near" not in c for c in plain.record()["candidates"])
 
 
 # -- parity ---------------------------------------------------------------------------------
@@ -289,5 +321,6 @@ def test_backends_agree_on_every_labelled_corpus_pair():
     assert len(real) == 2905
     for p in real:
         two = [texts[p["a"]], texts[p["b"]]]
-        got, want = run("rust", "jaccard", two, threshold=0.0), ref.dedupe_jaccard(two, 0.0)
+        got = run("rust", "jaccard", two, threshold=0.0)
+        want = ref.dedupe_jaccard(two, 0.0, guard=True)
         assert (got, got.kept_because) == (want, want.kept_because), (p["a"], p["b"])

@@ -71,7 +71,7 @@ def test_classic_rows_jaccard_keeps_three_of_four(backend: str) -> None:
 
 def test_classic_rows_the_near_duplicate_is_below_the_threshold(backend: str) -> None:
     # 6 shared words of 12: Jaccard 0.5 < 0.7, so the longer row with the deadline stays.
-    words = reference.dedupe_jaccard([RELOCATION, RELOCATION_LONG], 0.0, guard=False).similarity
+    words = reference.dedupe_jaccard([RELOCATION, RELOCATION_LONG], threshold=0.0).similarity
     assert words == [None, 0.5]
     result = bp.assemble("q", classic_rows()[:2], dedupe="jaccard", backend=backend, **APPROX)
     assert result.dropped == []

@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 
 import strategies
 from briefpack import reference
-from briefpack._types import GuardedResult
 from briefpack.errors import InputError
 from conftest import CORPUS, HAS_RUST
 
@@ -42,15 +41,8 @@ def _many(factor: int) -> settings:
     return settings(max_examples=PROFILE_EXAMPLES * factor)
 
 
-def _columns(res: Any) -> tuple[Any, ...]:
-    """The reference's result as the core's columns (six when the guard saved an item)."""
-    if isinstance(res, GuardedResult):
-        return (*res, res.near_of, res.near_similarity, res.kept_because)
-    return tuple(res)
-
-
 def _check(name: str, texts: list[str], **kwargs: Any) -> tuple[Any, ...]:
-    want = _columns(getattr(reference, name)(texts, **kwargs))
+    want = tuple(getattr(reference, name)(texts, **kwargs))
     got = getattr(_core, name)(texts, **kwargs)
     assert got == want
     sim = got[2]
@@ -260,8 +252,8 @@ def test_num_perm_beyond_memory_is_a_memory_error() -> None:
 
 def test_keywords_and_positionals_like_reference() -> None:
     texts = ["a b c d", "a b c d e", "a b c"]
-    assert _core.dedupe_jaccard(texts, 0.5) == _columns(reference.dedupe_jaccard(texts, 0.5))
-    assert _core.dedupe_minhash(texts, 0.5, 16, 2, 7) == _columns(
+    assert _core.dedupe_jaccard(texts, 0.5) == tuple(reference.dedupe_jaccard(texts, 0.5))
+    assert _core.dedupe_minhash(texts, 0.5, 16, 2, 7) == tuple(
         reference.dedupe_minhash(texts, 0.5, 16, 2, 7)
     )
     assert _core.dedupe_exact(texts=texts) == tuple(reference.dedupe_exact(texts=texts))

@@ -46,7 +46,7 @@ from briefpack.options import (
 )
 
 PACKAGE = Path(bp.__file__).parent
-ON = {"compress": "overflow", "dedupe_guard": False}  # recorded only when on (off: the guard)
+ON = {"compress": "overflow", "dedupe_guard": True}  # these are recorded only when on
 IDS = [s.name for s in SPECS]
 
 

@@ -57,7 +57,7 @@ def dedupe_cosine(
     threshold: float = 0.97,
     *,
     texts: Sequence[str] | None = None,
-    guard: bool = True,
+    guard: bool = False,
 ) -> _DedupeColumns | _GuardedColumns:
     """Drop items whose embedding's cosine similarity to a kept item's is ``>= threshold``.
 
@@ -356,7 +356,7 @@ def dedupe_exact(
     """
 
 def dedupe_jaccard(
-    texts: Sequence[str], threshold: float = 0.7, *, guard: bool = True
+    texts: Sequence[str], threshold: float = 0.7, *, guard: bool = False
 ) -> _DedupeColumns | _GuardedColumns:
     """Drop items whose word-set Jaccard similarity to a kept item is ``>= threshold``.
 
@@ -366,8 +366,9 @@ def dedupe_jaccard(
     Arguments:
         texts: the candidates' texts in rank order.
         threshold: a number in [0, 1].
-        guard: the difference guard (default True): a pair over the threshold it keeps is no
-            duplicate; six columns are returned (``_GuardedColumns``).
+        guard: the difference guard (default False, opt-in): a pair over the threshold it
+            keeps is no duplicate; six columns are returned when it saved some item
+            (``_GuardedColumns``).
 
     Returns:
         ``(kept, duplicate_of, similarity)``: ``duplicate_of`` is the earliest-ranked kept item
@@ -384,7 +385,7 @@ def dedupe_minhash(
     shingle: int = 3,
     seed: int = 0,
     *,
-    guard: bool = True,
+    guard: bool = False,
 ) -> _DedupeColumns | _GuardedColumns:
     """Drop items whose MinHash estimate to a kept item sharing an LSH band is ``>= threshold``.
 

@@ -62,21 +62,21 @@ def _check_guard(guard: object) -> bool:
 
 
 def dedupe_jaccard(
-    texts: Sequence[str], threshold: float = 0.7, *, guard: bool = True
+    texts: Sequence[str], threshold: float = 0.7, *, guard: bool = False
 ) -> DedupeResult:
     """Near duplicates by Jaccard similarity of normalised word sets (``>= threshold``).
 
-    ``guard`` (default True): the difference guard (``docs/dedupe_guard.md``). A pair over the
-    threshold whose texts differ in a number, date, version, code identifier or negation is not
-    a duplicate; the later item stays (unless it duplicates another kept item) and its
-    ``near_of``, ``near_similarity`` and ``kept_because`` say which kept item it was near and
-    why it stayed. ``guard=False``: every pair over the threshold is a duplicate (the three
-    extra columns are then empty).
+    ``guard`` (default False, an opt-in for now): the difference guard
+    (``docs/dedupe_guard.md``). A pair over the threshold whose texts differ in a number, date,
+    version, code identifier or negation is not a duplicate; the later item stays (unless it
+    duplicates another kept item) and its ``near_of``, ``near_similarity`` and
+    ``kept_because`` say which kept item it was near and why it stayed. Off: every pair over
+    the threshold is a duplicate (the three extra columns are then empty).
 
     >>> dedupe_jaccard(["The cap is 4000 EUR.", "the cap is 4000 eur", "Leave: 14 weeks"]).kept
     [0, 2]
     >>> r = dedupe_jaccard(["Use bisect.insort_left(a, x) to insert x in a, sorted.",
-    ...                     "Use bisect.insort_right(a, x) to insert x in a, sorted."])
+    ...                     "Use bisect.insort_right(a, x) to insert x in a, sorted."], guard=True)
     >>> r.kept, r.near_of, r.kept_because[1]
     ([0, 1], [None, 0], "differs in 'bisect.insort_left' / 'bisect.insort_right'")
     """
@@ -92,7 +92,7 @@ def dedupe_minhash(
     shingle: int = 3,
     seed: int = 0,
     *,
-    guard: bool = True,
+    guard: bool = False,
 ) -> DedupeResult:
     """Near duplicates by MinHash over word shingles with LSH banding.
 
@@ -123,17 +123,20 @@ def dedupe_cosine(
     threshold: float = 0.97,
     *,
     texts: Sequence[str] | None = None,
-    guard: bool = True,
+    guard: bool = False,
 ) -> DedupeResult:
     """Near duplicates by cosine similarity of embeddings (a 2-D array or list of vectors).
 
-    With ``texts`` (one per vector) and ``guard`` (default True), the difference guard of
+    With ``texts`` (one per vector) and ``guard=True`` (default False), the difference guard of
     :func:`dedupe_jaccard` decides each pair over the threshold on their texts; without texts
     there is nothing to guard.
 
     >>> dedupe_cosine([[1.0, 0.0], [0.999, 0.01], [0.0, 1.0]]).kept
     [0, 2]
-    >>> dedupe_cosine([[1.0, 0.0], [0.999, 0.01]], texts=["Python 3.11", "Python 3.12"]).kept
+    >>> vectors, texts = [[1.0, 0.0], [0.999, 0.01]], ["Python 3.11", "Python 3.12"]
+    >>> dedupe_cosine(vectors, texts=texts).kept
+    [0]
+    >>> dedupe_cosine(vectors, texts=texts, guard=True).kept
     [0, 1]
     """
     return get_kernels("auto").dedupe(

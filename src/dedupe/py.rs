@@ -22,11 +22,11 @@ impl From<Dedupe> for DedupeOut {
 
 /// The columns a guarded kernel returns: `DedupeOut` and, when the guard saved some item,
 /// `near_of`, `near_similarity` and `kept_because` (`GuardedResult`'s six arguments).
-pub(crate) fn columns<'py>(
-    py: Python<'py>,
+pub(crate) fn columns(
+    py: Python<'_>,
     d: Dedupe,
     saved: Option<Saved>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<Bound<'_, PyAny>> {
     let out: DedupeOut = d.into();
     let saved = saved.filter(|s| s.kept_because.iter().any(Option::is_some));
     Ok(match saved {
@@ -48,8 +48,8 @@ fn dedupe_exact(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<DedupeOut>
 /// Drop items whose word-set Jaccard similarity to a kept item is `>= threshold`.
 #[pyfunction]
 #[pyo3(
-    signature = (texts, threshold = Arg::Omitted, *, guard = true),
-    text_signature = "(texts, threshold=0.7, *, guard=True)"
+    signature = (texts, threshold = Arg::Omitted, *, guard = false),
+    text_signature = "(texts, threshold=0.7, *, guard=False)"
 )]
 fn dedupe_jaccard<'py>(
     py: Python<'py>,
@@ -76,9 +76,9 @@ fn dedupe_jaccard<'py>(
         shingle = Arg::Omitted,
         seed = Arg::Omitted,
         *,
-        guard = true,
+        guard = false,
     ),
-    text_signature = "(texts, threshold=0.8, num_perm=128, shingle=3, seed=0, *, guard=True)"
+    text_signature = "(texts, threshold=0.8, num_perm=128, shingle=3, seed=0, *, guard=False)"
 )]
 fn dedupe_minhash<'py>(
     py: Python<'py>,

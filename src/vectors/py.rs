@@ -32,8 +32,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Drop each vector whose cosine to an earlier kept vector is `>= threshold`.
 #[pyfunction]
 #[pyo3(
-    signature = (vectors, threshold = Arg::Omitted, *, texts = None, guard = true),
-    text_signature = "(vectors, threshold=0.97, *, texts=None, guard=True)"
+    signature = (vectors, threshold = Arg::Omitted, *, texts = None, guard = false),
+    text_signature = "(vectors, threshold=0.97, *, texts=None, guard=False)"
 )]
 fn dedupe_cosine<'py>(
     py: Python<'py>,

@@ -95,11 +95,13 @@ def dedupe_exact(texts: list[str]) -> DedupeResult:
     return _result(len(texts), dup, sim)
 
 
-def dedupe_jaccard(texts: list[str], threshold: float = 0.7, *, guard: bool = True) -> DedupeResult:
+def dedupe_jaccard(
+    texts: list[str], threshold: float = 0.7, *, guard: bool = False
+) -> DedupeResult:
     """Drop items whose word-set Jaccard similarity to a kept item is ``>= threshold``.
 
     Similarity is ``|A & B| / |A | B|`` as a float64 division; an item with no words is never a
-    near duplicate and never the item one duplicates. With ``guard`` (the default) a pair over
+    near duplicate and never the item one duplicates. With ``guard=True`` (opt-in) a pair over
     the threshold whose texts differ in a number, identifier or negation is not a duplicate
     (``briefpack.reference.guard``): the item goes on to the next kept item, and a kept item
     the guard saved carries ``near_of``, ``near_similarity`` and ``kept_because``.
@@ -107,7 +109,7 @@ def dedupe_jaccard(texts: list[str], threshold: float = 0.7, *, guard: bool = Tr
     >>> dedupe_jaccard(["the cat sat", "The cat sat!", "a dog"], threshold=0.7).duplicate_of
     [None, 0, None]
     >>> plan = "Pro plan: $49 per month, billed annually."
-    >>> dedupe_jaccard([plan, plan.replace("49", "59")]).kept_because
+    >>> dedupe_jaccard([plan, plan.replace("49", "59")], guard=True).kept_because
     [None, "differs in '49' / '59'"]
     """
     texts = check_texts(texts)
@@ -226,7 +228,7 @@ def dedupe_minhash(
     shingle: int = 3,
     seed: int = 0,
     *,
-    guard: bool = True,
+    guard: bool = False,
 ) -> DedupeResult:
     """Drop items whose MinHash estimate to a kept item sharing an LSH band is ``>= threshold``.
 
@@ -300,11 +302,11 @@ def cosine_similarity(c: float) -> float:
 
 
 def dedupe_cosine(
-    vectors: Any, threshold: float = 0.97, *, texts: list[str] | None = None, guard: bool = True
+    vectors: Any, threshold: float = 0.97, *, texts: list[str] | None = None, guard: bool = False
 ) -> DedupeResult:
     """Drop items whose embedding's cosine similarity to a kept item's is ``>= threshold``.
 
-    With ``texts`` (one per vector) and ``guard`` (the default), the difference guard of
+    With ``texts`` (one per vector) and ``guard=True`` (opt-in), the difference guard of
     :func:`dedupe_jaccard` decides every pair over the threshold on their texts.
 
     Vectors are normalised to unit length (float64 here); zero, NaN, infinite or mismatched
