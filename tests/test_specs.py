@@ -46,7 +46,7 @@ from briefpack.options import (
 )
 
 PACKAGE = Path(bp.__file__).parent
-ON = {"compress": "overflow", "fallback": None}  # each recorded only when not its default
+ON = {"compress": "overflow", "fallback": None, "dedupe_guard": True}  # recorded when not default
 IDS = [s.name for s in SPECS]
 
 
@@ -159,8 +159,17 @@ def _a_value(s: Spec) -> Any:
 
 def test_rows_without_a_flag_are_the_ones_a_command_line_cannot_spell() -> None:
     without = {s.name for s in SPECS if s.cli is None}
-    # callables and tables; minhash is spelled --num-perm, --shingle, --seed
-    assert without == {"parents", "neighbors", "chunks_of", "rerank", "minhash", "sentence_scorer"}
+    # callables and tables; minhash is spelled --num-perm, --shingle, --seed; dedupe_guard is
+    # a bool, and the flag table has no bool kind yet
+    assert without == {
+        "parents",
+        "neighbors",
+        "chunks_of",
+        "rerank",
+        "minhash",
+        "sentence_scorer",
+        "dedupe_guard",
+    }
     for name in ("num_perm", "shingle", "seed"):
         assert _action("assemble", "--" + name.replace("_", "-")) is not None
 

@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from ._checks import check_encoding, choice, count_with
-from ._types import DedupeResult, PackResult, PricedPack, SentenceSpans
+from ._types import DedupeResult, GuardedResult, PackResult, PricedPack, SentenceSpans
 from .errors import InputError
 from .types import Chunk
 
@@ -145,8 +145,14 @@ class Kernels:
 
     def dedupe(self, kernel: str, data: Any, **options: Any) -> DedupeResult:
         """Run the dedupe kernel named ``kernel`` (e.g. ``"dedupe_jaccard"``): every one, on
-        either backend, returns the columns ``(kept, duplicate_of, similarity)``."""
-        return DedupeResult(*self._fns[kernel](data, **options))
+        either backend, returns the columns ``(kept, duplicate_of, similarity)``, and the
+        guard's three more when it saved some item."""
+        cols = self._fns[kernel](data, **options)
+        if isinstance(cols, DedupeResult):  # the reference's, as it is
+            return cols
+        if len(cols) == 6:  # the difference guard saved some item (``GuardedResult``)
+            return GuardedResult(*cols)
+        return DedupeResult(*cols)
 
     def page_hashes(
         self,

@@ -41,7 +41,24 @@ _T = TypeVar("_T")
 _DedupeColumns: TypeAlias = tuple[list[int], list[int | None], list[float | None]]
 """``(kept, duplicate_of, similarity)``: what every dedupe kernel returns."""
 
-def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> _DedupeColumns:
+_GuardedColumns: TypeAlias = tuple[
+    list[int],
+    list[int | None],
+    list[float | None],
+    list[int | None],
+    list[float | None],
+    list[str | None],
+]
+"""With the difference guard on: also ``near_of``, ``near_similarity`` and ``kept_because``
+(``docs/dedupe_guard.md``)."""
+
+def dedupe_cosine(
+    vectors: Any,
+    threshold: float = 0.97,
+    *,
+    texts: Sequence[str] | None = None,
+    guard: bool = False,
+) -> _DedupeColumns | _GuardedColumns:
     """Drop items whose embedding's cosine similarity to a kept item's is ``>= threshold``.
 
     Greedy in rank (input) order: each item is compared only with the items already kept, and
@@ -57,6 +74,9 @@ def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> _DedupeColumns:
             other layouts are copied, integer and float16 arrays converted) or a sequence of
             equal-length sequences of numbers.
         threshold: a number in [0, 1].
+        texts: one text per vector; with ``guard``, the difference guard decides every pair
+            over the threshold on them (six columns returned).
+        guard: the difference guard (a bool).
 
     Returns:
         ``(kept, duplicate_of, similarity)``: the kept indices in rank order; per item, the
@@ -337,7 +357,9 @@ def dedupe_exact(
         InputError: ``texts`` is not a sequence of str, or a text holds a lone surrogate.
     """
 
-def dedupe_jaccard(texts: Sequence[str], threshold: float = 0.7) -> _DedupeColumns:
+def dedupe_jaccard(
+    texts: Sequence[str], threshold: float = 0.7, *, guard: bool = False
+) -> _DedupeColumns | _GuardedColumns:
     """Drop items whose word-set Jaccard similarity to a kept item is ``>= threshold``.
 
     Exact (identical to ``briefpack.reference.dedupe_jaccard``), with prefix filtering. An item
@@ -346,6 +368,9 @@ def dedupe_jaccard(texts: Sequence[str], threshold: float = 0.7) -> _DedupeColum
     Arguments:
         texts: the candidates' texts in rank order.
         threshold: a number in [0, 1].
+        guard: the difference guard (default False, opt-in): a pair over the threshold it
+            keeps is no duplicate; six columns are returned when it saved some item
+            (``_GuardedColumns``).
 
     Returns:
         ``(kept, duplicate_of, similarity)``: ``duplicate_of`` is the earliest-ranked kept item
@@ -361,7 +386,9 @@ def dedupe_minhash(
     num_perm: int = 128,
     shingle: int = 3,
     seed: int = 0,
-) -> _DedupeColumns:
+    *,
+    guard: bool = False,
+) -> _DedupeColumns | _GuardedColumns:
     """Drop items whose MinHash estimate to a kept item sharing an LSH band is ``>= threshold``.
 
     Identical to ``briefpack.reference.dedupe_minhash`` (same hashes, permutations, bands).

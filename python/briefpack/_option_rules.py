@@ -179,6 +179,17 @@ def rerank(value: Any, _: Mapping[str, Any]) -> Any:
     return value
 
 
+def flag(name: str) -> Rule:
+    """A rule for an option that is True or False (nothing else, not 0 or 1)."""
+
+    def rule(value: Any, _: Mapping[str, Any]) -> Any:
+        if not isinstance(value, bool):
+            raise InputError(f"{name} must be True or False, got {value!r}", option=name)
+        return value
+
+    return rule
+
+
 def optional_count(name: str) -> Rule:
     """None or an int >= 1."""
     return lambda value, _: None if value is None else count(name, value, minimum=1)

@@ -17,6 +17,7 @@ from ._backend import get_kernels
 from ._checks import ENCODINGS, MAX_NUM_PERM, MAX_SHINGLE, check_count
 from ._tokenizers import resolve
 from ._types import DedupeResult, PackResult
+from .errors import InputError
 
 __all__ = [
     "DedupeResult",
@@ -53,19 +54,41 @@ def count_tokens(texts: Sequence[str], encoding: Any = "o200k_base") -> list[int
 def dedupe_exact(texts: Sequence[str]) -> DedupeResult:
     """Exact duplicates after collapsing whitespace; the first copy wins.
 
-    >>> dedupe_exact(["a b", "a  b", "c"])
-    DedupeResult(kept=[0, 2], duplicate_of=[None, 0, None], similarity=[None, 1.0, None])
+    >>> r = dedupe_exact(["a b", "a  b", "c"])
+    >>> r.kept, r.duplicate_of, r.similarity
+    ([0, 2], [None, 0, None], [None, 1.0, None])
     """
     return get_kernels("auto").dedupe("dedupe_exact", texts)
 
 
-def dedupe_jaccard(texts: Sequence[str], threshold: float = 0.7) -> DedupeResult:
+def _check_guard(guard: object) -> bool:
+    if not isinstance(guard, bool):
+        raise InputError(f"guard must be True or False, got {guard!r}", option="guard")
+    return guard
+
+
+def dedupe_jaccard(
+    texts: Sequence[str], threshold: float = 0.7, *, guard: bool = False
+) -> DedupeResult:
     """Near duplicates by Jaccard similarity of normalised word sets (``>= threshold``).
+
+    ``guard`` (default False, an opt-in for now): the difference guard
+    (``docs/dedupe_guard.md``). A pair over the threshold whose texts differ in a number, date,
+    version, code identifier or negation is not a duplicate; the later item stays (unless it
+    duplicates another kept item) and its ``near_of``, ``near_similarity`` and
+    ``kept_because`` say which kept item it was near and why it stayed. Off: every pair over
+    the threshold is a duplicate (the three extra columns are then empty).
 
     >>> dedupe_jaccard(["The cap is 4000 EUR.", "the cap is 4000 eur", "Leave: 14 weeks"]).kept
     [0, 2]
+    >>> r = dedupe_jaccard(["Use bisect.insort_left(a, x) to insert x in a, sorted.",
+    ...                     "Use bisect.insort_right(a, x) to insert x in a, sorted."], guard=True)
+    >>> r.kept, r.near_of, r.kept_because[1]
+    ([0, 1], [None, 0], "differs in 'bisect.insort_left' / 'bisect.insort_right'")
     """
-    return get_kernels("auto").dedupe("dedupe_jaccard", texts, threshold=threshold)
+    return get_kernels("auto").dedupe(
+        "dedupe_jaccard", texts, threshold=threshold, guard=_check_guard(guard)
+    )
 
 
 def dedupe_minhash(
@@ -74,8 +97,12 @@ def dedupe_minhash(
     num_perm: int = 128,
     shingle: int = 3,
     seed: int = 0,
+    *,
+    guard: bool = False,
 ) -> DedupeResult:
     """Near duplicates by MinHash over word shingles with LSH banding.
+
+    ``guard``: the difference guard, as for :func:`dedupe_jaccard`.
 
     >>> dedupe_minhash(["a b c d e f", "a b c d e f", "u v w x y z"]).kept
     [0, 2]
@@ -87,17 +114,40 @@ def dedupe_minhash(
         if isinstance(value, int) and value > maximum:  # the kernels check the rest
             check_count(name, value, maximum=maximum)
     return get_kernels("auto").dedupe(
-        "dedupe_minhash", texts, threshold=threshold, num_perm=num_perm, shingle=shingle, seed=seed
+        "dedupe_minhash",
+        texts,
+        threshold=threshold,
+        num_perm=num_perm,
+        shingle=shingle,
+        seed=seed,
+        guard=_check_guard(guard),
     )
 
 
-def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> DedupeResult:
+def dedupe_cosine(
+    vectors: Any,
+    threshold: float = 0.97,
+    *,
+    texts: Sequence[str] | None = None,
+    guard: bool = False,
+) -> DedupeResult:
     """Near duplicates by cosine similarity of embeddings (a 2-D array or list of vectors).
+
+    With ``texts`` (one per vector) and ``guard=True`` (default False), the difference guard of
+    :func:`dedupe_jaccard` decides each pair over the threshold on their texts; without texts
+    there is nothing to guard.
 
     >>> dedupe_cosine([[1.0, 0.0], [0.999, 0.01], [0.0, 1.0]]).kept
     [0, 2]
+    >>> vectors, texts = [[1.0, 0.0], [0.999, 0.01]], ["Python 3.11", "Python 3.12"]
+    >>> dedupe_cosine(vectors, texts=texts).kept
+    [0]
+    >>> dedupe_cosine(vectors, texts=texts, guard=True).kept
+    [0, 1]
     """
-    return get_kernels("auto").dedupe("dedupe_cosine", vectors, threshold=threshold)
+    return get_kernels("auto").dedupe(
+        "dedupe_cosine", vectors, threshold=threshold, texts=texts, guard=_check_guard(guard)
+    )
 
 
 def pack(

@@ -26,6 +26,7 @@
 //!
 //! Measurements and the history of these choices: `docs/performance.md`, "Jaccard".
 
+use super::guard::{Accept, Guard, NoGuard, Saved};
 use super::intern::Interner;
 use super::{Dedupe, TooLarge};
 use crate::text::{for_each_word, mix64};
@@ -196,20 +197,46 @@ pub(crate) fn similarity(inter: usize, la: usize, lb: usize) -> f64 {
 /// # Errors
 /// `TooLarge` when the batch has more than `u32::MAX - 1` items or distinct words.
 pub fn jaccard<S: AsRef<str>>(texts: &[S], threshold: f64) -> Result<Dedupe, TooLarge> {
+    jaccard_with(texts, threshold, &mut NoGuard)
+}
+
+/// [`jaccard`] with the difference guard (`guard.rs`): a pair over the threshold that the
+/// guard keeps is no duplicate, and the walk goes on to the next kept item.
+///
+/// # Errors
+/// `TooLarge` as for [`jaccard`].
+pub fn jaccard_guarded<S: AsRef<str>>(
+    texts: &[S],
+    threshold: f64,
+) -> Result<(Dedupe, Saved), TooLarge> {
+    let mut guard = Guard::new(texts);
+    let d = jaccard_with(texts, threshold, &mut guard)?;
+    Ok((d, guard.saved_columns(texts.len())))
+}
+
+fn jaccard_with<S: AsRef<str>, A: Accept>(
+    texts: &[S],
+    threshold: f64,
+    acc: &mut A,
+) -> Result<Dedupe, TooLarge> {
     if texts.len() >= u32::MAX as usize {
         return Err(TooLarge);
     }
     let mut sets = word_sets(texts)?;
     if threshold <= 0.0 {
         sort_sets(&mut sets);
+        if A::ACTIVE {
+            return Ok(walk_all(&sets, threshold, acc));
+        }
         return Ok(threshold_zero(&sets));
     }
     let unique = rank_rare_first(&mut sets);
-    Ok(prefix_filtered::<false>(
+    Ok(prefix_filtered::<false, A>(
         &sets,
         threshold,
         unique,
         &mut Stats::default(),
+        acc,
     ))
 }
 
@@ -223,7 +250,7 @@ pub(crate) fn jaccard_stats<S: AsRef<str>>(texts: &[S], threshold: f64) -> (Dedu
         return (threshold_zero(&sets), stats);
     }
     let unique = rank_rare_first(&mut sets);
-    let d = prefix_filtered::<true>(&sets, threshold, unique, &mut stats);
+    let d = prefix_filtered::<true, NoGuard>(&sets, threshold, unique, &mut stats, &mut NoGuard);
     (d, stats)
 }
 
@@ -244,6 +271,36 @@ fn threshold_zero(sets: &WordSets) -> Dedupe {
                 out.duplicate_of[i] = Some(k);
                 out.similarity[i] = Some(similarity(intersection(a, b), a.len(), b.len()));
             }
+        }
+    }
+    out
+}
+
+/// The reference's loop with a guard: each non-empty item against every kept one in rank
+/// order, the first that meets the threshold and that the guard lets go is the one it
+/// duplicates. O(n * kept) similarity tests: for threshold 0 with the guard on.
+fn walk_all<A: Accept>(sets: &WordSets, threshold: f64, acc: &mut A) -> Dedupe {
+    let n = sets.len();
+    let mut out = Dedupe::new(n);
+    let mut kept: Vec<usize> = Vec::new();
+    for i in 0..n {
+        let a = sets.get(i);
+        if !a.is_empty() {
+            for &k in &kept {
+                let b = sets.get(k);
+                if b.is_empty() {
+                    continue;
+                }
+                let j = similarity(intersection(a, b), a.len(), b.len());
+                if j >= threshold && acc.accept(i, k, j) {
+                    out.duplicate_of[i] = Some(k);
+                    out.similarity[i] = Some(j);
+                    break;
+                }
+            }
+        }
+        if out.duplicate_of[i].is_none() {
+            kept.push(i);
         }
     }
     out
@@ -501,11 +558,12 @@ impl Dedupe {
     }
 }
 
-fn prefix_filtered<const STATS: bool>(
+fn prefix_filtered<const STATS: bool, A: Accept>(
     sets: &WordSets,
     threshold: f64,
     unique: u32,
     stats: &mut Stats,
+    acc: &mut A,
 ) -> Dedupe {
     let n = sets.len();
     let mut out = Dedupe::new(n);
@@ -556,8 +614,24 @@ fn prefix_filtered<const STATS: bool>(
                     if STATS {
                         stats.same_set += 1;
                     }
-                    out.copy_answer(f, i, set.len());
-                    continue;
+                    if !A::ACTIVE {
+                        out.copy_answer(f, i, set.len());
+                        continue;
+                    }
+                    // With the guard, `f`'s answer is `i`'s only when no pair of `f` was
+                    // kept by the guard (so nothing before `f`'s answer met the threshold)
+                    // and the guard lets `i` go to that answer too; else `i` probes.
+                    if !acc.saved(f) {
+                        let (answer, sim) = match out.duplicate_of[f] {
+                            Some(kept) => (kept, out.similarity[f]),
+                            None => (f, Some(similarity(set.len(), set.len(), set.len()))),
+                        };
+                        if acc.accept(i, answer, sim.unwrap_or(1.0)) {
+                            out.duplicate_of[i] = Some(answer);
+                            out.similarity[i] = sim;
+                            continue;
+                        }
+                    }
                 }
             }
             Entry::Vacant(e) => {
@@ -565,7 +639,7 @@ fn prefix_filtered<const STATS: bool>(
             }
         }
         let prefix = &set[..prefix_len(set.len())];
-        match probe.run::<STATS>(i as u32, set, prefix, &index, sets, stats) {
+        match probe.run::<STATS, A>(i as u32, set, prefix, &index, sets, stats, acc) {
             Some((k, j)) => {
                 out.duplicate_of[i] = Some(k);
                 out.similarity[i] = Some(j);
@@ -668,7 +742,11 @@ impl Probe {
     }
 
     /// The earliest kept item that `set` (item `item`) duplicates, with the similarity.
-    fn run<const STATS: bool>(
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the probe's inputs, all borrowed"
+    )]
+    fn run<const STATS: bool, A: Accept>(
         &mut self,
         item: u32,
         set: &[u32],
@@ -676,6 +754,7 @@ impl Probe {
         index: &PrefixIndex,
         sets: &WordSets,
         stats: &mut Stats,
+        acc: &mut A,
     ) -> Option<(usize, f64)> {
         let la = set.len();
         let (lo, hi) = (self.min_overlap[la] as u32, self.max_partner[la]);
@@ -750,7 +829,7 @@ impl Probe {
             if let Some(more) = count_marked(&self.marks, tail, need) {
                 // The count is exact and `need` too, but decide by the reference's division.
                 let j = similarity(st.count as usize + more, la, other.len());
-                if j >= self.threshold {
+                if j >= self.threshold && acc.accept(item as usize, k as usize, j) {
                     if STATS {
                         stats.accepted += 1;
                     }

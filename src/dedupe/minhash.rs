@@ -31,6 +31,7 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
+use super::guard::{Accept, Guard, NoGuard, Saved};
 use super::Dedupe;
 use crate::text::{fnv1a64, for_each_word, mix64, splitmix64, GOLDEN_GAMMA};
 
@@ -611,12 +612,42 @@ pub fn minhash<S: AsRef<str>>(
     shingle: usize,
     seed: u64,
 ) -> Dedupe {
-    minhash_with(texts, threshold, num_perm, shingle, seed, true, true)
+    minhash_with(
+        texts,
+        threshold,
+        num_perm,
+        shingle,
+        seed,
+        true,
+        true,
+        &mut NoGuard,
+    )
+}
+
+/// [`minhash`] with the difference guard (`guard.rs`): a pair over the threshold that the
+/// guard keeps is no duplicate, and the walk goes on to the next candidate.
+#[must_use]
+pub fn minhash_guarded<S: AsRef<str>>(
+    texts: &[S],
+    threshold: f64,
+    num_perm: usize,
+    shingle: usize,
+    seed: u64,
+) -> (Dedupe, Saved) {
+    let mut guard = Guard::new(texts);
+    let d = minhash_with(
+        texts, threshold, num_perm, shingle, seed, true, true, &mut guard,
+    );
+    (d, guard.saved_columns(texts.len()))
 }
 
 /// [`minhash`] with the SIMD signature kernel and the reuse of repeated shingle sets each
 /// allowed or not: the tests compare every combination.
-fn minhash_with<S: AsRef<str>>(
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the kernel's options and two test switches"
+)]
+fn minhash_with<S: AsRef<str>, A: Accept>(
     texts: &[S],
     threshold: f64,
     num_perm: usize,
@@ -624,6 +655,7 @@ fn minhash_with<S: AsRef<str>>(
     seed: u64,
     simd: bool,
     reuse: bool,
+    acc: &mut A,
 ) -> Dedupe {
     let n = texts.len();
     let mut out = Dedupe::new(n);
@@ -664,12 +696,17 @@ fn minhash_with<S: AsRef<str>>(
             Entry::Occupied(e) => {
                 let j = *e.get();
                 shingler.hashes(texts[j].as_ref(), shingle, &mut other_hashes);
-                if same_set(&hashes, &other_hashes, &mut sorted) {
-                    (out.duplicate_of[i], out.similarity[i]) = match out.duplicate_of[j] {
-                        Some(k) => (Some(k), out.similarity[j]),
-                        None => (Some(j), Some(1.0)),
+                // With the guard: only when no pair of `j` was kept by it (nothing before
+                // `j`'s answer met the threshold) and it lets `i` go to that answer too.
+                if same_set(&hashes, &other_hashes, &mut sorted) && !acc.saved(j) {
+                    let (k, est) = match out.duplicate_of[j] {
+                        Some(k) => (k, out.similarity[j]),
+                        None => (j, Some(1.0)),
                     };
-                    continue;
+                    if !A::ACTIVE || acc.accept(i, k, est.unwrap_or(1.0)) {
+                        (out.duplicate_of[i], out.similarity[i]) = (Some(k), est);
+                        continue;
+                    }
                 }
             }
             Entry::Vacant(e) => {
@@ -703,7 +740,7 @@ fn minhash_with<S: AsRef<str>>(
             let other = &sigs[s * num_perm..(s + 1) * num_perm];
             let equal = sig.iter().zip(other).filter(|(x, y)| x == y).count();
             let est = equal as f64 / num_perm as f64;
-            if est >= threshold {
+            if est >= threshold && acc.accept(i, slot_item[s], est) {
                 out.duplicate_of[i] = Some(slot_item[s]);
                 out.similarity[i] = Some(est);
                 break;
@@ -858,7 +895,7 @@ mod tests {
             }
         }
         for threshold in [0.5, 0.8, 0.95] {
-            let want = minhash_with(&texts, threshold, 128, 3, 0, false, false);
+            let want = minhash_with(&texts, threshold, 128, 3, 0, false, false, &mut NoGuard);
             assert_eq!(minhash(&texts, threshold, 128, 3, 0), want);
             eprintln!(
                 "{} texts, threshold {threshold}: kept {} (same as the plain path)",
@@ -1014,9 +1051,9 @@ mod tests {
             shingle in 1usize..4,
             seed in any::<u64>(),
         ) {
-            let want = minhash_with(&texts, threshold, num_perm, shingle, seed, false, false);
+            let want = minhash_with(&texts, threshold, num_perm, shingle, seed, false, false, &mut NoGuard);
             for (simd, reuse) in [(true, false), (false, true), (true, true)] {
-                let got = minhash_with(&texts, threshold, num_perm, shingle, seed, simd, reuse);
+                let got = minhash_with(&texts, threshold, num_perm, shingle, seed, simd, reuse, &mut NoGuard);
                 prop_assert_eq!(&got, &want);
             }
         }

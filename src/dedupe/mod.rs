@@ -10,6 +10,7 @@
 //! See each submodule for its algorithm, complexity and performance notes.
 
 mod exact;
+pub mod guard;
 mod intern;
 mod jaccard;
 mod minhash;
@@ -17,8 +18,9 @@ mod minhash;
 pub mod py;
 
 pub use exact::exact;
-pub use jaccard::jaccard;
-pub use minhash::minhash;
+pub use guard::{Guard, Saved};
+pub use jaccard::{jaccard, jaccard_guarded};
+pub use minhash::{minhash, minhash_guarded};
 
 /// What a dedupe kernel decided, as columns over the input (rank) order.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,7 +6,7 @@
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 
-use super::{Dedupe, TooLarge};
+use super::{Dedupe, Saved, TooLarge};
 use crate::checks::{self, saturate, Arg};
 use crate::errors::InputError;
 
@@ -20,6 +20,23 @@ impl From<Dedupe> for DedupeOut {
     }
 }
 
+/// The columns a guarded kernel returns: `DedupeOut` and, when the guard saved some item,
+/// `near_of`, `near_similarity` and `kept_because` (`GuardedResult`'s six arguments).
+pub(crate) fn columns(
+    py: Python<'_>,
+    d: Dedupe,
+    saved: Option<Saved>,
+) -> PyResult<Bound<'_, PyAny>> {
+    let out: DedupeOut = d.into();
+    let saved = saved.filter(|s| s.kept_because.iter().any(Option::is_some));
+    Ok(match saved {
+        None => out.into_pyobject(py)?.into_any(),
+        Some(s) => (out.0, out.1, out.2, s.near_of, s.similarity, s.kept_because)
+            .into_pyobject(py)?
+            .into_any(),
+    })
+}
+
 /// Drop items whose whitespace-normalised text equals an earlier one's.
 #[pyfunction]
 #[pyo3(signature = (texts))]
@@ -30,15 +47,23 @@ fn dedupe_exact(py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<DedupeOut>
 
 /// Drop items whose word-set Jaccard similarity to a kept item is `>= threshold`.
 #[pyfunction]
-#[pyo3(signature = (texts, threshold = Arg::Omitted), text_signature = "(texts, threshold=0.7)")]
+#[pyo3(
+    signature = (texts, threshold = Arg::Omitted, *, guard = false),
+    text_signature = "(texts, threshold=0.7, *, guard=False)"
+)]
 fn dedupe_jaccard<'py>(
     py: Python<'py>,
     texts: &Bound<'py, PyAny>,
     threshold: Arg<'py>,
-) -> PyResult<DedupeOut> {
+    guard: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let texts = checks::texts(texts, "texts")?;
     let t = threshold.unit_interval(py, "threshold", 0.7)?;
-    Ok(py.detach(|| super::jaccard(&texts, t))?.into())
+    if guard {
+        let (d, saved) = py.detach(|| super::jaccard_guarded(&texts, t))?;
+        return columns(py, d, Some(saved));
+    }
+    columns(py, py.detach(|| super::jaccard(&texts, t))?, None)
 }
 
 /// Drop items whose `MinHash` estimate to a kept item sharing an LSH band is `>= threshold`.
@@ -50,8 +75,10 @@ fn dedupe_jaccard<'py>(
         num_perm = Arg::Omitted,
         shingle = Arg::Omitted,
         seed = Arg::Omitted,
+        *,
+        guard = false,
     ),
-    text_signature = "(texts, threshold=0.8, num_perm=128, shingle=3, seed=0)"
+    text_signature = "(texts, threshold=0.8, num_perm=128, shingle=3, seed=0, *, guard=False)"
 )]
 fn dedupe_minhash<'py>(
     py: Python<'py>,
@@ -60,7 +87,8 @@ fn dedupe_minhash<'py>(
     num_perm: Arg<'py>,
     shingle: Arg<'py>,
     seed: Arg<'py>,
-) -> PyResult<DedupeOut> {
+    guard: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let texts = checks::texts(texts, "texts")?;
     let t = threshold.unit_interval(py, "threshold", 0.8)?;
     let num_perm = saturate(num_perm.count(py, "num_perm", 1, 128)?);
@@ -81,9 +109,12 @@ fn dedupe_minhash<'py>(
         )));
     }
     drop(probe);
-    Ok(py
-        .detach(|| super::minhash(&texts, t, num_perm, shingle, seed))
-        .into())
+    if guard {
+        let (d, saved) = py.detach(|| super::minhash_guarded(&texts, t, num_perm, shingle, seed));
+        return columns(py, d, Some(saved));
+    }
+    let d = py.detach(|| super::minhash(&texts, t, num_perm, shingle, seed));
+    columns(py, d, None)
 }
 
 /// A kernel error raised from Rust: the batch is beyond the kernels' 32-bit indices.

@@ -21,7 +21,8 @@ use rayon::prelude::*;
 
 use super::dot::{bounds4x2_f32, dot1_f32, dot4_f32, Element};
 use super::matrix::Matrix;
-use crate::dedupe::Dedupe;
+use crate::dedupe::guard::{Accept, NoGuard};
+use crate::dedupe::{Dedupe, Guard, Saved};
 
 /// The filter keeps a pair unless its f32 upper bound is below `threshold - FILTER_MARGIN`.
 ///
@@ -84,6 +85,27 @@ type Hit = Option<(usize, f64)>;
 /// the earliest such kept item is the one it duplicates. Large inputs use the current rayon pool (inside a
 /// one-thread pool everything runs on the calling thread); the result never depends on it.
 pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
+    dedupe_cosine_with(m, threshold, &mut NoGuard)
+}
+
+/// [`dedupe_cosine`] with the difference guard on `texts` (one per row): a pair over the
+/// threshold that the guard keeps is no duplicate, and the item goes on to the next kept item
+/// that meets the threshold (searched from the one after it).
+pub fn dedupe_cosine_guarded<T: Element, S: AsRef<str>>(
+    m: &Matrix<'_, T>,
+    threshold: f64,
+    texts: &[S],
+) -> (Dedupe, Saved) {
+    let mut guard = Guard::new(texts);
+    let d = dedupe_cosine_with(m, threshold, &mut guard);
+    (d, guard.saved_columns(texts.len()))
+}
+
+fn dedupe_cosine_with<T: Element, A: Accept>(
+    m: &Matrix<'_, T>,
+    threshold: f64,
+    acc: &mut A,
+) -> Dedupe {
     let n = m.len();
     let parallel =
         n.saturating_mul(m.dim()) >= PARALLEL_MIN_WORK && rayon::current_num_threads() > 1;
@@ -117,7 +139,16 @@ pub fn dedupe_cosine<T: Element>(m: &Matrix<'_, T>, threshold: f64) -> Dedupe {
         for (i, hit) in (start..end).zip(hits.iter().copied()) {
             // An item kept earlier in this block ranks below every item kept before the block,
             // so it only matters when the frozen part had no match.
-            match hit.or_else(|| index.first_match(i, &kept, frozen, kept.len())) {
+            let mut hit = hit.or_else(|| index.first_match(i, &kept, frozen, kept.len()));
+            while let Some((j, c)) = hit {
+                if acc.accept(i, j, c) {
+                    break;
+                }
+                // Kept in rank order: the next candidates are the kept items after `j`.
+                let from = kept.idx.partition_point(|&x| x <= j);
+                hit = index.first_match(i, &kept, from, kept.len());
+            }
+            match hit {
                 Some((j, c)) => {
                     duplicate_of[i] = Some(j);
                     similarity[i] = Some(c);

@@ -17,8 +17,9 @@ use super::args::{check_count, is_not_number, is_not_sequence, repr, to_str, typ
 use super::cosine;
 use super::matrix::{Matrix, VectorError};
 use super::mmr as kernel_mmr;
+use crate::checks;
 use crate::checks::Arg;
-use crate::dedupe::py::DedupeOut;
+use crate::dedupe::py::columns;
 use crate::errors::InputError;
 
 /// Register this module's functions on `_core`.
@@ -30,20 +31,45 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// Drop each vector whose cosine to an earlier kept vector is `>= threshold`.
 #[pyfunction]
-#[pyo3(signature = (vectors, threshold = Arg::Omitted), text_signature = "(vectors, threshold=0.97)")]
+#[pyo3(
+    signature = (vectors, threshold = Arg::Omitted, *, texts = None, guard = false),
+    text_signature = "(vectors, threshold=0.97, *, texts=None, guard=False)"
+)]
 fn dedupe_cosine<'py>(
     py: Python<'py>,
     vectors: &Bound<'py, PyAny>,
     threshold: Arg<'py>,
-) -> PyResult<DedupeOut> {
+    texts: Option<&Bound<'py, PyAny>>,
+    guard: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let source = Source::extract(vectors, "vectors")?;
     let m = source.matrix(py, "vectors")?;
     let t = threshold.unit_interval(py, "threshold", 0.97)?;
-    Ok(match &m {
+    let texts = match texts {
+        Some(x) if !x.is_none() => Some(checks::texts(x, "texts")?),
+        _ => None,
+    };
+    if let Some(texts) = texts {
+        if texts.len() != m.len() {
+            return Err(InputError::new_err(format!(
+                "texts has {} items but vectors has {}; pass one text per vector (or texts=None)",
+                texts.len(),
+                m.len()
+            )));
+        }
+        if guard {
+            let (d, saved) = match &m {
+                AnyMatrix::F32(m) => py.detach(|| cosine::dedupe_cosine_guarded(m, t, &texts)),
+                AnyMatrix::F64(m) => py.detach(|| cosine::dedupe_cosine_guarded(m, t, &texts)),
+            };
+            return columns(py, d, Some(saved));
+        }
+    }
+    let d = match &m {
         AnyMatrix::F32(m) => py.detach(|| cosine::dedupe_cosine(m, t)),
         AnyMatrix::F64(m) => py.detach(|| cosine::dedupe_cosine(m, t)),
-    }
-    .into())
+    };
+    columns(py, d, None)
 }
 
 /// Maximal marginal relevance: pick `k` items greedily by `λ·rel − (1−λ)·max sim`.

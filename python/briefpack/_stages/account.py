@@ -69,7 +69,7 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
         dropped=ledger.dropped,
         tokens=tokens,
         settings=settings,
-        fates=lambda: _fates(chunks, label_of, ledger.fate, req.scratch.second_look),
+        fates=lambda: _fates(chunks, label_of, ledger.fate, req.scratch.second_look, ledger.near),
         question=req.question,
         empty_reason=_empty_reason(req, framing.context_budget) if not sources and chunks else None,
     )
@@ -167,6 +167,7 @@ def _fates(
     label_of: dict[int, int],
     dropped: dict[int, Dropped],
     second_look: dict[int, dict[str, Any]],
+    near: dict[int, dict[str, object]],
 ) -> list[dict[str, Any]]:
     """Each candidate's fate; a page that the second look kept apart from a kept page (its
     hash was within ``page_max_distance``) also has ``second_look``: that page's id and the
@@ -187,4 +188,6 @@ def _fates(
         if second_look and i in second_look:
             fate["second_look"] = dict(second_look[i])
         out.append(fate)
+        if i in near:  # kept by dedupe's difference guard (only then: other bytes unchanged)
+            fate["near"] = dict(near[i])
     return out

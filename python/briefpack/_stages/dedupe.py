@@ -30,16 +30,38 @@ _is_not_none = partial(is_not, None)
 def _kernel(req: Request, sub: list[Item]) -> Any:
     """The dedupe kernel's result for ``sub`` under the request's method."""
     method, k = req.method, req.kernels
+    guard = req.options.dedupe_guard  # the difference guard (docs/dedupe_guard.md)
     if method == "cosine":
         data = check_vectors_of(sub, req.namer(sub), "dedupe='cosine'")
-        return k.dedupe("dedupe_cosine", data, threshold=req.threshold)
+        texts = list(map(_chunk_text, sub)) if guard else None
+        return k.dedupe("dedupe_cosine", data, threshold=req.threshold, texts=texts, guard=guard)
     texts = list(map(_chunk_text, sub))
     if method == "exact":
         return k.dedupe("dedupe_exact", texts)
     if method == "jaccard":
-        return k.dedupe("dedupe_jaccard", texts, threshold=req.threshold)
+        return k.dedupe("dedupe_jaccard", texts, threshold=req.threshold, guard=guard)
     minhash = dict(req.options.minhash or {})
-    return k.dedupe("dedupe_minhash", texts, threshold=req.threshold, **minhash)
+    return k.dedupe("dedupe_minhash", texts, threshold=req.threshold, guard=guard, **minhash)
+
+
+def _keep_near(req: Request, sub: list[Item], res: Any, method: str, where: Any = None) -> None:
+    """Note each kept item the difference guard saved: the kept item it was near and why
+    (``where[j]``: the position in ``sub`` of the kernel's item ``j``; None: the same)."""
+    because = getattr(res, "kept_because", ())
+    if not any(because):
+        return
+    at = range(len(sub)) if where is None else where
+    for j, why in enumerate(because):
+        if why is not None:
+            req.ledger.keep_near(
+                sub[at[j]],
+                {
+                    "of": sub[at[res.near_of[j]]].chunk.id,
+                    "similarity": float(res.near_similarity[j]),
+                    "method": method,
+                    "kept_because": why,
+                },
+            )
 
 
 def run(items: list[Item], req: Request) -> list[Item]:
@@ -60,6 +82,7 @@ def run(items: list[Item], req: Request) -> list[Item]:
     for members in parts:
         sub = [items[i] for i in members] if req.options.scope == "document" else items
         for where, res, method in images.dedupe_parts(sub, req, _kernel):  # the page hook
+            _keep_near(req, sub, res, method, where)
             for j, (of, sim) in enumerate(zip(res.duplicate_of, res.similarity)):
                 if of is not None:
                     s = float(sim if sim is not None else 1.0)
@@ -82,6 +105,7 @@ def _one_call(items: list[Item], req: Request) -> list[Item]:
     res = _kernel(req, items)
     dup, sims = res.duplicate_of, res.similarity
     method = str(req.method)
+    _keep_near(req, items, res, method)
     gone = list(compress(range(len(items)), map(_is_not_none, dup)))
     details: list[DropDetail] = [
         {

@@ -35,7 +35,7 @@ class Ledger:
     [('b', 'duplicate')]
     """
 
-    __slots__ = ("_built", "_details", "_items", "_reasons", "_shapes", "chunks")
+    __slots__ = ("_built", "_details", "_items", "_reasons", "_shapes", "chunks", "near")
 
     def __init__(self, chunks: list[Chunk]) -> None:
         self.chunks = chunks
@@ -44,6 +44,14 @@ class Ledger:
         self._details: list[DropDetail | Sequence[DropDetail]] = []
         self._shapes: list[int] = []
         self._built: dict[int, Dropped] | None = None
+        # Per input index: why dedupe kept it although it met the threshold with a kept item
+        # (the difference guard): ``{"of", "similarity", "method", "kept_because"}``.
+        self.near: dict[int, dict[str, object]] = {}
+
+    def keep_near(self, item: Item, detail: dict[str, object]) -> None:
+        """Note that the difference guard kept ``item`` although it was near a kept item."""
+        for m in item.members:
+            self.near[m] = detail
 
     def drop(self, item: Item, reason: Reason, detail: DropDetail) -> None:
         """Drop every candidate ``item`` stands for (``via`` names the parent or span)."""

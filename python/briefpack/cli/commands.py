@@ -427,7 +427,7 @@ def _dedupe_group(
         if method == "jaccard":
             return kernels.dedupe_jaccard([c.text for c in chunks], threshold=threshold)
         if method == "minhash":
-            return kernels.dedupe_minhash([c.text for c in chunks], threshold=threshold, **minhash)
+            return kernels.dedupe_minhash([c.text for c in chunks], threshold=threshold, **minhash)  # type: ignore[arg-type]  # minhash: num_perm, shingle, seed only
         for row, chunk in zip(rows, chunks):
             if chunk.vector is None:
                 raise UserError(

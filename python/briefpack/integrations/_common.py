@@ -173,8 +173,8 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
     briefpack.errors.InputError: unknown assemble option(s) 'ordr' (did you mean 'order'?); \
 expected some of history, query_vector, system, instructions, budget, dedupe, threshold, scope, \
 supersede, parents, neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, \
-overflow, tokenizer, backend, minhash, compress, sentence_scorer, image_tokens, page_max_distance, \
-max_page_pixels, max_decoded_bytes, fallback
+overflow, tokenizer, backend, minhash, dedupe_guard, compress, sentence_scorer, image_tokens, \
+page_max_distance, max_page_pixels, max_decoded_bytes, fallback
     """
     check_names(options, ASSEMBLE_OPTIONS, what="assemble option")
     return dict(options)

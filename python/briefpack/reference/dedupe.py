@@ -11,7 +11,9 @@ import math
 from typing import Any
 
 from .._checks import check_count, check_seed, check_texts, check_unit_interval, check_vectors
-from .._types import DedupeResult
+from .._types import DedupeResult, GuardedResult
+from ..errors import InputError
+from .guard import Guard
 from .text import exact_key, word_set, words
 
 __all__ = [
@@ -37,6 +39,43 @@ def _result(n: int, dup: list[int | None], sim: list[float | None]) -> DedupeRes
     return DedupeResult([i for i in range(n) if dup[i] is None], dup, sim)
 
 
+class _Walk:
+    """The greedy walk's bookkeeping with the difference guard (``reference.guard``).
+
+    ``accept(i, k, s)`` decides a pair over the threshold: without a guard (or when the guard
+    lets it go) ``i`` duplicates ``k``; when the guard keeps it, the first such ``k`` and its
+    reason are remembered, and the walk goes on to the next kept item. ``done(i)`` clears them
+    again for an item that ends up a duplicate (only kept items carry a reason).
+    """
+
+    def __init__(self, n: int, texts: list[str] | None) -> None:
+        self.guard = Guard(texts) if texts is not None else None
+        self.dup: list[int | None] = [None] * n
+        self.sim: list[float | None] = [None] * n
+        self.near: list[int | None] = [None] * n
+        self.near_sim: list[float | None] = [None] * n
+        self.why: list[str | None] = [None] * n
+
+    def accept(self, i: int, k: int, s: float) -> bool:
+        why = None if self.guard is None else self.guard(k, i)
+        if why is None:
+            self.dup[i], self.sim[i] = k, s
+            self.near[i] = self.near_sim[i] = self.why[i] = None
+            return True
+        if self.why[i] is None:
+            self.near[i], self.near_sim[i], self.why[i] = k, s, why
+        return False
+
+    def result(self) -> DedupeResult:
+        n = len(self.dup)
+        if self.guard is None:
+            return _result(n, self.dup, self.sim)
+        if not any(self.why):
+            return _result(n, self.dup, self.sim)
+        kept = [i for i in range(n) if self.dup[i] is None]
+        return GuardedResult(kept, self.dup, self.sim, self.near, self.near_sim, self.why)
+
+
 def dedupe_exact(texts: list[str]) -> DedupeResult:
     """Drop items whose whitespace-normalised text equals an earlier one's.
 
@@ -56,21 +95,28 @@ def dedupe_exact(texts: list[str]) -> DedupeResult:
     return _result(len(texts), dup, sim)
 
 
-def dedupe_jaccard(texts: list[str], threshold: float = 0.7) -> DedupeResult:
+def dedupe_jaccard(
+    texts: list[str], threshold: float = 0.7, *, guard: bool = False
+) -> DedupeResult:
     """Drop items whose word-set Jaccard similarity to a kept item is ``>= threshold``.
 
     Similarity is ``|A & B| / |A | B|`` as a float64 division; an item with no words is never a
-    near duplicate and never the item one duplicates.
+    near duplicate and never the item one duplicates. With ``guard=True`` (opt-in) a pair over
+    the threshold whose texts differ in a number, identifier or negation is not a duplicate
+    (``briefpack.reference.guard``): the item goes on to the next kept item, and a kept item
+    the guard saved carries ``near_of``, ``near_similarity`` and ``kept_because``.
 
     >>> dedupe_jaccard(["the cat sat", "The cat sat!", "a dog"], threshold=0.7).duplicate_of
     [None, 0, None]
+    >>> plan = "Pro plan: $49 per month, billed annually."
+    >>> dedupe_jaccard([plan, plan.replace("49", "59")], guard=True).kept_because
+    [None, "differs in '49' / '59'"]
     """
     texts = check_texts(texts)
     t = check_unit_interval("threshold", threshold)
     sets = [word_set(text) for text in texts]
     kept: list[int] = []
-    dup: list[int | None] = [None] * len(texts)
-    sim: list[float | None] = [None] * len(texts)
+    walk = _Walk(len(texts), texts if guard else None)
     for i, a in enumerate(sets):
         if a:
             for k in kept:
@@ -79,12 +125,11 @@ def dedupe_jaccard(texts: list[str], threshold: float = 0.7) -> DedupeResult:
                     continue
                 inter = len(a & b)
                 j = inter / (len(a) + len(b) - inter)
-                if j >= t:
-                    dup[i], sim[i] = k, j
+                if j >= t and walk.accept(i, k, j):
                     break
-        if dup[i] is None:
+        if walk.dup[i] is None:
             kept.append(i)
-    return _result(len(texts), dup, sim)
+    return walk.result()
 
 
 def _fnv1a64(data: bytes) -> int:
@@ -177,12 +222,19 @@ def lsh_bands(num_perm: int, threshold: float) -> tuple[int, int]:
 
 
 def dedupe_minhash(
-    texts: list[str], threshold: float = 0.8, num_perm: int = 128, shingle: int = 3, seed: int = 0
+    texts: list[str],
+    threshold: float = 0.8,
+    num_perm: int = 128,
+    shingle: int = 3,
+    seed: int = 0,
+    *,
+    guard: bool = False,
 ) -> DedupeResult:
     """Drop items whose MinHash estimate to a kept item sharing an LSH band is ``>= threshold``.
 
     The estimate is the fraction of equal minimums over all ``num_perm`` permutations. A text
-    with no words has no shingles: never a duplicate, never the item one duplicates.
+    with no words has no shingles: never a duplicate, never the item one duplicates. ``guard``:
+    as for :func:`dedupe_jaccard`.
 
     >>> dedupe_minhash(["one two three four five", "one two three four five!", "x y z"]).kept
     [0, 2]
@@ -196,8 +248,7 @@ def dedupe_minhash(
     bands, rows = lsh_bands(num_perm, t)
     index: list[dict[tuple[int, ...], list[int]]] = [{} for _ in range(bands)]
     sigs: dict[int, list[int]] = {}
-    dup: list[int | None] = [None] * len(texts)
-    sim: list[float | None] = [None] * len(texts)
+    walk = _Walk(len(texts), texts if guard else None)
     for i, text in enumerate(texts):
         hashes = shingle_hashes(text, shingle)
         if not hashes:
@@ -207,14 +258,13 @@ def dedupe_minhash(
         candidates = sorted({k for band, key in enumerate(keys) for k in index[band].get(key, ())})
         for k in candidates:
             est = sum(x == y for x, y in zip(sig, sigs[k])) / num_perm
-            if est >= t:
-                dup[i], sim[i] = k, est
+            if est >= t and walk.accept(i, k, est):
                 break
-        if dup[i] is None:
+        if walk.dup[i] is None:
             sigs[i] = sig
             for band, key in enumerate(keys):
                 index[band].setdefault(key, []).append(i)
-    return _result(len(texts), dup, sim)
+    return walk.result()
 
 
 def _unit(v: list[float]) -> list[float]:
@@ -251,8 +301,13 @@ def cosine_similarity(c: float) -> float:
     return math.floor(c * 1e6 + 0.5) / 1e6
 
 
-def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> DedupeResult:
+def dedupe_cosine(
+    vectors: Any, threshold: float = 0.97, *, texts: list[str] | None = None, guard: bool = False
+) -> DedupeResult:
     """Drop items whose embedding's cosine similarity to a kept item's is ``>= threshold``.
+
+    With ``texts`` (one per vector) and ``guard=True`` (opt-in), the difference guard of
+    :func:`dedupe_jaccard` decides every pair over the threshold on their texts.
 
     Vectors are normalised to unit length (float64 here); zero, NaN, infinite or mismatched
     vectors are an InputError. The similarity compared and reported is
@@ -265,15 +320,20 @@ def dedupe_cosine(vectors: Any, threshold: float = 0.97) -> DedupeResult:
     """
     rows = [_unit(v) for v in check_vectors(vectors)]
     t = check_unit_interval("threshold", threshold)
+    if texts is not None:
+        texts = check_texts(texts)
+        if len(texts) != len(rows):
+            raise InputError(
+                f"texts has {len(texts)} items but vectors has {len(rows)}; pass one text per "
+                "vector (or texts=None)"
+            )
     kept: list[int] = []
-    dup: list[int | None] = [None] * len(rows)
-    sim: list[float | None] = [None] * len(rows)
+    walk = _Walk(len(rows), texts if guard else None)
     for i, u in enumerate(rows):
         for k in kept:
             c = cosine_similarity(math.fsum(x * y for x, y in zip(u, rows[k])))
-            if c >= t:
-                dup[i], sim[i] = k, c
+            if c >= t and walk.accept(i, k, c):
                 break
-        if dup[i] is None:
+        if walk.dup[i] is None:
             kept.append(i)
-    return _result(len(rows), dup, sim)
+    return walk.result()

@@ -1,0 +1,432 @@
+//! The difference guard: a pair over the threshold whose texts differ in a number, a date, a
+//! version, a code identifier or a negation is not a duplicate.
+//!
+//! Mirrors `briefpack.reference.guard` (the oracle; the rule and its data are in
+//! `docs/dedupe_guard.md`). The kernels call [`Accept::accept`] only for a pair that already
+//! meets the threshold; [`Guard`] builds a text's words and raw tokens on first use (only texts
+//! that reach the guard are read again), once per request, and remembers for each item the
+//! first kept item the guard saved it from, with the similarity and the reason.
+//!
+//! Cost per call: the word comparison (step 0, which ends every copy) and, for a pair whose
+//! words differ, two lookups per key of the two texts. Building a profile is O(len(text)).
+
+use crate::text::{char_class, char_lower, for_each_word, nfkc, WHITESPACE, WORD};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// How a kernel decides a pair that meets its threshold.
+pub(crate) trait Accept {
+    /// Whether the guard can keep a pair at all (`false`: every pair over the threshold is a
+    /// duplicate, and the kernels' shortcuts for equal sets stay exact).
+    const ACTIVE: bool;
+    /// Item `item` meets the threshold with the kept item `kept` at `similarity`: `true` when
+    /// it is its duplicate.
+    fn accept(&mut self, item: usize, kept: usize, similarity: f64) -> bool;
+    /// Whether the guard kept some pair of `item` (so an item with the same set may not take
+    /// `item`'s answer).
+    fn saved(&self, item: usize) -> bool;
+}
+
+/// No guard: the kernels as they were.
+pub(crate) struct NoGuard;
+
+impl Accept for NoGuard {
+    const ACTIVE: bool = false;
+    #[inline]
+    fn accept(&mut self, _: usize, _: usize, _: f64) -> bool {
+        true
+    }
+    #[inline]
+    fn saved(&self, _: usize) -> bool {
+        false
+    }
+}
+
+/// Per kept item the guard saved: the first kept item it met the threshold with, the
+/// similarity and the reason (`"differs in 'insort_left' / 'insort_right'"`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Saved {
+    pub near_of: Vec<Option<usize>>,
+    pub similarity: Vec<Option<f64>>,
+    pub kept_because: Vec<Option<String>>,
+}
+
+/// The guard over one batch of texts.
+pub struct Guard<'t, S: AsRef<str>> {
+    texts: &'t [S],
+    /// Per text read so far: its words joined by spaces (no word holds a space).
+    words: FxHashMap<usize, String>,
+    profiles: FxHashMap<usize, Profile>,
+    /// Items the guard kept some pair of (even when they ended up a duplicate).
+    saved: FxHashSet<usize>,
+    /// Per item still kept: the first saving pair.
+    notes: FxHashMap<usize, (usize, f64, String)>,
+}
+
+impl<'t, S: AsRef<str>> Guard<'t, S> {
+    #[must_use]
+    pub fn new(texts: &'t [S]) -> Self {
+        Self {
+            texts,
+            words: FxHashMap::default(),
+            profiles: FxHashMap::default(),
+            saved: FxHashSet::default(),
+            notes: FxHashMap::default(),
+        }
+    }
+
+    fn words_of(&mut self, i: usize) {
+        let texts = self.texts;
+        self.words.entry(i).or_insert_with(|| {
+            let mut out = String::new();
+            for_each_word(texts[i].as_ref(), |w| {
+                out.push_str(w);
+                out.push(' ');
+            });
+            out
+        });
+    }
+
+    fn ensure_profile(&mut self, i: usize) {
+        let texts = self.texts;
+        self.profiles
+            .entry(i)
+            .or_insert_with(|| Profile::new(texts[i].as_ref()));
+    }
+
+    /// The reason texts `kept` and `item` are both kept, or `None` (a duplicate).
+    pub fn check(&mut self, kept: usize, item: usize) -> Option<String> {
+        if self.texts[kept].as_ref() == self.texts[item].as_ref() {
+            return None;
+        }
+        self.words_of(kept);
+        self.words_of(item);
+        if self.words[&kept] == self.words[&item] {
+            return None;
+        }
+        self.ensure_profile(kept);
+        self.ensure_profile(item);
+        kept_because(&self.profiles[&kept], &self.profiles[&item])
+    }
+
+    /// The columns of the saved items (`n` inputs), after the kernel ran.
+    #[must_use]
+    pub fn saved_columns(self, n: usize) -> Saved {
+        let mut out = Saved {
+            near_of: vec![None; n],
+            similarity: vec![None; n],
+            kept_because: vec![None; n],
+        };
+        for (i, (k, s, why)) in self.notes {
+            out.near_of[i] = Some(k);
+            out.similarity[i] = Some(s);
+            out.kept_because[i] = Some(why);
+        }
+        out
+    }
+}
+
+impl<S: AsRef<str>> Accept for Guard<'_, S> {
+    const ACTIVE: bool = true;
+
+    fn accept(&mut self, item: usize, kept: usize, similarity: f64) -> bool {
+        match self.check(kept, item) {
+            None => {
+                self.notes.remove(&item);
+                true
+            }
+            Some(why) => {
+                self.saved.insert(item);
+                self.notes.entry(item).or_insert((kept, similarity, why));
+                false
+            }
+        }
+    }
+
+    fn saved(&self, item: usize) -> bool {
+        self.saved.contains(&item)
+    }
+}
+
+/// One key of a text: its first form and offset, occurrences, marked occurrences.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Tok {
+    form: String,
+    first: usize,
+    count: u32,
+    marked: u32,
+}
+
+/// A text's raw tokens by key (the table's lowercase of the form), and the keys of a class
+/// (shape or marked: the only ones that can differ), with whether each is a shape.
+#[derive(Debug, Clone, Default)]
+struct Profile {
+    tokens: FxHashMap<String, Tok>,
+    classed: Vec<(String, bool)>,
+}
+
+/// Negation words (en, de, fr, es); a key ending in `n't` or `n’t` is one too.
+const NEGATIONS: &[&str] = &[
+    "not", "no", "never", "none", "nor", "cannot", "without", "nothing", "nobody", "neither",
+    "nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "ohne",
+    "ne", "pas", "jamais", "sans", "aucun", "aucune", "rien", "nunca", "sin", "ningún", "ninguna",
+    "ninguno", "jamás", "tampoco",
+];
+
+/// At most this many keys on each side that the other lacks (the name swap clause).
+const SWAP_MAX: usize = 2;
+/// The first of each more than this many edits apart.
+const SWAP_DISTANCE: usize = 2;
+
+#[inline]
+fn is_joiner(c: char) -> bool {
+    matches!(c, '_' | '.' | '-' | '\'' | '\u{2019}')
+}
+
+#[inline]
+fn is_word(c: char) -> bool {
+    char_class(c) == WORD
+}
+
+/// The line starting at `start` is a command line: after spaces and tabs, `$ ` or `>>> `.
+fn prompt(chars: &[char], start: usize) -> bool {
+    let mut k = start;
+    while k < chars.len() && matches!(chars[k], ' ' | '\t') {
+        k += 1;
+    }
+    let rest = &chars[k.min(chars.len())..];
+    rest.starts_with(&['$', ' ']) || rest.starts_with(&['>', '>', '>', ' '])
+}
+
+impl Profile {
+    #[allow(
+        clippy::many_single_char_names,
+        reason = "the reference's names: run i..j, token s..e"
+    )]
+    fn new(text: &str) -> Self {
+        let folded = nfkc(text);
+        let chars: Vec<char> = folded.chars().collect();
+        let n = chars.len();
+        let mut tokens: FxHashMap<String, Tok> = FxHashMap::default();
+        let mut key = String::new();
+        let mut i = 0;
+        let mut on_prompt = prompt(&chars, 0);
+        while i < n {
+            let c = chars[i];
+            if c == '\n' {
+                on_prompt = prompt(&chars, i + 1);
+            }
+            if !(is_word(c) || is_joiner(c)) {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j < n && (is_word(chars[j]) || is_joiner(chars[j])) {
+                j += 1;
+            }
+            let (mut s, mut e) = (i, j);
+            while s < e && is_joiner(chars[s]) {
+                s += 1;
+            }
+            while e > s && is_joiner(chars[e - 1]) {
+                e -= 1;
+            }
+            if s < e {
+                let form = &chars[s..e];
+                let before = (i > 0).then(|| chars[i - 1]);
+                let after = (e < n).then(|| chars[e]);
+                let caps = form.len() >= 2 && form.iter().all(char::is_ascii_uppercase);
+                let option = chars[i] == '-'
+                    && before.is_none_or(|b| char_class(b) == WHITESPACE)
+                    && !form[0].is_ascii_digit();
+                let mark = after == Some('(')
+                    || before == Some('`')
+                    || after == Some('`')
+                    || (j < n && chars[j] == '`')
+                    || on_prompt
+                    || caps
+                    || option;
+                key.clear();
+                key.extend(form.iter().map(|&c| char_lower(c)));
+                let mark = u32::from(mark);
+                if let Some(t) = tokens.get_mut(key.as_str()) {
+                    t.count += 1;
+                    t.marked += mark;
+                } else {
+                    tokens.insert(
+                        key.clone(),
+                        Tok {
+                            form: form.iter().collect(),
+                            first: s,
+                            count: 1,
+                            marked: mark,
+                        },
+                    );
+                }
+            }
+            i = j;
+        }
+        let mut classed = Vec::new();
+        for (k, t) in &tokens {
+            let is_shape = shape(k, &t.form);
+            if is_shape || t.marked > 0 {
+                classed.push((k.clone(), is_shape));
+            }
+        }
+        Self { tokens, classed }
+    }
+}
+
+/// A number, negation or identifier (its occurrences count), read from the first form.
+fn shape(key: &str, form: &str) -> bool {
+    if form.bytes().any(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    if NEGATIONS.contains(&key) || key.ends_with("n't") || key.ends_with("n\u{2019}t") {
+        return true;
+    }
+    if form.contains('_') || form.contains('-') || camel(form) {
+        return true;
+    }
+    if form.contains('.') {
+        let parts: Vec<&str> = form.split('.').filter(|p| !p.is_empty()).collect();
+        return parts.len() >= 2 && parts.iter().any(|p| p.chars().count() >= 2);
+    }
+    false
+}
+
+/// `[a-z][A-Z]` or `[A-Z]{2}[a-z]{2}` somewhere in `form` (ASCII).
+fn camel(form: &str) -> bool {
+    let b = form.as_bytes();
+    b.windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        || b.windows(4).any(|w| {
+            w[0].is_ascii_uppercase()
+                && w[1].is_ascii_uppercase()
+                && w[2].is_ascii_lowercase()
+                && w[3].is_ascii_lowercase()
+        })
+}
+
+/// `(offset, form)` of the keys of `x` of a class that differ from `y`, by offset.
+fn differs<'p>(x: &'p Profile, y: &Profile) -> Vec<(usize, &'p str)> {
+    let mut out = Vec::new();
+    for (key, is_shape) in &x.classed {
+        let (t, is_shape) = (&x.tokens[key], *is_shape);
+        if let Some(o) = y.tokens.get(key) {
+            let covered = if is_shape {
+                o.count >= t.count
+            } else {
+                o.marked >= t.marked
+            };
+            if covered {
+                continue;
+            }
+        }
+        out.push((t.first, t.form.as_str()));
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Edit distance over characters.
+fn levenshtein(x: &str, y: &str) -> usize {
+    let y: Vec<char> = y.chars().collect();
+    let mut prev: Vec<usize> = (0..=y.len()).collect();
+    let mut cur = Vec::with_capacity(y.len() + 1);
+    for (i, cx) in x.chars().enumerate() {
+        cur.clear();
+        cur.push(i + 1);
+        for (j, &cy) in y.iter().enumerate() {
+            let v = (prev[j + 1] + 1)
+                .min(cur[j] + 1)
+                .min(prev[j] + usize::from(cx != cy));
+            cur.push(v);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[y.len()]
+}
+
+/// A form in the reason: `'form'`, or `"form"` when it holds a `'` (Python's `repr`).
+fn quote(form: &str) -> String {
+    if form.contains('\'') {
+        format!("\"{form}\"")
+    } else {
+        format!("'{form}'")
+    }
+}
+
+/// The first (by offset) of the keys of `x` that `y` lacks, as `(offset, key, form)`, when
+/// there are 1 to `SWAP_MAX` of them.
+fn only<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, &'p str, &'p str)> {
+    let mut v: Vec<(usize, &str, &str)> = Vec::new();
+    for (k, t) in &x.tokens {
+        if !y.tokens.contains_key(k) {
+            v.push((t.first, k.as_str(), t.form.as_str()));
+            if v.len() > SWAP_MAX {
+                return None;
+            }
+        }
+    }
+    v.into_iter().min()
+}
+
+/// Steps 1-7 and the name swap of the rule for two texts whose words differ.
+fn kept_because(a: &Profile, b: &Profile) -> Option<String> {
+    let da = differs(a, b);
+    let db = differs(b, a);
+    match (da.first(), db.first()) {
+        (Some(x), Some(y)) => return Some(format!("differs in {} / {}", quote(x.1), quote(y.1))),
+        (Some(x), None) | (None, Some(x)) => return Some(format!("differs in {}", quote(x.1))),
+        (None, None) => {}
+    }
+    let (x, y) = (only(a, b)?, only(b, a)?);
+    (levenshtein(x.1, y.1) > SWAP_DISTANCE)
+        .then(|| format!("differs in {} / {}", quote(x.2), quote(y.2)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn why(a: &str, b: &str) -> Option<String> {
+        Guard::new(&[a, b]).check(0, 1)
+    }
+
+    #[test]
+    fn families() {
+        assert_eq!(
+            why(
+                "Call insort_left(a, x) here.",
+                "Call insort_right(a, x) here."
+            ),
+            Some("differs in 'insort_left' / 'insort_right'".into())
+        );
+        assert_eq!(
+            why("The cache is shared.", "The cache is not shared."),
+            Some("differs in 'not'".into())
+        );
+        assert_eq!(why("The  Cache is shared.", "the cache is shared"), None);
+        assert_eq!(
+            why("See gettextize(1) for more.", "See msgcmp(1) for more."),
+            Some("differs in 'gettextize' / 'msgcmp'".into())
+        );
+        assert_eq!(why("We recieve it now.", "We receive it now."), None);
+        assert_eq!(
+            why("It is fine.", "It isn't fine."),
+            Some("differs in \"isn't\"".into())
+        );
+    }
+
+    #[test]
+    fn marks_and_offsets() {
+        let p = Profile::new("Use `insort_left(a, x)`; $ not\n$ run -D --sort-by EOF");
+        let t = &p.tokens["insort_left"];
+        assert_eq!((t.first, t.count, t.marked), (5, 1, 1));
+        assert_eq!(p.tokens["run"].marked, 1);
+        assert_eq!(p.tokens["d"].marked, 1);
+        assert_eq!(p.tokens["sort-by"].form, "sort-by");
+        assert_eq!(p.tokens["eof"].marked, 1);
+        assert_eq!(levenshtein("recieve", "receive"), 2);
+    }
+}
