@@ -184,7 +184,7 @@ def flag(name: str) -> Rule:
 
     def rule(value: Any, _: Mapping[str, Any]) -> Any:
         if not isinstance(value, bool):
-            raise InputError(f"{name} must be True or False, got {value!r}", option=name)
+            raise InputError(f"{name} must be True or False, got {shown(value)}", option=name)
         return value
 
     return rule
