@@ -266,7 +266,8 @@ def _cases() -> Iterator[Any]:
         lambda: bp.evaluate([req], grid, workers=1, progress=boom), id="evaluate-progress-raises"
     )
     yield pytest.param(
-        lambda: bp.evaluate([req], grid, workers=1, executor="ray"), id="evaluate-ray-missing"
+        lambda: _without_ray(lambda: bp.evaluate([req], grid, workers=1, executor="ray")),
+        id="evaluate-ray-missing",
     )
     # ------------------------------------------------------------ count_tokens and kernels
     for name, v in VALUES.items():
@@ -454,8 +455,27 @@ CLI_FILES: dict[str, bytes] = {
 CLI_PENDING: dict[str, int] = {}
 
 
+def _without_ray(call: Any) -> Any:
+    """``call()`` as if Ray were not installed (``import ray`` raises ImportError): with Ray
+    installed, the case would start a real cluster, which the Ray tests do in their own run."""
+    saved = sys.modules.get("ray")
+    sys.modules["ray"] = None  # type: ignore[assignment]
+    try:
+        return call()
+    finally:
+        if saved is None:
+            del sys.modules["ray"]
+        else:
+            sys.modules["ray"] = saved
+
+
 def _cli(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent / "python")}
+    path = str(Path(__file__).parent.parent / "python")
+    if "--executor" in args:  # a `ray` that cannot be imported shadows an installed one
+        (tmp / "noray").mkdir(exist_ok=True)
+        (tmp / "noray" / "ray.py").write_text("raise ImportError('No module named ray')\n")
+        path = f"{tmp / 'noray'}{os.pathsep}{path}"
+    env = {**os.environ, "PYTHONPATH": path}
     proc = subprocess.run(
         [sys.executable, "-m", "briefpack", *args],
         capture_output=True,
