@@ -101,14 +101,8 @@ fn score_ok(v: &Bound<'_, PyAny>) -> bool {
 }
 
 /// None, or an exact int (not a bool) in `[0, i64::MAX]` (beyond: the full check refuses it).
-fn count_ok(v: &Bound<'_, PyAny>) -> PyResult<bool> {
-    if v.is_none() {
-        return Ok(true);
-    }
-    if !v.is_exact_instance_of::<PyInt>() {
-        return Ok(false);
-    }
-    Ok(v.extract::<i64>().is_ok_and(|x| x >= 0))
+fn count_ok(v: &Bound<'_, PyAny>) -> bool {
+    v.is_none() || (v.is_exact_instance_of::<PyInt>() && v.extract::<i64>().is_ok_and(|x| x >= 0))
 }
 
 /// Whether every str in `meta` (keys and values, through dicts, lists and tuples, each
@@ -180,8 +174,8 @@ fn fields_ok(v: &[Bound<'_, PyAny>], mapping: &Bound<'_, PyAny>) -> PyResult<boo
         && name_ok(doc)
         && name_ok(parent)
         && score_ok(score)
-        && count_ok(position)?
-        && count_ok(tokens)?
+        && count_ok(position)
+        && count_ok(tokens)
         && meta_fine
         && str_ok(title)
         && str_ok(url)
