@@ -60,10 +60,6 @@ BASE = {"tokenizer": "approx", "budget": 400}
 
 # Cases known to fail because of an item of issue 22 not fixed here: (id pattern, item).
 PENDING: list[tuple[str, str]] = [
-    (
-        r"kernels-(dedupe_cosine-vectors|mmr-query)-(minus-)?huge$",
-        "12 (the core's vector bindings convert a huge int to a float)",
-    ),
 ]
 
 

@@ -331,7 +331,10 @@ def check_vector(where: str, vector: Any) -> list[float]:
     for x in vector:
         if isinstance(x, bool) or not isinstance(x, (int, float)):
             raise InputError(f"{where} must hold numbers, got {type_name(x)}")
-        out.append(float(x))
+        try:
+            out.append(float(x))
+        except OverflowError:  # an int too large for a float is not finite
+            out.append(math.inf)
     if not out:
         raise InputError(f"{where} is empty; vectors need at least one dimension")
     if not all(math.isfinite(x) for x in out):

@@ -364,7 +364,8 @@ fn check_vector_into(what: &str, vector: &Bound<'_, PyAny>, out: &mut Vec<f64>) 
                 type_name(&x)?
             )));
         }
-        out.push(x.extract::<f64>()?); // float(x): OverflowError for a huge int, as the reference
+        // an int too large for a float is not finite (as the reference reads it)
+        out.push(x.extract::<f64>().unwrap_or(f64::INFINITY));
     }
     let values = &out[start..];
     if values.is_empty() {
