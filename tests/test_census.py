@@ -59,8 +59,7 @@ CANDIDATES = [
 BASE = {"tokenizer": "approx", "budget": 400}
 
 # Cases known to fail because of an item of issue 22 not fixed here: (id pattern, item).
-PENDING: list[tuple[str, str]] = [
-]
+PENDING: list[tuple[str, str]] = []
 
 
 def _marked(param: Any) -> Any:

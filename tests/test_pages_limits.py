@@ -327,3 +327,17 @@ def test_a_device_or_fifo_path_is_refused_without_reading(tmp_path: Path) -> Non
         pages.decode_page("/dev/zero")  # reading it would never end
     with pytest.raises(bp.InputError, match="is not a valid path"):
         pages.decode_page("page\x00.png")
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_pages_an_expansion_brings_count_against_the_request_budget(backend: str) -> None:
+    png = small(1)
+    parents = {"P": {"text": "the parent page", "image": png, "id": "P"}}
+    child = {"text": "a child", "id": "c", "parent": "P"}
+    ok = bp.assemble("q", [child], parents=parents, tokenizer="approx", backend=backend)
+    assert [s.chunk.id for s in ok.sources] == ["P"]
+    with pytest.raises(bp.InputError, match="max_decoded_bytes"):
+        bp.assemble(
+            "q", [child], parents=parents, tokenizer="approx", backend=backend,
+            max_decoded_bytes=1000,
+        )  # fmt: skip

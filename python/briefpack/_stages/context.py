@@ -79,6 +79,9 @@ class Scratch:
     sentences: dict[int, Any] = field(default_factory=dict)  # compress: by best member's index
     # an expansion (parents, neighbours) made an item that carries a page image
     expanded_pages: bool = False
+    # how the request decodes page images (max_pixels, and its one DecodeBudget), so that the
+    # pages an expansion brings count against the same limits as the candidates' own
+    decode: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,16 +110,18 @@ def start(
         )
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list, got {type_name(candidates)}")
-    decoded = DecodeBudget(options.max_decoded_bytes)  # one per request, every page's pixels
-    chunks = to_chunks(
-        candidates, kernels.intake, max_pixels=options.max_page_pixels, budget=decoded
-    )
+    # one budget per request, for every page's pixels (expansions' pages included)
+    decode: dict[str, Any] = {
+        "max_pixels": options.max_page_pixels,
+        "budget": DecodeBudget(options.max_decoded_bytes),
+    }
+    chunks = to_chunks(candidates, kernels.intake, **decode)
     method = _method(options.dedupe, chunks)
     threshold = 1.0
     if method in DEFAULT_THRESHOLDS:
         given = options.threshold
         threshold = DEFAULT_THRESHOLDS[method] if given is None else given
-    scratch = Scratch()
+    scratch = Scratch(decode=decode)
     if options.supersede is not None:
         scratch.updated_keys = _updated_keys(chunks)
     pages = any(map(_is_not_none, map(_image, chunks)))
@@ -135,5 +137,6 @@ def start(
     if isinstance(options.parents, Mapping):
         all_ids = {str(c.id) for c in chunks}
         for i, c in enumerate(chunks):
-            parents_stage.parent_of(options.parents, Item(c, [i]), describe(i, c.id), all_ids)
+            where = describe(i, c.id)
+            parents_stage.parent_of(options.parents, Item(c, [i]), where, all_ids, decode)
     return req, items

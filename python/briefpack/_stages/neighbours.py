@@ -99,7 +99,7 @@ def _overlap(a: str, b: str) -> int:
     return k
 
 
-def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
+def _chunks_of(chunks_of: Any, doc: str, decode: dict[str, Any]) -> list[Chunk]:
     if callable(chunks_of):
         got = call_back("chunks_of", f"chunks_of({doc!r})", chunks_of, doc)
     else:
@@ -108,7 +108,7 @@ def _chunks_of(chunks_of: Any, doc: str) -> list[Chunk]:
         return []
     if isinstance(got, (str, bytes)) or not isinstance(got, Sequence):
         raise InputError(f"chunks_of({doc!r}) must be a list of chunks, got {type_name(got)}")
-    return [to_chunk(c, i, f"chunks_of({doc!r})[{i}]") for i, c in enumerate(got)]
+    return [to_chunk(c, i, f"chunks_of({doc!r})[{i}]", **decode) for i, c in enumerate(got)]
 
 
 def _span_pages(span: list[Chunk]) -> dict[str, Any]:
@@ -154,7 +154,7 @@ def _windows(items: list[Item], req: Request) -> tuple[dict[str, list[Window]], 
             continue
         doc = item.chunk.doc
         if doc not in lists:
-            lists[doc] = _chunks_of(req.options.chunks_of, doc)
+            lists[doc] = _chunks_of(req.options.chunks_of, doc, req.scratch.decode)
             places[doc] = {}
             for j, c in enumerate(lists[doc]):
                 places[doc].setdefault(c.id, j)

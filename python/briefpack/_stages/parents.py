@@ -21,8 +21,11 @@ from .context import Item, Request
 __all__ = ["parent_of", "run"]
 
 
-def parent_of(parents: Any, item: Item, where: str, child_ids: set[str]) -> Chunk | None:
-    """The checked parent of ``item`` (id and doc resolved), or None if it has none."""
+def parent_of(
+    parents: Any, item: Item, where: str, child_ids: set[str], decode: dict[str, Any]
+) -> Chunk | None:
+    """The checked parent of ``item`` (id and doc resolved), or None if it has none; a page
+    image it carries is decoded under the request's limits (``decode``)."""
     child = item.chunk
     if callable(parents):
         got = call_back("parents", where, parents, child)
@@ -53,9 +56,8 @@ def parent_of(parents: Any, item: Item, where: str, child_ids: set[str]) -> Chun
     key = child.parent
     if not isinstance(got, (Chunk, Mapping)) and not hasattr(got, "page_content"):
         raise InputError(f"{where}: its parent must be a Chunk, got {type_name(got)}")
-    parent = to_chunk(
-        got, 0, f"{where}: its parent" + ("" if key is None else f" {key!r}"), resolve=False
-    )
+    name = f"{where}: its parent" + ("" if key is None else f" {key!r}")
+    parent = to_chunk(got, 0, name, resolve=False, **decode)
     pid = parent.id if parent.id is not None else key
     if pid is None:
         raise InputError(f"{where}: the parent returned by parents has no id")
@@ -75,7 +77,7 @@ def run(items: list[Item], req: Request) -> list[Item]:
     by_parent: dict[str, Item] = {}
     for item in items:
         where = describe(item.members[0], item.chunk.id)
-        parent = parent_of(req.options.parents, item, where, child_ids)
+        parent = parent_of(req.options.parents, item, where, child_ids, req.scratch.decode)
         if parent is None:
             out.append(item)
             continue
