@@ -21,9 +21,6 @@ kernels count natively (``"o200k_base"``, ``"cl100k_base"``, ``"approx"``) or a 
   per-message overhead, if any, is counted once per text);
 * any other callable: its result is the count if an int, else the length of the sequence it
   returns (``enc.encode``, LlamaIndex's ``Settings.tokenizer``).
-
-Rejected: importing tiktoken to look names up (a dependency at run time, and a network fetch
-of vocabularies on first use).
 """
 
 from __future__ import annotations
@@ -145,6 +142,9 @@ def _refuse(value: object, where: str) -> NoReturn:
 
 def resolve(value: object, where: str = "tokenizer") -> str | Callable[[str], int]:
     """What the pipeline counts with, from what the caller holds (see the module doc).
+
+    Rejected: importing tiktoken to look names up (a dependency at run time, and a network
+    fetch of vocabularies on first use).
 
     >>> resolve("o200k_base"), resolve("gpt-4.1-mini"), resolve("o3"), resolve("claude-sonnet-4")
     ('o200k_base', 'o200k_base', 'o200k_base', 'approx')

@@ -17,14 +17,7 @@ depends on another (the token-count cache only saves work), so the results are t
 it from its shared options (an option error is then reported by every request that does not
 override that option, named ``requests[i]: ...``, as before).
 
-What limits threads is the GIL, nothing else (issue 17, 64 cold requests of 200 candidates on
-2 cores): the threads spend the same CPU time as one thread, so the core's work does not
-contend (cache shards, allocator, tables built once); what they lose is waiting for each
-other's Python stages, which hold the GIL for about 30% of a request (most of it rendering
-and pricing blocks, then intake), against about 70% inside the core with the GIL released.
-Two threads then run about 1.75x one thread on a quiet machine; less Python per request is
-the way to more. Tried and not kept: the calling thread working as one of the workers
-instead of waiting on the pool (fewer GIL hand-offs, no measurable difference).
+What limits threads (the GIL, measured): docs/semantics.md ("Many requests").
 """
 
 from __future__ import annotations

@@ -243,40 +243,35 @@ def to_chunk(
         raise
 
 
-def _to_chunk(
-    obj: object,
-    index: int,
-    name: str | None,
-    resolve: bool,
-    max_pixels: int,
-    budget: DecodeBudget | None,
-) -> Chunk:
-    raw_id = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
-    where = describe(index, raw_id) if name is None else name
+def _coerce(obj: object, where: str) -> Chunk:
+    """The Chunk a candidate stands for (a Chunk, a str, a mapping or a document)."""
     if isinstance(obj, Chunk):
-        chunk = obj
-    elif isinstance(obj, str):
-        chunk = Chunk(obj)
-    elif isinstance(obj, Mapping):
-        chunk = _from_mapping(obj, where)
-    elif hasattr(obj, "page_content"):
-        chunk = _from_document(obj)
-    else:
-        raise InputError(
-            f"{where}: a candidate must be a Chunk, a mapping, a str or an object with "
-            f"page_content, got {type_name(obj)}"
-        )
-    cid = _as_id(chunk.id, "id", where)
-    where = describe(index, cid) if name is None else name
-    _check_field(where, chunk.text, "text")
-    doc = _as_id(chunk.doc, "doc", where)
-    parent = _as_id(chunk.parent, "parent", where)
+        return obj
+    if isinstance(obj, str):
+        return Chunk(obj)
+    if isinstance(obj, Mapping):
+        return _from_mapping(obj, where)
+    if hasattr(obj, "page_content"):
+        return _from_document(obj)
+    raise InputError(
+        f"{where}: a candidate must be a Chunk, a mapping, a str or an object with "
+        f"page_content, got {type_name(obj)}"
+    )
+
+
+def _check_score(chunk: Chunk, where: str) -> float | None:
+    """The chunk's score as a finite float, or None."""
     score = None if chunk.score is None else real(chunk.score)
     if chunk.score is not None and (score is None or not math.isfinite(score)):
         raise InputError(
             f"{where}: score must be a finite number or None, got {shown(chunk.score)}",
             field="score",
         )
+    return score
+
+
+def _check_counts(chunk: Chunk, where: str) -> dict[str, int | None]:
+    """The chunk's ``position`` and ``tokens`` as ints in [0, 2**63 - 1], or None."""
     counts: dict[str, int | None] = {}
     for name in ("position", "tokens"):
         value = getattr(chunk, name)
@@ -290,6 +285,11 @@ def _to_chunk(
                 f"{where}: {name} must be an int <= 2**63 - 1 or None, got {shown(value)}",
                 field=name,
             )
+    return counts
+
+
+def _check_strs_and_meta(chunk: Chunk, where: str) -> None:
+    """The chunk's str fields (None reads as "") and its meta mapping are well formed."""
     for name in _STR_FIELDS:
         value = getattr(chunk, name)
         if value is None:
@@ -303,6 +303,27 @@ def _to_chunk(
         )
     if chunk.meta:
         _check_meta(where, chunk.meta)
+
+
+def _to_chunk(
+    obj: object,
+    index: int,
+    name: str | None,
+    resolve: bool,
+    max_pixels: int,
+    budget: DecodeBudget | None,
+) -> Chunk:
+    raw_id = getattr(obj, "id", None) if not isinstance(obj, Mapping) else obj.get("id")
+    where = describe(index, raw_id) if name is None else name
+    chunk = _coerce(obj, where)
+    cid = _as_id(chunk.id, "id", where)
+    where = describe(index, cid) if name is None else name
+    _check_field(where, chunk.text, "text")
+    doc = _as_id(chunk.doc, "doc", where)
+    parent = _as_id(chunk.parent, "parent", where)
+    score = _check_score(chunk, where)
+    counts = _check_counts(chunk, where)
+    _check_strs_and_meta(chunk, where)
     page = _check_page(chunk.page, where)
     image = chunk.image
     if image is not None and not _decoded_span(image):

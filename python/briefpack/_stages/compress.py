@@ -22,18 +22,7 @@ adjacent ones keep the text between them as it was, non-adjacent ones are joined
   sentence is kept), so the cut is found by bisection on ``j``: first the largest ``j`` whose
   cut still removes a sentence, then the largest ``j`` up to it whose cut fits, each step one
   cut made, rendered and counted only up to what is left (``count_limited``).
-
-Invariants: a cut text is made only of the item's own sentences, in order, and ``ELISION``;
-rank fidelity and evict's guarantee hold (a cut item is an item like any other). Scoring is
-O(total sentence text) once per request; ``fit`` makes and counts O(log n) cuts of a misfit
-of n sentences, each O(n) (O(n log n) time, O(n) memory; it used to make all n cuts, O(n²)).
-A count that is not monotone in the kept set (a tokenizer's merges across the elision
-marker could in principle shrink a longer cut) makes the bisection return a cut that fits,
-not necessarily the largest; tests/test_compress_linear.py holds it equal to the exhaustive
-search on generated texts.
-
-Rejected: cutting tokens inside sentences (not faithful, nothing to log but a diff); dropping
-a source with no relevant sentence (a new ledger reason; the ranker's source stays visible).
+  Invariants, cost and rejected designs: docs/semantics.md ("Compression").
 """
 
 from __future__ import annotations

@@ -22,9 +22,6 @@ identical.
   edits apart (``'gettextize' / 'msgcmp'``).
 * **Quoting** of a form in the reason: ``'form'``, or ``"form"`` when the form holds a ``'``
   (forms never hold ``"`` or ``\\``: this is Python's ``repr`` of the form).
-
-Cost: O(len(a) + len(b)) for the tokens, once per text (:class:`Guard` caches profiles), then
-O(keys) per pair.
 """
 
 from __future__ import annotations
@@ -256,6 +253,9 @@ def kept_because(a: Profile, b: Profile) -> str | None:
 
 class Guard:
     """The guard over one batch of texts: profiles built on first use, once per text.
+
+    Cost: O(len(a) + len(b)) for the tokens, once per text (profiles are cached), then
+    O(keys) per pair.
 
     >>> g = Guard(["Pro plan: $49 per month.", "Pro plan: $59 per month."])
     >>> g(0, 1)
