@@ -35,6 +35,7 @@ from ..evaluation import (
     DEFAULT_TOLERANCE,
     MAX_SETTINGS,
     EvalRequest,
+    EvalResult,
     SettingResult,
     _show,
     evaluate,
@@ -290,6 +291,50 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 raise _OutputError(str(exc)) from None
 
 
+def _settings(args: argparse.Namespace, grid: dict[str, Any]) -> list[dict[str, Any]]:
+    """The grid's settings, with 'approx' counting for ``--example`` when its vocabulary is
+    missing (said on stderr); a missing vocabulary otherwise is a usage error."""
+    settings = expand_grid(grid, max_settings=args.max_settings)
+    note = None
+    tokenizers = {s.get("tokenizer", "o200k_base") for s in settings}
+    for name in tokenizers:
+        problem = _tokenizer_problem(name)
+        if problem is None:
+            continue
+        if args.example and args.tokenizer is None:
+            note = (
+                f"note: the {name} vocabulary could not be loaded ({problem}); counting "
+                "with 'approx' (characters / 4), so token numbers are estimates"
+            )
+            settings = [{**s, "tokenizer": "approx"} for s in settings]
+        else:
+            raise _EvalError(
+                f"the {name} vocabulary could not be loaded ({problem}); pass --tokenizer "
+                "approx for estimates, or set TIKTOKEN_CACHE_DIR to a folder that holds "
+                "the tiktoken files"
+            )
+    if note:
+        print(note, file=sys.stderr)
+    return settings
+
+
+def _report(args: argparse.Namespace, result: EvalResult) -> None:
+    """The table and the recommendations on stdout, then ``--out`` and ``--plot``."""
+    if result.rows:
+        _print_table(result.rows, args.color, sys.stdout)
+        for rec in result.recommendations:
+            rest = " ".join(f"{k}={_show(v)}" for k, v in rec.setting.items()) or "all settings"
+            print(
+                f"recommended budget for {rest}: {rec.budget} "
+                f"(recall {rec.recall:.1%}, best {rec.best:.1%}, tolerance "
+                f"{args.tolerance:g})"
+            )
+    if args.out and result.rows:
+        write_rows(args.out, result.rows)
+    if args.plot and result.rows:
+        plot_recall(args.plot, result.rows)
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """Run ``briefpack eval`` with parsed ``args``; return the exit status.
 
@@ -307,27 +352,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 f"{size * len(requests):,} assemblies",
                 file=sys.stderr,
             )
-        settings = expand_grid(grid, max_settings=args.max_settings)
-        note = None
-        tokenizers = {s.get("tokenizer", "o200k_base") for s in settings}
-        for name in tokenizers:
-            problem = _tokenizer_problem(name)
-            if problem is None:
-                continue
-            if args.example and args.tokenizer is None:
-                note = (
-                    f"note: the {name} vocabulary could not be loaded ({problem}); counting "
-                    "with 'approx' (characters / 4), so token numbers are estimates"
-                )
-                settings = [{**s, "tokenizer": "approx"} for s in settings]
-            else:
-                raise _EvalError(
-                    f"the {name} vocabulary could not be loaded ({problem}); pass --tokenizer "
-                    "approx for estimates, or set TIKTOKEN_CACHE_DIR to a folder that holds "
-                    "the tiktoken files"
-                )
-        if note:
-            print(note, file=sys.stderr)
+        settings = _settings(args, grid)
         progress = _Progress(sys.stderr, not args.quiet and _stderr_is_tty())
         done: list[SettingResult] = []
         interrupted = False
@@ -353,19 +378,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         result = finish(done, [], args.tolerance)
-        if result.rows:
-            _print_table(result.rows, args.color, sys.stdout)
-            for rec in result.recommendations:
-                rest = " ".join(f"{k}={_show(v)}" for k, v in rec.setting.items()) or "all settings"
-                print(
-                    f"recommended budget for {rest}: {rec.budget} "
-                    f"(recall {rec.recall:.1%}, best {rec.best:.1%}, tolerance "
-                    f"{args.tolerance:g})"
-                )
-        if args.out and result.rows:
-            write_rows(args.out, result.rows)
-        if args.plot and result.rows:
-            plot_recall(args.plot, result.rows)
+        _report(args, result)
         return EXIT_INTERRUPTED if interrupted else EXIT_OK
     except (_EvalError, BriefpackError, InputError) as exc:
         message = str(exc).replace("max_settings= (--max-settings)", "--max-settings")
