@@ -113,6 +113,22 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, metavar="N", help="threads or Ray tasks per setting")
     p.add_argument("--executor", choices=("threads", "ray"), default="threads")
     p.add_argument("--ray-address", metavar="ADDR", help="Ray cluster (default: a local Ray)")
+    _add_limit_flags(p)
+    p.add_argument("--out", metavar="FILE", help="write the rows to FILE (.jsonl or .csv)")
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="plot recall against budget to FILE (.png, .svg or .pdf; matplotlib)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.set_defaults(func=run_eval)
+    return p
+
+
+def _add_limit_flags(p: argparse.ArgumentParser) -> None:
+    """The bounds on the grid and on the data: ``--max-settings``, ``--max-line-bytes``,
+    ``--max-data-bytes``."""
     p.add_argument(
         "--max-settings",
         type=int,
@@ -134,16 +150,6 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="N",
         help="the most bytes read from DATA, after decompression (default: %(default)s)",
     )
-    p.add_argument("--out", metavar="FILE", help="write the rows to FILE (.jsonl or .csv)")
-    p.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        help="plot recall against budget to FILE (.png, .svg or .pdf; matplotlib)",
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    p.set_defaults(func=run_eval)
-    return p
 
 
 def _value(raw: str, kind: str) -> Any:
