@@ -64,8 +64,11 @@ def test_retraining_the_fixture_gives_the_same_weights_byte_for_byte() -> None:
     second = train(list(FIXTURE), buckets=1 << 10).to_bytes()
     assert first == second
     # and the same as when this test was written: the arithmetic is fixed (seeded order,
-    # IEEE doubles, no parallelism), so a change here is a change of the training itself
-    assert hashlib.sha256(first).hexdigest() == FIXTURE_DIGEST
+    # IEEE doubles, no parallelism), so a change here is a change of the training itself.
+    # Pinned on the Python the weights are trained with (3.11): Python 3.12 made sum() of
+    # floats compensated, so later versions train the same rows to other (equally valid) bytes.
+    if sys.version_info[:2] == (3, 11):
+        assert hashlib.sha256(first).hexdigest() == FIXTURE_DIGEST
     assert train(FIXTURE, buckets=1 << 10, seed=1).to_bytes() != first
 
 
