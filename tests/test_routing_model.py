@@ -82,6 +82,10 @@ def test_a_word_repeated_counts_once() -> None:
     assert bp.route("word " * 200).kind == "retrieve"
 
 
+@pytest.mark.skipif(
+    sys.version_info[:2] != (3, 11),
+    reason="the weights are trained on Python 3.11 (3.12's sum() of floats is compensated)",
+)
 def test_the_shipped_weights_are_what_the_training_script_writes(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
