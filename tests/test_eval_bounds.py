@@ -179,6 +179,7 @@ def test_ctrl_c_stops_a_sweep_whose_calls_hang() -> None:
         out, err = proc.communicate(timeout=60)  # generous: it takes well under a second
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.communicate()
         pytest.fail("Ctrl-C did not stop the sweep")
     assert proc.returncode == 130, err
     assert "interrupted" in out

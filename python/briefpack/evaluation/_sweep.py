@@ -8,6 +8,7 @@ import math
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from ..assembly import Assembly
@@ -16,6 +17,8 @@ from ._pair import Outcome, run_chunk
 from ._requests import EvalRequest, ExecutorSpec, Generate
 
 # --------------------------------------------------------------------------- the sweep
+
+_POLL = 0.1  # seconds the main thread waits on a task before it looks for a Ctrl-C
 
 
 def _chunks(n: int, parts: int) -> list[tuple[int, int]]:
@@ -86,8 +89,15 @@ class _PoolSweep(_Sweep):
         return out
 
     def result(self, part: Any) -> list[Outcome]:
-        got: list[Outcome] = part.result()
-        return got
+        # wait in short slices, never in one blocking call: a Ctrl-C the kernel hands to a
+        # worker thread only sets a flag, which the main thread sees when it next runs Python;
+        # blocked forever in one lock wait it never would (seen on 3.10 under load)
+        while True:
+            try:
+                got: list[Outcome] = part.result(timeout=_POLL)
+            except FutureTimeout:
+                continue
+            return got
 
     def close(self) -> None:
         for f in self.futures:
