@@ -30,3 +30,5 @@ pub mod matrix;
 pub mod mmr;
 #[cfg(feature = "python")]
 pub mod py;
+#[cfg(feature = "python")]
+pub mod rows;
