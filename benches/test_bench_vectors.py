@@ -154,3 +154,45 @@ def test_bench_dedupe_cosine_corpus(benchmark: Any, backend: str) -> None:
     benchmark.group = f"dedupe_cosine corpus {len(x)}x{DIM} hashed bag-of-words"
     result = benchmark.pedantic(fn, rounds=3, iterations=1, warmup_rounds=0)
     assert list(result[1]) == corpus_expected()
+
+
+LIST_N, LIST_DIM = 50, 1536
+
+
+@cache
+def list_candidates() -> list[Any]:
+    """50 candidates with 1536-d embeddings as Python lists (how frameworks deliver them),
+    every fifth pair a near copy."""
+    import briefpack as bp
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((LIST_N, LIST_DIM))
+    x[1::5] = x[0::5] + 0.05 * rng.standard_normal((LIST_N // 5, LIST_DIM))
+    return [
+        bp.Chunk(f"passage {i}", id=str(i), vector=v, score=1 - i / 1000)
+        for i, v in enumerate(x.tolist())
+    ]
+
+
+@pytest.mark.skipif(not hasattr(_core, "vector_matrix"), reason="_core lacks vector_matrix")
+@pytest.mark.parametrize("checks", ["core-matrix", "python-loop"])
+def test_bench_assemble_list_vectors(
+    benchmark: Any, checks: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One ``assemble(dedupe="cosine")`` request on list embeddings: the vectors checked and
+    stacked by ``_core.vector_matrix`` vs float by float in Python (the path before it)."""
+    import briefpack as bp
+    from briefpack._stages import vectors as stage
+
+    if checks == "python-loop":
+        monkeypatch.setattr(stage, "_core_matrix", lambda items, name_of: None)
+    cands = list_candidates()
+    benchmark.group = f"assemble dedupe='cosine' {LIST_N}x{LIST_DIM} list vectors"
+
+    def request() -> Any:
+        return bp.assemble(
+            "q", cands, dedupe="cosine", threshold=0.95, budget=100_000, tokenizer="approx"
+        )
+
+    result = benchmark.pedantic(request, rounds=20, iterations=1, warmup_rounds=1)
+    assert len(result.sources) == LIST_N - LIST_N // 5  # every near copy dropped

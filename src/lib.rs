@@ -37,6 +37,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     intake::py::register(m)?;
     dedupe::py::register(m)?;
     vectors::py::register(m)?;
+    vectors::rows::register(m)?;
     pack::py::register(m)?;
     pages::py::register(m)?;
     render::py::register(m)?;

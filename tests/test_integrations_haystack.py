@@ -17,13 +17,16 @@ pytest.importorskip("haystack")
 from haystack import Document, Pipeline, component
 from haystack.components.preprocessors import DocumentSplitter
 from haystack.components.rankers import LostInTheMiddleRanker
-from haystack.components.retrievers.in_memory import InMemoryBM25Retriever
+from haystack.components.retrievers.in_memory import (
+    InMemoryBM25Retriever,
+    InMemoryEmbeddingRetriever,
+)
 from haystack.components.writers import DocumentWriter
 from haystack.dataclasses import ChatMessage
 from haystack.document_stores.in_memory import InMemoryDocumentStore
 
 import briefpack as bp
-from briefpack.integrations.haystack import BriefpackPromptBuilder, to_chunks
+from briefpack.integrations.haystack import BriefpackPromptBuilder, join_documents, to_chunks
 from briefpack.prompt import DEFAULT_INSTRUCTIONS, DEFAULT_SYSTEM
 
 TEXTS = [
@@ -53,6 +56,16 @@ class EchoChatGenerator:
         return {"replies": [ChatMessage.from_assistant("Parental leave is 14 weeks [1].")]}
 
 
+@component
+class EchoTextGenerator:
+    """A text generator (``prompt: str``, as ``OpenAIGenerator`` takes), a stand-in for an LLM."""
+
+    @component.output_types(replies=list[str])
+    def run(self, prompt: str) -> dict[str, Any]:
+        assert prompt.startswith(DEFAULT_SYSTEM)
+        return {"replies": ["Parental leave is 14 weeks [1]."]}
+
+
 def test_run_returns_prompt_messages_documents_and_the_assembly() -> None:
     docs = _docs()
     before = copy.deepcopy(docs)
@@ -61,9 +74,10 @@ def test_run_returns_prompt_messages_documents_and_the_assembly() -> None:
     )
     a = out["assembly"]
     assert isinstance(a, bp.Assembly)
-    assert out["prompt"] == f"{a.system}\n\n{a.user}"
-    assert [m.role.value for m in out["messages"]] == ["system", "user"]
-    assert [m.text for m in out["messages"]] == [a.system, a.user]
+    assert out["text"] == f"{a.system}\n\n{a.user}"
+    assert [m.role.value for m in out["prompt"]] == ["system", "user"]
+    assert [m.text for m in out["prompt"]] == [a.system, a.user]
+    assert out["messages"] == out["prompt"]  # the name pipelines were wired with before
     assert [d.id for d in out["documents"]] == [s.chunk.id for s in a.sources]
     assert "d1" not in [d.id for d in out["documents"]]  # the near duplicate of d0
     for n, d in enumerate(out["documents"], 1):
@@ -157,7 +171,7 @@ def test_in_a_real_pipeline_from_retriever_to_generator() -> None:
     rag.add_component("briefpack", BriefpackPromptBuilder(budget=1000, tokenizer="approx"))
     rag.add_component("llm", EchoChatGenerator())
     rag.connect("retriever.documents", "briefpack.documents")
-    rag.connect("briefpack.messages", "llm.messages")
+    rag.connect("briefpack.prompt", "llm.messages")  # as ChatPromptBuilder is wired
     q = "How long is parental leave in Germany?"
     result = rag.run(
         {"retriever": {"query": q}, "briefpack": {"query": q}},
@@ -178,6 +192,27 @@ def test_in_a_real_pipeline_from_retriever_to_generator() -> None:
     assert cited.unsupported_sentences == []
 
 
+def test_text_feeds_a_text_generator_in_a_pipeline() -> None:
+    rag = Pipeline()
+    rag.add_component("briefpack", BriefpackPromptBuilder(budget=1000, tokenizer="approx"))
+    rag.add_component("llm", EchoTextGenerator())
+    rag.connect("briefpack.text", "llm.prompt")
+    result = rag.run({"briefpack": {"documents": _docs(), "query": "How long is leave?"}})
+    assert result["llm"]["replies"] == ["Parental leave is 14 weeks [1]."]
+
+
+def test_the_outputs_match_chat_prompt_builders() -> None:
+    from haystack.components.builders import ChatPromptBuilder
+
+    pipe = Pipeline()
+    pipe.add_component("ours", BriefpackPromptBuilder())
+    pipe.add_component("theirs", ChatPromptBuilder(template=[ChatMessage.from_user("x")]))
+    outputs = pipe.outputs()
+    assert outputs["ours"]["prompt"]["type"] == outputs["theirs"]["prompt"]["type"]
+    assert outputs["ours"]["prompt"]["type"] == list[ChatMessage]
+    assert outputs["ours"]["text"]["type"] is str
+
+
 def test_messages_connect_to_a_real_chat_generator() -> None:
     openai_chat = pytest.importorskip("haystack.components.generators.chat")
     from haystack.utils import Secret
@@ -187,8 +222,15 @@ def test_messages_connect_to_a_real_chat_generator() -> None:
     rag.add_component(
         "llm", openai_chat.OpenAIChatGenerator(api_key=Secret.from_token("sk-not-used"))
     )
-    rag.connect("briefpack.messages", "llm.messages")  # type-checked by Haystack, not run
+    rag.connect("briefpack.prompt", "llm.messages")  # type-checked by Haystack, not run
     assert ("briefpack", "llm") in [(a, b) for a, b, *_ in rag.graph.edges]
+    old = Pipeline()
+    old.add_component("briefpack", BriefpackPromptBuilder(tokenizer="approx"))
+    old.add_component(
+        "llm", openai_chat.OpenAIChatGenerator(api_key=Secret.from_token("sk-not-used"))
+    )
+    old.connect("briefpack.messages", "llm.messages")  # the wiring before prompt held messages
+    assert ("briefpack", "llm") in [(a, b) for a, b, *_ in old.graph.edges]
 
 
 def test_pipeline_serialisation_round_trip() -> None:
@@ -200,6 +242,8 @@ def test_pipeline_serialisation_round_trip() -> None:
             tokenizer="approx",
             options={"supersede": "url"},
             keys={"doc": "file_path"},
+            join="score",
+            rrf_k=10,
         ),
     )
     try:  # Haystack 3 deserialises only modules it is told to trust
@@ -211,6 +255,7 @@ def test_pipeline_serialisation_round_trip() -> None:
     assert builder.budget == bp.Budget(window=8192, max_output=1024)
     assert builder.options == {"supersede": "url"}
     assert builder.keys == {"doc": "file_path"}
+    assert (builder.join, builder.rrf_k) == ("score", 10)
     assert builder.to_dict() == rag.get_component("briefpack").to_dict()
 
 
@@ -348,3 +393,98 @@ def test_compress_passes_through_to_the_assembly() -> None:
     assert out["documents"][-1].content == "Parental leave is 14 weeks at full pay."
     again = BriefpackPromptBuilder.from_dict(builder.to_dict())
     assert again.run(documents=docs, query="How long is leave?")["assembly"] == a
+
+
+HYBRID = [
+    # (text, embedding): BM25 finds the leave texts; the embedding finds the remote-work ones
+    ("Parental leave in Germany is 14 weeks at full pay.", [1.0, 0.0, 0.0]),
+    (
+        "Leave requests go through the leave portal; leave is approved by the manager.",
+        [0.9, 0.1, 0.0],
+    ),
+    ("Unpaid leave of up to a year is possible after two years.", [0.8, 0.2, 0.0]),
+    ("Employees may work from home up to three days a week.", [0.0, 1.0, 0.0]),
+    ("Home office equipment is reimbursed up to 500 EUR.", [0.0, 0.9, 0.1]),
+]
+
+
+def _hybrid(builder: BriefpackPromptBuilder) -> dict[str, Any]:
+    store = InMemoryDocumentStore()
+    store.write_documents(
+        [Document(id=f"h{i}", content=t, embedding=e) for i, (t, e) in enumerate(HYBRID)]
+    )
+    rag = Pipeline()
+    rag.add_component("bm25", InMemoryBM25Retriever(document_store=store, top_k=3))
+    rag.add_component("dense", InMemoryEmbeddingRetriever(document_store=store, top_k=2))
+    rag.add_component("briefpack", builder)
+    rag.connect("bm25.documents", "briefpack.documents")
+    rag.connect("dense.documents", "briefpack.documents")  # a second sender
+    q = "How long is leave?"
+    return rag.run(
+        {
+            "bm25": {"query": q},
+            "dense": {"query_embedding": [0.0, 1.0, 0.0]},
+            "briefpack": {"query": q},
+        },
+        include_outputs_from={"bm25", "dense", "briefpack"},
+    )
+
+
+def test_hybrid_retrieval_fuses_both_senders_by_reciprocal_rank() -> None:
+    # a budget for about two sources: concatenation would spend it all on BM25's list
+    out = _hybrid(BriefpackPromptBuilder(budget=60, tokenizer="approx", order="relevance"))
+    bm25 = [d.id for d in out["bm25"]["documents"]]
+    dense = [d.id for d in out["dense"]["documents"]]
+    assert sorted(bm25) == ["h0", "h1", "h2"]
+    assert dense == ["h3", "h4"]
+    assert not set(bm25) & set(dense)
+    placed = [d.id for d in out["briefpack"]["documents"]]
+    assert placed == [bm25[0], "h3"]  # each list's best (rank 1 ties rank 1: BM25 first)
+    fused = join_documents([out["bm25"]["documents"], out["dense"]["documents"]])
+    assert [d.id for d in fused] == [bm25[0], "h3", bm25[1], "h4", bm25[2]]
+    assert [d.score for d in fused] == pytest.approx([1 / 61, 1 / 61, 1 / 62, 1 / 62, 1 / 63])
+    a = out["briefpack"]["assembly"]
+    assert [d.reason for d in a.dropped] == ["over_budget"] * 3
+
+    concatenated = _hybrid(
+        BriefpackPromptBuilder(budget=60, tokenizer="approx", order="relevance", join="concatenate")
+    )
+    assert [d.id for d in concatenated["briefpack"]["documents"]] == bm25[:2]
+
+
+def test_join_documents_keeps_each_id_once_at_its_best_rank() -> None:
+    a = [Document(id="x", content="x from a"), Document(id="y", content="y")]
+    b = [Document(id="z", content="z"), Document(id="x", content="x from b")]
+    c = [Document(id="x", content="x from c")]
+    fused = join_documents([a, b, c], rrf_k=0)
+    # x: 1/1 + 1/2 + 1/1; z: 1/1; y: 1/2
+    assert [(d.id, d.score) for d in fused] == [("x", 2.5), ("z", 1.0), ("y", 0.5)]
+    assert fused[0].content == "x from a"  # rank 1 in a and in c: the earlier list's copy
+    assert a[0].score is None  # the inputs are not changed
+    assert [d.id for d in join_documents([a, b, c], "concatenate")] == ["x", "y", "z"]
+    scored = [
+        [Document(id="p", content="p", score=0.2), Document(id="q", content="q")],
+        [Document(id="r", content="r", score=7.0), Document(id="p", content="p2", score=0.9)],
+    ]
+    joined = join_documents(scored, "score")
+    assert [(d.id, d.score) for d in joined] == [("r", 7.0), ("p", 0.9), ("q", None)]
+    assert join_documents([], "rrf") == []
+    with pytest.raises(bp.InputError, match="join"):
+        join_documents([a], "mean")
+    with pytest.raises(bp.InputError, match="rrf_k"):
+        BriefpackPromptBuilder(rrf_k=-1)
+    with pytest.raises(bp.InputError, match="join"):
+        BriefpackPromptBuilder(join="union")
+
+
+def test_a_direct_run_takes_one_list_or_one_list_per_sender() -> None:
+    builder = BriefpackPromptBuilder(budget=1000, tokenizer="approx")
+    docs = _docs()
+    one = builder.run(documents=docs, query="q")
+    wrapped = builder.run(documents=[docs], query="q")
+    assert one["text"] == wrapped["text"]  # one sender: read as given, scores kept
+    two = builder.run(documents=[docs[:3], docs[3:]], query="q")
+    assert {d.id for d in two["documents"]} == {d.id for d in one["documents"]}
+    assert builder.run(documents=[], query="q")["documents"] == []
+    with pytest.raises(bp.InputError, match=r"documents\[1\] must be a list of Documents"):
+        builder.run(documents=[docs, "not a list"], query="q")

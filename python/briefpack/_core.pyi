@@ -4,7 +4,7 @@ Each function mirrors its ``#[pyo3(signature)]`` and returns plain lists/tuples;
 API wraps them (``DedupeResult`` is a NamedTuple, so ``tuple(result)`` equals the raw tuple).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeAlias, TypeVar
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "set_token_cache_capacity",
     "split_sentences",
     "token_cache_info",
+    "vector_matrix",
     "vocabulary",
     "word_counts",
     "words",
@@ -165,6 +166,32 @@ def mmr(
     Raises:
         InputError: bad vectors, lambda_, k, query_vector or relevance, or neither
             query_vector nor relevance (the reference's messages).
+    """
+
+def vector_matrix(vectors: Sequence[Any], name_of: Callable[[int], str]) -> Any:
+    """Check vectors given as lists and stack them as one float64 matrix, in one call.
+
+    Each vector is checked as ``briefpack._checks.check_vector`` checks it (a sequence of
+    numbers or a 1-D array; non-empty, finite, not all zero; ints read as ``float()`` reads
+    them) and all must have the first one's dimension. The interpreter is held only to read the
+    numbers; the value and dimension checks run without it.
+
+    Arguments:
+        vectors: a sequence of vectors.
+        name_of: names vector ``i`` in an error message (called only on an error).
+
+    Returns:
+        A C-contiguous ``numpy.ndarray`` of float64, shape ``(len(vectors), dim)`` (``(0, 0)``
+        for no vectors).
+
+    Raises:
+        InputError: the first bad vector, with ``check_vector``'s message (a vector of another
+            dimension: ``"<name> has dimension d but the first vector has d0; ..."``,
+            ``field="vector"``).
+
+    Example:
+        >>> vector_matrix([[1, 2.5], [3.0, 4.0]], lambda i: f"vectors[{i}]").tolist()
+        [[1.0, 2.5], [3.0, 4.0]]
     """
 
 def count_tokens(

@@ -48,6 +48,45 @@ impl fmt::Display for VectorError {
 
 impl std::error::Error for VectorError {}
 
+/// The reference's value checks on one vector, in its order: empty, not finite, zero norm.
+pub fn row_error(values: &[f64], row: usize) -> Option<VectorError> {
+    if values.is_empty() {
+        return Some(VectorError::Empty(row));
+    }
+    if !values.iter().all(|x| x.is_finite()) {
+        return Some(VectorError::NonFinite(row));
+    }
+    if values.iter().all(|&x| x == 0.0) {
+        return Some(VectorError::ZeroNorm(row));
+    }
+    None
+}
+
+/// What is wrong with the first bad row of a batch (`first_fault`).
+#[derive(Debug, PartialEq, Eq)]
+pub enum RowFault {
+    Value(VectorError),
+    /// `(row, its dimension, the first row's)`.
+    Ragged(usize, usize, usize),
+}
+
+/// The first row (of `lens.len()` rows laid end to end in `data`) that fails the value checks
+/// or whose dimension differs from the first row's; the row's own checks come first.
+pub fn first_fault(data: &[f64], lens: &[usize]) -> Option<RowFault> {
+    let dim = *lens.first()?;
+    let mut start = 0;
+    for (i, &len) in lens.iter().enumerate() {
+        if let Some(e) = row_error(&data[start..start + len], i) {
+            return Some(RowFault::Value(e));
+        }
+        if len != dim {
+            return Some(RowFault::Ragged(i, len, dim));
+        }
+        start += len;
+    }
+    None
+}
+
 /// Rows whose largest magnitude lies outside `[2^-MAX_EXP, 2^MAX_EXP]` are rescaled: inside it,
 /// products of two components and sums of `dim` of them stay far from f64 overflow, and the
 /// products that underflow are negligible next to the product of the two norms.
@@ -275,5 +314,28 @@ mod tests {
             let e = exponent(x);
             assert!(exact(e - 1) <= x && x < exact(e), "x={x} e={e}");
         }
+    }
+
+    #[test]
+    fn the_first_bad_row_is_named_and_its_own_checks_come_first() {
+        assert_eq!(first_fault(&[1.0, 2.0, 3.0, 4.0], &[2, 2]), None);
+        assert_eq!(first_fault(&[], &[]), None);
+        // row 1 is both ragged and zero: its value check wins
+        assert_eq!(
+            first_fault(&[1.0, 2.0, 0.0], &[2, 1]),
+            Some(RowFault::Value(VectorError::ZeroNorm(1)))
+        );
+        assert_eq!(
+            first_fault(&[1.0, 2.0, 5.0, 1.0, f64::NAN], &[2, 1, 2]),
+            Some(RowFault::Ragged(1, 1, 2))
+        );
+        assert_eq!(
+            first_fault(&[1.0, f64::INFINITY], &[1, 1]),
+            Some(RowFault::Value(VectorError::NonFinite(1)))
+        );
+        assert_eq!(
+            first_fault(&[1.0], &[0, 1]),
+            Some(RowFault::Value(VectorError::Empty(0)))
+        );
     }
 }

@@ -21,6 +21,9 @@
 //! O(n · kept · s) for the filter (`s = dim / 8`) plus O(dim) per pair it keeps, worst case
 //! O(n · kept · dim). Extra memory: O(n · s) floats; the input is not copied. Measurements and
 //! the history of these choices: `docs/performance.md`, "Cosine dedupe and MMR".
+//!
+//! `rows` (`_core.vector_matrix`) checks embeddings given as Python lists and stacks them as
+//! one float64 matrix for the Python layer, with the reference's errors.
 
 #[cfg(feature = "python")]
 pub mod args;
@@ -30,3 +33,5 @@ pub mod matrix;
 pub mod mmr;
 #[cfg(feature = "python")]
 pub mod py;
+#[cfg(feature = "python")]
+pub mod rows;

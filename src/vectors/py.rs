@@ -10,12 +10,12 @@ use numpy::prelude::*;
 use numpy::{PyArray2, PyReadonlyArray2, PyUntypedArray};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyFloat, PyType};
+use pyo3::types::{PyFloat, PyList, PyType};
 use pyo3::PyTypeInfo;
 
 use super::args::{check_count, is_not_number, is_not_sequence, repr, to_str, type_name};
 use super::cosine;
-use super::matrix::{Matrix, VectorError};
+use super::matrix::{row_error, Matrix, VectorError};
 use super::mmr as kernel_mmr;
 use crate::checks;
 use crate::checks::Arg;
@@ -332,13 +332,37 @@ fn check_vector(what: &str, vector: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
 
 /// [`check_vector`] appending the values to `out`.
 fn check_vector_into(what: &str, vector: &Bound<'_, PyAny>, out: &mut Vec<f64>) -> PyResult<()> {
+    let start = out.len();
+    gather_into(&|| Ok(what.to_owned()), vector, out)?;
+    match row_error(&out[start..], 0) {
+        Some(e) => Err(InputError::new_err(e.message(what))),
+        None => Ok(()),
+    }
+}
+
+/// The checks of [`check_vector`] that need the interpreter (a 1-D array or a sequence of
+/// numbers, not a bool), appending the values as f64 to `out`. `what` names the vector; it is
+/// called only on an error.
+pub(super) fn gather_into(
+    what: &dyn Fn() -> PyResult<String>,
+    vector: &Bound<'_, PyAny>,
+    out: &mut Vec<f64>,
+) -> PyResult<()> {
+    if let Ok(list) = vector.cast_exact::<PyList>() {
+        // the common case (a framework's embedding): no ABC check, no iterator protocol
+        for x in list.iter() {
+            push_number(what, &x, out)?;
+        }
+        return Ok(());
+    }
     let listed;
     let mut vector = vector;
     if vector.hasattr("tolist")? && vector.hasattr("ndim")? {
         let ndim = vector.getattr("ndim")?;
         if ndim.ne(1)? {
             return Err(InputError::new_err(format!(
-                "{what} must be 1-D, got {}-D",
+                "{} must be 1-D, got {}-D",
+                what()?,
                 to_str(&ndim)?
             )));
         }
@@ -347,35 +371,34 @@ fn check_vector_into(what: &str, vector: &Bound<'_, PyAny>, out: &mut Vec<f64>) 
     }
     if is_not_sequence(vector)? {
         return Err(InputError::new_err(format!(
-            "{what} must be a sequence of numbers, got {}",
+            "{} must be a sequence of numbers, got {}",
+            what()?,
             type_name(vector)?
         )));
     }
-    let start = out.len();
     for x in vector.try_iter()? {
-        let x = x?;
-        if let Ok(f) = x.cast_exact::<PyFloat>() {
-            out.push(f.value());
-            continue;
-        }
-        if is_not_number(&x) {
-            return Err(InputError::new_err(format!(
-                "{what} must hold numbers, got {}",
-                type_name(&x)?
-            )));
-        }
-        // an int too large for a float is not finite (as the reference reads it)
-        out.push(x.extract::<f64>().unwrap_or(f64::INFINITY));
+        push_number(what, &x?, out)?;
     }
-    let values = &out[start..];
-    if values.is_empty() {
-        return Err(InputError::new_err(VectorError::Empty(0).message(what)));
+    Ok(())
+}
+
+fn push_number(
+    what: &dyn Fn() -> PyResult<String>,
+    x: &Bound<'_, PyAny>,
+    out: &mut Vec<f64>,
+) -> PyResult<()> {
+    if let Ok(f) = x.cast_exact::<PyFloat>() {
+        out.push(f.value());
+        return Ok(());
     }
-    if !values.iter().all(|x| x.is_finite()) {
-        return Err(InputError::new_err(VectorError::NonFinite(0).message(what)));
+    if is_not_number(x) {
+        return Err(InputError::new_err(format!(
+            "{} must hold numbers, got {}",
+            what()?,
+            type_name(x)?
+        )));
     }
-    if values.iter().all(|&x| x == 0.0) {
-        return Err(InputError::new_err(VectorError::ZeroNorm(0).message(what)));
-    }
+    // an int too large for a float is not finite (as the reference reads it)
+    out.push(x.extract::<f64>().unwrap_or(f64::INFINITY));
     Ok(())
 }

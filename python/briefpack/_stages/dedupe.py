@@ -32,7 +32,9 @@ def _kernel(req: Request, sub: list[Item]) -> Any:
     method, k = req.method, req.kernels
     guard = req.options.dedupe_guard  # the difference guard (docs/dedupe_guard.md)
     if method == "cosine":
-        data = check_vectors_of(sub, req.namer(sub), "dedupe='cosine'")
+        data = check_vectors_of(
+            sub, req.namer(sub), "dedupe='cosine'", rust=req.kernels.name == "rust"
+        )
         texts = list(map(_chunk_text, sub)) if guard else None
         return k.dedupe("dedupe_cosine", data, threshold=req.threshold, texts=texts, guard=guard)
     texts = list(map(_chunk_text, sub))

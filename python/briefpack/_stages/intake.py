@@ -131,7 +131,8 @@ def start(
     items = items_of(chunks)
     uses = "dedupe='cosine'" if method == "cosine" else "mmr" if options.mmr is not None else None
     if uses is not None:
-        vecs: Any = check_vectors_of(items, lambda i: describe(i, chunks[i].id), uses)
+        name_of = lambda i: describe(i, chunks[i].id)  # noqa: E731
+        vecs: Any = check_vectors_of(items, name_of, uses, rust=kernels.name == "rust")
         if options.mmr is not None and qv is not None and len(vecs) and len(qv) != len(vecs[0]):
             raise dimension_error(qv, vecs)
     if isinstance(options.parents, Mapping):

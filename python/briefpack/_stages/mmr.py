@@ -19,7 +19,7 @@ def run(items: list[Item], req: Request) -> list[Item]:
     lam, k, query = req.options.mmr, req.options.mmr_k, req.query_vector
     if lam is None or not items:
         return items
-    vecs = check_vectors_of(items, req.namer(items), "mmr")
+    vecs = check_vectors_of(items, req.namer(items), "mmr", rust=req.kernels.name == "rust")
     if query is not None and len(query) != len(vecs[0]):
         raise dimension_error(query, vecs)
     rel = None

@@ -2,15 +2,20 @@
 
 Cosine dedupe and MMR read the same checked vectors. A 1-D numpy array per item is checked and
 stacked as one matrix without a Python loop over the floats (the Rust kernels read it in
-place); anything else is checked item by item, naming the first bad candidate. O(n·dim).
+place). Lists of floats (how frameworks deliver embeddings) are checked and converted to one
+float64 matrix by the Rust core in one call (``_core.vector_matrix``) when the request runs on
+it and numpy is installed; anything else is checked item by item in Python, naming the first
+bad candidate. Both ways raise the same errors. O(n·dim).
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from typing import Any
 
+from .._backend import rust_core
 from .._checks import check_vector
 from ..errors import InputError
 from .context import Item
@@ -18,13 +23,18 @@ from .context import Item
 __all__ = ["as_matrix", "check_vectors_of", "dimension_error"]
 
 
-def check_vectors_of(items: list[Item], name_of: Callable[[int], str], why: str) -> Any:
+def check_vectors_of(
+    items: list[Item], name_of: Callable[[int], str], why: str, *, rust: bool = False
+) -> Any:
     """Every item's vector, checked; all must share one dimension.
 
-    Returns a 2-D numpy array when every vector is a 1-D numpy array of numbers, else a list of
-    lists of floats. ``name_of`` gives an item's name by position (only called on an error).
+    Returns a 2-D numpy array when every vector is a 1-D numpy array of numbers, or when
+    ``rust`` (the request runs on the Rust core) and numpy is installed, else a list of lists of
+    floats. ``name_of`` gives an item's name by position (only called on an error).
     """
     mat = as_matrix(items)
+    if mat is None and rust and items:
+        mat = _core_matrix(items, name_of)
     if mat is not None:
         for item, row in zip(items, mat):
             item.vector, item.vector_checked = row, True
@@ -51,6 +61,30 @@ def check_vectors_of(items: list[Item], name_of: Callable[[int], str], why: str)
             )
         out.append(v)
     return out
+
+
+def _core_matrix(items: list[Item], name_of: Callable[[int], str]) -> Any:
+    """The items' vectors checked and stacked by ``_core.vector_matrix`` (float64, the values
+    as Python's ``float()`` reads them), or None where that is unavailable or an item has no
+    vector (the Python loop then raises the error it always has)."""
+    convert = _vector_matrix()
+    if convert is None or any(it.vector is None for it in items):
+        return None
+    return convert([it.vector for it in items], lambda j: f"{name_of(j)}: vector")
+
+
+@functools.cache
+def _vector_matrix() -> Callable[..., Any] | None:
+    core = rust_core()
+    fn = getattr(core, "vector_matrix", None)
+    if fn is None:
+        return None
+    try:
+        import numpy  # noqa: F401  (the core hands back a numpy array)
+    except ImportError:
+        return None
+    convert: Callable[..., Any] = fn
+    return convert
 
 
 def dimension_error(query_vector: list[float], vectors: Any) -> InputError:

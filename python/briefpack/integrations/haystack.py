@@ -1,12 +1,15 @@
 """Haystack: briefpack as a pipeline component, in place of a ranker plus a prompt builder.
 
 ``BriefpackPromptBuilder`` takes the retrieved ``documents`` and the ``query`` and returns the
-finished prompt: ``prompt`` (one string, for a text generator), ``messages`` (system + user
-``ChatMessage``s, for a chat generator), ``documents`` (the placed sources, in their final
-order, for answer builders and citations) and the ``assembly`` (the full account: drops,
-token counts, ``record()``, ``cite()``). It replaces ``LostInTheMiddleRanker`` and the
-``PromptBuilder`` / ``ChatPromptBuilder`` after it, and adds what they leave out: near-duplicate
-removal, a per-document cap and a token budget instead of a word count.
+finished prompt: ``prompt`` (system + user ``ChatMessage``s, named and typed as
+``ChatPromptBuilder``'s output, for a chat generator's ``messages``), ``text`` (one string,
+for a text generator's ``prompt``), ``documents`` (the placed sources, in their final order,
+for answer builders and citations) and the ``assembly`` (the full account: drops, token
+counts, ``record()``, ``cite()``). ``documents`` takes any number of senders (a BM25 and an
+embedding retriever, say) and fuses their lists by reciprocal rank fusion (``join``). It
+replaces ``DocumentJoiner``, ``LostInTheMiddleRanker`` and the ``PromptBuilder`` /
+``ChatPromptBuilder`` after them, and adds what they leave out: near-duplicate removal, a
+per-document cap and a token budget instead of a word count.
 
 Needs ``haystack-ai``: ``pip install 'briefpack[haystack]'``.
 """
@@ -14,10 +17,12 @@ Needs ``haystack-ai``: ``pip install 'briefpack[haystack]'``.
 import copy
 import dataclasses
 import json
+from collections.abc import Iterable
 from typing import Any
 
 try:
     from haystack import Document, component, default_from_dict, default_to_dict
+    from haystack.core.component.types import Variadic
     from haystack.dataclasses import ChatMessage
     from haystack.utils import deserialize_callable, serialize_callable
 except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
@@ -27,6 +32,7 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 
 from collections.abc import Mapping, Sequence
 
+from .._checks import check_count, choice
 from ..assembly import Assembly
 from ..errors import InputError
 from ..types import Budget, Chunk
@@ -46,7 +52,10 @@ from ._common import (
     untouched,
 )
 
-__all__ = ["DEFAULT_KEYS", "BriefpackPromptBuilder", "to_chunks"]
+__all__ = ["DEFAULT_KEYS", "JOINS", "BriefpackPromptBuilder", "join_documents", "to_chunks"]
+
+JOINS = ("rrf", "concatenate", "score")
+"""How ``BriefpackPromptBuilder`` reads documents from several senders (``join_documents``)."""
 
 DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = {
     "doc": ("doc", "source_id", "file_path"),
@@ -105,6 +114,78 @@ def to_chunks(
     return out
 
 
+def join_documents(
+    lists: Sequence[Sequence[Document]], join: str = "rrf", *, rrf_k: int = 60
+) -> list[Document]:
+    """One ranked list from several retrievers' lists (best first), each document once.
+
+    ``"rrf"`` (reciprocal rank fusion): a document scores ``sum(1 / (rrf_k + rank))`` over
+    the lists it is in (rank from 1), and comes back with that score (``Document.score``),
+    best first; ties go to the better best rank, then the earlier list. ``"concatenate"``:
+    the lists one after another. ``"score"``: by ``Document.score``, highest first (``None``
+    last; ties keep list order); only meaningful when the retrievers' scores are comparable,
+    which BM25 and cosine scores are not. Documents with the same ``id`` are one document: the
+    copy at its best rank is kept (for ``"score"``, its highest score). O(total · log).
+
+    >>> from haystack import Document
+    >>> bm25 = [Document(id="a", content="A"), Document(id="b", content="B")]
+    >>> dense = [Document(id="b", content="B"), Document(id="c", content="C")]
+    >>> [d.id for d in join_documents([bm25, dense])]
+    ['b', 'a', 'c']
+    >>> [d.id for d in join_documents([bm25, dense], "concatenate")]
+    ['a', 'b', 'c']
+    """
+    choice("join", join, JOINS)
+    k = check_count("rrf_k", rrf_k)
+    # per id: (fused score, best rank, list of the best rank, position in that list, document)
+    seen: dict[str, list[Any]] = {}
+    position = 0
+    for li, docs in enumerate(lists):
+        for rank, doc in enumerate(docs, start=1):
+            position += 1
+            if join == "score":
+                key = (doc.score is not None, doc.score if doc.score is not None else 0.0)
+                entry = seen.get(doc.id)
+                if entry is None or key > entry[0]:
+                    seen[doc.id] = [key, rank, li, position if entry is None else entry[3], doc]
+                continue
+            entry = seen.get(doc.id)
+            if entry is None:
+                seen[doc.id] = [1.0 / (k + rank), rank, li, position, doc]
+                continue
+            entry[0] += 1.0 / (k + rank)
+            if rank < entry[1]:
+                entry[1], entry[2], entry[4] = rank, li, doc
+    entries = list(seen.values())
+    if join == "concatenate":
+        return [e[4] for e in entries]  # first appearance, the best-ranked copy
+    if join == "score":
+        entries.sort(key=lambda e: (not e[0][0], -e[0][1], e[3]))
+        return [e[4] for e in entries]
+    entries.sort(key=lambda e: (-e[0], e[1], e[2], e[3]))
+    return [dataclasses.replace(e[4], score=e[0]) for e in entries]
+
+
+def _senders(documents: Any) -> list[list[Document]]:
+    """The ``documents`` input as one list per sender (a pipeline passes a list of lists; a
+    direct ``run`` call may pass one list)."""
+    if isinstance(documents, (str, bytes)) or not isinstance(documents, Iterable):
+        raise InputError(f"documents must be a list of Documents, got {shown(documents)}")
+    parts = list(documents)
+    if all(isinstance(d, Document) for d in parts):
+        return [parts] if parts else []
+    out = []
+    for i, part in enumerate(parts):
+        part = part if isinstance(part, list) else None
+        if part is None or not all(isinstance(d, Document) for d in part):
+            raise InputError(
+                f"documents[{i}] must be a list of Documents (one per sender), got "
+                f"{shown(parts[i])}"
+            )
+        out.append(part)
+    return out
+
+
 def _content(m: ChatMessage) -> str:
     """A message's text, with its tool calls and tool results written out."""
     parts = [m.text] if m.text else []
@@ -156,6 +237,11 @@ class BriefpackPromptBuilder:
         keys: overrides of ``DEFAULT_KEYS`` (where ``meta`` holds doc, position, title, ...).
         annotate: add ``meta["briefpack"] = {"label", "members", "tokens"}`` to the returned
             documents (as copies; the input documents are never changed).
+        join: how documents from several senders (a BM25 and an embedding retriever both
+            connected to ``documents``) become one ranked list: ``"rrf"`` (reciprocal rank
+            fusion, the default), ``"concatenate"`` or ``"score"`` (see ``join_documents``).
+            One sender's list is read as given.
+        rrf_k: the ``k`` of reciprocal rank fusion, ``1 / (k + rank)`` (60, as in the paper).
 
     ``tokenizer`` also takes an OpenAI model name, a tiktoken ``Encoding`` or a callable
     returning a count or a token list; a module-level callable (tokenizer, ``parents``,
@@ -167,8 +253,10 @@ class BriefpackPromptBuilder:
     >>> out = builder.run(query="How long is leave?", documents=[
     ...     Document(content="Parental leave is 14 weeks."),
     ...     Document(content="Parental leave is 14 weeks!")])
-    >>> len(out["documents"]), out["messages"][1].text.endswith("Question: How long is leave?")
-    (1, True)
+    >>> len(out["documents"]), [m.role.value for m in out["prompt"]]
+    (1, ['system', 'user'])
+    >>> out["text"].endswith("Question: How long is leave?")
+    True
     """
 
     def __init__(
@@ -185,6 +273,8 @@ class BriefpackPromptBuilder:
         options: dict[str, Any] | None = None,
         keys: dict[str, Any] | None = None,
         annotate: bool = True,
+        join: str = "rrf",
+        rrf_k: int = 60,
     ) -> None:
         self.budget = budget
         self.order = order
@@ -198,6 +288,8 @@ class BriefpackPromptBuilder:
         self.options = dict(options or {})
         self.keys = dict(keys or {})
         self.annotate = annotate
+        self.join = choice("join", join, JOINS)
+        self.rrf_k = check_count("rrf_k", rrf_k)
         merge_keys(DEFAULT_KEYS, self.keys)
         own = self._own()
         clash = sorted(set(own) & set(self.options))
@@ -219,11 +311,15 @@ class BriefpackPromptBuilder:
         }
 
     @component.output_types(
-        prompt=str, messages=list[ChatMessage], documents=list[Document], assembly=Assembly
+        prompt=list[ChatMessage],
+        text=str,
+        messages=list[ChatMessage],
+        documents=list[Document],
+        assembly=Assembly,
     )
     def run(
         self,
-        documents: list[Document],
+        documents: Variadic[list[Document]],
         query: str,
         history: list[ChatMessage] | None = None,
         budget: int | Budget | None = None,
@@ -231,21 +327,28 @@ class BriefpackPromptBuilder:
     ) -> dict[str, Any]:
         """Build the prompt for ``query`` from ``documents`` (best first).
 
+        ``documents``: one list per sender in a pipeline, fused as ``join`` says (a direct
+        call may pass one list).
+
         ``history``: earlier turns as ``ChatMessage``s (tool calls and tool results written
         out); they go in the user message's ``<history>`` block, so the system prompt stays a
         stable, cacheable prefix. ``budget`` and ``options`` override the component's
         settings for this run, as retrievers take ``top_k``. Documents without text
         (``content=None``) are left out.
 
-        Returns ``prompt`` (system and user joined by a blank line), ``messages`` (system and
-        user ``ChatMessage``s), ``documents`` (the placed sources in final order) and
-        ``assembly`` (the ``briefpack.Assembly``).
+        Returns ``prompt`` (system and user ``ChatMessage``s, as ``ChatPromptBuilder``'s
+        ``prompt``), ``text`` (system and user joined by a blank line, for a text generator),
+        ``messages`` (the same list as ``prompt``, kept for pipelines wired before ``prompt``
+        held messages), ``documents`` (the placed sources in final order) and ``assembly``
+        (the ``briefpack.Assembly``).
         """
-        texts = [d for d in documents if d.content is not None]
-        if len(texts) < len(documents):
+        lists = _senders(documents)
+        given = lists[0] if len(lists) == 1 else join_documents(lists, self.join, rrf_k=self.rrf_k)
+        texts = [d for d in given if d.content is not None]
+        if len(texts) < len(given):
             LOG.debug(
                 "BriefpackPromptBuilder: left out %d document(s) without text (content=None)",
-                len(documents) - len(texts),
+                len(given) - len(texts),
             )
         overrides = check_overrides(options or {})
         if budget is not None:
@@ -278,9 +381,11 @@ class BriefpackPromptBuilder:
                     id=str(s.chunk.id), content=s.chunk.text, meta=meta, score=s.chunk.score
                 )
             out_docs.append(doc)
+        messages = [ChatMessage.from_system(a.system), ChatMessage.from_user(a.user)]
         return {
-            "prompt": f"{a.system}\n\n{a.user}",
-            "messages": [ChatMessage.from_system(a.system), ChatMessage.from_user(a.user)],
+            "prompt": messages,
+            "text": f"{a.system}\n\n{a.user}",
+            "messages": list(messages),
             "documents": out_docs,
             "assembly": a,
         }
@@ -308,6 +413,8 @@ class BriefpackPromptBuilder:
             options=_callable_out("options", self.options),
             keys=self.keys,
             annotate=self.annotate,
+            join=self.join,
+            rrf_k=self.rrf_k,
         )
 
     @classmethod
