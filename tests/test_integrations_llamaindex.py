@@ -64,12 +64,24 @@ def test_it_is_a_node_postprocessor() -> None:
 def test_postprocess_returns_the_same_objects_deduped_and_ordered() -> None:
     nodes = _nodes()
     before = [n.model_dump() for n in nodes]
-    post = BriefpackPostprocessor(budget=1000, tokenizer="approx")
+    post = BriefpackPostprocessor(budget=1000, tokenizer="approx", label_nodes=False)
     out = post.postprocess_nodes(nodes, query_str="How long is parental leave?")
     assert [n.node_id for n in out] == ["hr-1", "hr-9", "wiki-2", "hr-7"]
     assert all(any(o is n for n in nodes) for o in out), "nodes were copied, not passed through"
     assert [n.score for n in out] == [0.91, 0.70, 0.60, 0.80]
     assert [n.model_dump() for n in nodes] == before, "the input nodes were mutated"
+
+
+def test_labelled_nodes_are_copies_with_the_label_and_the_inputs_unchanged() -> None:
+    nodes = _nodes()
+    before = [n.model_dump() for n in nodes]
+    post = BriefpackPostprocessor(budget=1000, tokenizer="approx")
+    out = post.postprocess_nodes(nodes, query_str="How long is parental leave?")
+    assert [n.node_id for n in out] == ["hr-1", "hr-9", "wiki-2", "hr-7"]
+    assert [n.score for n in out] == [0.91, 0.70, 0.60, 0.80]
+    assert [n.node.metadata["source_label"] for n in out] == [1, 2, 3, 4]
+    assert [n.model_dump() for n in nodes] == before, "the input nodes were mutated"
+    assert not any(o is n or o.node is n.node for o in out for n in nodes)
 
 
 def test_unsorted_input_is_sorted_by_score_first() -> None:
@@ -140,7 +152,9 @@ def test_parents_from_hierarchical_nodes() -> None:
     ]
     assert len(siblings) >= 2
     hits = [NodeWithScore(node=siblings[0], score=0.9), NodeWithScore(node=siblings[1], score=0.8)]
-    post = BriefpackPostprocessor(budget=4000, tokenizer="approx", docstore=docstore, parents=True)
+    post = BriefpackPostprocessor(
+        budget=4000, tokenizer="approx", docstore=docstore, parents=True, label_nodes=False
+    )
     out = post.postprocess_nodes(hits, query_str="rule 0.1?")
     assert len(out) == 1
     assert out[0].node_id == first_parent

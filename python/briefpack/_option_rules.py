@@ -300,6 +300,11 @@ def max_page_pixels(value: Any, _: Mapping[str, Any]) -> int:
     return count("max_page_pixels", value, minimum=1)
 
 
+def first_label(value: Any, _: Mapping[str, Any]) -> int:
+    """The first source's label: an int >= 1."""
+    return count("first_label", value, minimum=1)
+
+
 def max_decoded_bytes(value: Any, _: Mapping[str, Any]) -> int:
     """The most bytes of pixels one request may decode: an int >= 1."""
     return count("max_decoded_bytes", value, minimum=1)

@@ -432,6 +432,23 @@ class Options:
             whole_corpus=None,  # the whole corpus is read whole or not at all, never cut
         ),
     )
+    first_label: int = field(
+        default=1,
+        metadata=spec(
+            r.first_label,
+            record=lambda v, _: OMIT if v == 1 else v,
+            cli=Flag(
+                "number the sources from N (default: 1): a later retrieval of one conversation "
+                "continues the earlier ones' labels, so no two sources share a label",
+                "int",
+                "N",
+            ),
+        ),
+    )
+    """The first source's label (the sources are labelled ``first_label``, ``first_label + 1``,
+    ...): an agent whose retrieval tool runs several times in one conversation passes a running
+    count, so each label names one passage across the calls and ``Assembly.merge`` can check
+    the answer against all of them. Recorded only when not 1."""
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
@@ -461,7 +478,7 @@ class Options:
 expected some of system, instructions, budget, dedupe, threshold, scope, supersede, parents, \
 neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, \
 backend, minhash, dedupe_guard, compress, sentence_scorer, image_tokens, page_max_distance, \
-max_page_pixels, max_decoded_bytes, fallback
+max_page_pixels, max_decoded_bytes, fallback, first_label
         """
         check_names(options, FIELDS)
         return cls(**options)

@@ -241,7 +241,7 @@ class Source:
     """One labelled source in the assembled prompt.
 
     Attributes:
-        label: its dense 1-based label in the final order.
+        label: its label: dense in the final order, from 1 (or the ``first_label`` option).
         chunk: what was placed (the candidate, or the parent / merged span it expanded to).
         tokens: the token count of its rendered source block.
         members: the ids of the candidates it stands for (its own id when not expanded).

@@ -40,7 +40,7 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
     if per_source is None:  # a caller's tokenizer: evict counted whole texts only
         per_source = req.count(layout.blocks, req.namer(items)) if layout.blocks else []
     per_source = images.with_images(per_source, items, req)  # the page hook
-    sources = _sources(items, per_source, chunks)
+    sources = _sources(items, per_source, chunks, req.options.first_label)
     question_line = render_question(req.question, req.options.labels)
     history = framing.history_block
     n_history, n_question = req.count([history, question_line], ["history", "question"])
@@ -80,13 +80,15 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
     return assembly
 
 
-def _sources(items: list[Item], per_source: list[int], chunks: list[Chunk]) -> list[Source]:
+def _sources(
+    items: list[Item], per_source: list[int], chunks: list[Chunk], first: int = 1
+) -> list[Source]:
     """``Source(n, it.chunk, tokens, ids, indices, it.compression)`` for each item, labels from
-    1, in a third of the time (a frozen dataclass sets its fields one ``object.__setattr__`` at
-    a time; ``Source`` has no ``__post_init__`` and no slots, which tests/stages/test_account.py
-    holds)."""
+    ``first``, in a third of the time (a frozen dataclass sets its fields one
+    ``object.__setattr__`` at a time; ``Source`` has no ``__post_init__`` and no slots, which
+    tests/stages/test_account.py holds)."""
     out: list[Source] = []
-    for label, (it, tokens) in enumerate(zip(items, per_source), 1):
+    for label, (it, tokens) in enumerate(zip(items, per_source), first):
         members = it.members
         ids = (
             (str(chunks[members[0]].id),)

@@ -75,8 +75,9 @@ def separator(items: list[Item], req: Request) -> int:
     return req.count([SOURCE_SEPARATOR], ["source separator"])[0] if items else 0
 
 
-def _widest(items: list[Item]) -> str:
-    return str(max(1, len(items)))
+def _widest(items: list[Item], first: int = 1) -> str:
+    """The largest label these items can get (labels run from ``first``)."""
+    return str(first - 1 + max(1, len(items)))
 
 
 def one_pass(
@@ -85,7 +86,8 @@ def one_pass(
     """Render, count and pack every block in one kernel call (no hook, a named encoding); the
     drops are two ledger entries: the misfits (each with what was left), and all that follow
     an ``overflow="stop"`` misfit."""
-    budget, overflow, widest = framing.context_budget, req.options.overflow, _widest(items)
+    budget, overflow = framing.context_budget, req.options.overflow
+    widest = _widest(items, req.options.first_label)
     r = req.kernels.price_pack(
         [it.chunk for it in items], req.options.labels, widest, budget, n_sep, overflow, encoding
     )
@@ -134,7 +136,7 @@ def greedy(
     (the path of any request; ``run`` takes ``one_pass`` when it gives the same answer). The
     counts of the blocks are left to evict (``Packed.counts`` all None)."""
     budget, stop = framing.context_budget, req.options.overflow == "stop"
-    state = _Run(_widest(items))
+    state = _Run(_widest(items, req.options.first_label))
     start, size = 0, 16
     while start < len(items):
         batch = items[start : start + size]

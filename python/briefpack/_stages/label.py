@@ -1,4 +1,7 @@
-"""Stage 8, label: dense 1-based labels in the final order, one rendered block per source.
+"""Stage 8, label: dense labels in the final order, one rendered block per source.
+
+Labels run from ``first_label`` (1 unless set: an agent's later retrieval continues the
+numbering of the earlier ones), one per source, with no gap.
 
 A label can never point at a gap, since it is given after the final order. Rendering and
 escaping are ``briefpack.prompt``'s (``xml`` or ``brackets``); a block the budget stage
@@ -28,16 +31,17 @@ def run(
     req: Request, packed: Packed, order: list[int]
 ) -> tuple[list[Item], list[str], list[int | None]]:
     """The placed items in ``order`` (positions in ``packed.placed``), each one's source block
-    under its label, and each block's count where the priced block's count gives it (else
-    None)."""
-    placed, labels = packed.placed, req.options.labels
+    under its label (``first_label`` plus its position), and each block's count where the
+    priced block's count gives it (else None)."""
+    placed, labels, first = packed.placed, req.options.labels, req.options.first_label
     items = [placed[j] for j in order]
     priced = [packed.blocks[j] for j in order]
-    blocks, counts = relabel(packed.widest, priced, [packed.counts[j] for j in order], labels)
+    known = [packed.counts[j] for j in order]
+    blocks, counts = relabel(packed.widest, priced, known, labels, first)
     if None in priced:  # not priced (a caller's ``tokens``, a cut): rendered here
-        for n, (it, block) in enumerate(zip(items, priced), 1):
+        for j, (it, block) in enumerate(zip(items, priced)):
             if block is None:
-                blocks[n - 1] = render_source(n, it.chunk, labels)
+                blocks[j] = render_source(first + j, it.chunk, labels)
     return items, blocks, counts  # type: ignore[return-value]
 
 

@@ -12,15 +12,27 @@ hit with ``n`` nodes either side along ``PREVIOUS`` / ``NEXT`` (overlapping hits
 span). These are briefpack's ``parents=`` and ``neighbors`` / ``chunks_of``; ``parent_resolver``
 and ``chunks_resolver`` build them for use with ``assemble`` directly.
 
+Labels reach the model: each node that passes comes back as a copy whose metadata holds its
+label (``source_label``) and the key of its ``Assembly`` (``briefpack_assembly``), and whose
+LLM rendering is the source tag (``<source id="n">`` or ``[n]``), so a synthesizer's prompt
+shows the labels ``cite()`` checks. ``assembly_of(response)`` is the ``Assembly`` of the very
+query that produced a response (safe when concurrent queries share one postprocessor), and
+``post.qa_template()`` is a ``text_qa_template`` with briefpack's system prompt (the citation
+instructions) around the labelled sources.
+
 Needs ``llama-index-core``: ``pip install 'briefpack[llamaindex]'``.
 """
 
 import json
+import threading
+import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 try:
     from llama_index.core.base.embeddings.base import BaseEmbedding
+    from llama_index.core.base.llms.types import ChatMessage, MessageRole
     from llama_index.core.bridge.pydantic import (
         ConfigDict,
         Field,
@@ -29,11 +41,13 @@ try:
         field_validator,
     )
     from llama_index.core.postprocessor.types import BaseNodePostprocessor
+    from llama_index.core.prompts import ChatPromptTemplate
     from llama_index.core.schema import (
         BaseNode,
         MetadataMode,
         NodeWithScore,
         QueryBundle,
+        TextNode,
     )
     from llama_index.core.storage.docstore.types import BaseDocumentStore
     from pydantic import FieldSerializationInfo
@@ -47,8 +61,10 @@ from collections.abc import Sequence
 from ..assembly import Assembly
 from ..errors import InputError
 from ..kernels import count_tokens
+from ..prompt import render_question, render_system
 from ._common import (
     DEFAULTS,
+    Built,
     budget_from,
     budget_to_dict,
     build,
@@ -70,14 +86,116 @@ from ._llamaindex_nodes import (
 )
 
 __all__ = [
+    "ASSEMBLY_KEY",
     "DEFAULT_KEYS",
+    "LABEL_KEY",
     "MAX_CHAIN",
+    "MAX_HELD",
     "BriefpackPostprocessor",
+    "assembly_of",
     "chunks_resolver",
     "node_chunk",
     "parent_resolver",
     "to_nodes",
 ]
+
+LABEL_KEY = "source_label"
+"""The metadata key of a returned node's label (as in the LangChain adapter's documents)."""
+ASSEMBLY_KEY = "briefpack_assembly"
+"""The metadata key of the key ``assembly_of`` finds a returned node's ``Assembly`` by."""
+MAX_HELD = 1024
+"""Assemblies held for ``assembly_of``: the latest this many queries' (older ones are let go)."""
+
+_held: "OrderedDict[str, Assembly]" = OrderedDict()
+_held_lock = threading.Lock()
+
+
+def _hold(assembly: Assembly) -> str:
+    key = uuid.uuid4().hex
+    with _held_lock:
+        _held[key] = assembly
+        while len(_held) > MAX_HELD:
+            _held.popitem(last=False)
+    return key
+
+
+def assembly_of(nodes: Any) -> Assembly:
+    """The ``Assembly`` behind a query engine's response (or its ``source_nodes``, or the nodes
+    ``BriefpackPostprocessor`` returned), found by the key in each node's metadata.
+
+    Each query has its own, so concurrent ``aquery`` calls on one engine (one postprocessor)
+    each get theirs, unlike ``post.last_assembly``. Nodes of several queries (a sub-question
+    engine) give ``Assembly.merge`` of theirs. The latest ``MAX_HELD`` queries' assemblies are
+    held; an older one, or nodes that never passed the postprocessor (``label_nodes=False``),
+    is an ``InputError``.
+
+    >>> from llama_index.core.schema import NodeWithScore, TextNode
+    >>> post = BriefpackPostprocessor(budget=200, tokenizer="approx")
+    >>> kept = post.postprocess_nodes(
+    ...     [NodeWithScore(node=TextNode(text="Leave is 14 weeks.", id_="a"), score=0.9)],
+    ...     query_str="Leave?")
+    >>> kept[0].node.metadata[LABEL_KEY], kept[0].node.get_content(metadata_mode=MetadataMode.LLM)
+    (1, '<source id="1">\\nLeave is 14 weeks.\\n</source>')
+    >>> assembly_of(kept).cite("It is 14 weeks [1].").unknown
+    []
+    """
+    found = getattr(nodes, "source_nodes", nodes)
+    if found is None or isinstance(found, (str, bytes)) or not hasattr(found, "__iter__"):
+        raise InputError(
+            "assembly_of needs a response (with source_nodes) or a list of nodes, "
+            f"got {type(nodes).__name__}"
+        )
+    keys: dict[str, None] = {}
+    for n in found:
+        node = getattr(n, "node", n)
+        key = (getattr(node, "metadata", None) or {}).get(ASSEMBLY_KEY)
+        if isinstance(key, str):
+            keys.setdefault(key)
+    if not keys:
+        raise InputError(
+            f"no node carries metadata[{ASSEMBLY_KEY!r}]: pass the response or nodes of a query "
+            "whose node_postprocessors include BriefpackPostprocessor (label_nodes=True, the "
+            "default); an empty response has no nodes (use post.assemble(nodes, query))"
+        )
+    with _held_lock:
+        got = [_held.get(k) for k in keys]
+    if any(a is None for a in got):
+        raise InputError(
+            f"the assembly of these nodes is no longer held (the latest {MAX_HELD} queries' "
+            "are); call post.assemble(nodes, query) to keep one"
+        )
+    assemblies = [a for a in got if a is not None]
+    return assemblies[0] if len(assemblies) == 1 else Assembly.merge(*assemblies)
+
+
+def _labelled(hit: NodeWithScore, label: int, key: str, style: str) -> NodeWithScore:
+    """A copy of ``hit`` whose metadata holds its label and assembly key, and whose LLM
+    rendering is the source tag around the metadata header and text (the input is not
+    changed; neither key is embedded, the assembly key is never shown to the LLM)."""
+    node = hit.node
+    ours = (LABEL_KEY, ASSEMBLY_KEY)
+    meta = {**(node.metadata or {}), LABEL_KEY: label, ASSEMBLY_KEY: key}
+    llm = [k for k in node.excluded_llm_metadata_keys if k not in ours] + [ASSEMBLY_KEY]
+    embed = [k for k in node.excluded_embed_metadata_keys if k not in ours] + list(ours)
+    update: dict[str, Any] = {
+        "metadata": meta,
+        "excluded_llm_metadata_keys": llm,
+        "excluded_embed_metadata_keys": embed,
+    }
+    if isinstance(node, TextNode):
+        shown = [k for k in meta if k not in llm and k not in ours]
+        xml = style == "xml"
+        if shown:  # the tag, then LlamaIndex's own metadata header and the text
+            update["excluded_llm_metadata_keys"] = [*llm, LABEL_KEY]
+            head, tail = (f'<source id="{label}">\n', "\n</source>") if xml else (f"[{label}] ", "")
+            update["text_template"] = head + "{metadata_str}\n\n{content}" + tail
+        else:  # no header: the label is the only metadata shown, rendered as the tag
+            update["metadata_template"] = '<source id="{value}">' if xml else "[{value}]"
+            update["text_template"] = (
+                "{metadata_str}\n{content}\n</source>" if xml else "{metadata_str} {content}"
+            )
+    return NodeWithScore(node=node.model_copy(update=update), score=hit.score)
+
 
 _OWN_FIELDS = ("budget", "order", "dedupe", "threshold", "max_per_doc", "tokenizer")
 _NO_VECTORS_HINT = (
@@ -105,9 +223,18 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     embedding (vector stores usually strip them), so ``dedupe="auto"`` compares by cosine;
     without it such nodes are compared by word Jaccard.
 
-    ``last_assembly`` is the ``Assembly`` of the latest call (drops, tokens, ``record()``),
-    so a query engine's drops are reachable without assembling twice; with one postprocessor
-    shared by concurrent requests, call ``assemble`` instead.
+    ``label_nodes=True`` (default) returns copies of the nodes that pass, each with its label
+    in ``metadata["source_label"]``, the key ``assembly_of`` reads in
+    ``metadata["briefpack_assembly"]``, and a text template that renders it for the LLM as
+    its source tag (``<source id="n">`` or ``[n]``, per ``options={"labels": ...}``), so the
+    synthesizer's prompt shows the labels ``cite()`` checks; ``qa_template()`` is the
+    matching ``text_qa_template``. ``label_nodes=False`` returns the very input objects,
+    unlabelled.
+
+    ``assembly_of(response)`` is the ``Assembly`` of one query (safe under concurrent
+    ``aquery``). ``last_assembly`` is the ``Assembly`` of the latest call (drops, tokens,
+    ``record()``); with one postprocessor shared by concurrent requests it may be another
+    request's, so use ``assembly_of``.
 
     Options are checked when it is built: briefpack's checks raise ``InputError``; a value of
     the wrong type for a field (``order=3``) is pydantic's ``ValidationError`` first.
@@ -117,9 +244,10 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     ...          NodeWithScore(node=TextNode(text="Leave is 14 weeks.", id_="b"), score=0.8),
     ...          NodeWithScore(node=TextNode(text="Relocation: 4000 EUR.", id_="c"), score=0.7)]
     >>> post = BriefpackPostprocessor(budget=200, tokenizer="approx")
-    >>> [(n.node_id, n.score) for n in post.postprocess_nodes(nodes, query_str="Leave?")]
-    [('a', 0.9), ('c', 0.7)]
-    >>> [d.reason for d in post.last_assembly.dropped]
+    >>> kept = post.postprocess_nodes(nodes, query_str="Leave?")
+    >>> [(n.node_id, n.score, n.node.metadata["source_label"]) for n in kept]
+    [('a', 0.9, 1), ('c', 0.7, 2)]
+    >>> [d.reason for d in assembly_of(kept).dropped]
     ['duplicate']
     """
 
@@ -140,10 +268,11 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     neighbors: int = 0
     metadata_mode: MetadataMode = MetadataMode.LLM
     sort: bool = True
+    label_nodes: bool = True
     keys: dict[str, Any] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
 
-    _built: dict[str, Any] | None = PrivateAttr(default=None)
+    _built: Built | None = PrivateAttr(default=None)
     _last: Assembly | None = PrivateAttr(default=None)
 
     def __init__(self, **data: Any) -> None:
@@ -184,7 +313,7 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
         """The ``Assembly`` of the latest ``postprocess_nodes`` / ``assemble`` call."""
         return self._last
 
-    def _options(self) -> dict[str, Any]:
+    def _options(self) -> Built:
         """The checked ``assemble`` options, built once (and again after a field changes)."""
         if self._built is None:
             merge_keys(DEFAULT_KEYS, self.keys)
@@ -272,10 +401,47 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
         """The full ``Assembly`` for these nodes: prompt, sources, drops and record."""
         return self._run(nodes, query)[0]
 
+    def qa_template(self) -> ChatPromptTemplate:
+        """A ``text_qa_template`` whose system message is briefpack's system prompt (this
+        postprocessor's ``system`` and ``instructions``: cite sources by label) and whose user
+        message is the labelled nodes in briefpack's ``<sources>`` block, question last, as
+        ``assemble`` lays out the prompt.
+
+        Use it with the labelled nodes (``label_nodes=True``), e.g.
+        ``index.as_query_engine(node_postprocessors=[post], text_qa_template=post.qa_template())``.
+
+        >>> post = BriefpackPostprocessor(tokenizer="approx", options={"labels": "brackets"})
+        >>> system, user = post.qa_template().format_messages(context_str="[1] x", query_str="Q?")
+        >>> print(user.content)
+        <sources>
+        [1] x
+        </sources>
+        <BLANKLINE>
+        Question: Q?
+        """
+        opts = self._options().assembler.options
+
+        def braces(text: str) -> str:  # literal text in a str.format template
+            return text.replace("{", "{{").replace("}", "}}")
+
+        system = braces(render_system(opts.system, opts.instructions))
+        question = braces(render_question("\0", opts.labels)).replace("\0", "{query_str}")
+        user = f"<sources>\n{{context_str}}\n</sources>\n\n{question}"
+        return ChatPromptTemplate(
+            message_templates=[
+                ChatMessage(role=MessageRole.SYSTEM, content=system),
+                ChatMessage(role=MessageRole.USER, content=user),
+            ]
+        )
+
     def _postprocess_nodes(
         self,
         nodes: list[NodeWithScore],
         query_bundle: QueryBundle | None = None,
     ) -> list[NodeWithScore]:
         assembly, ranked, fetched, chains = self._run(nodes, query_bundle)
-        return to_nodes(assembly, ranked, fetched, chains=chains, neighbors=self.neighbors)
+        out = to_nodes(assembly, ranked, fetched, chains=chains, neighbors=self.neighbors)
+        if not self.label_nodes or not out:
+            return out
+        key, style = _hold(assembly), self._options().assembler.options.labels
+        return [_labelled(n, s.label, key, style) for n, s in zip(out, assembly.sources)]
