@@ -36,6 +36,7 @@ __all__ = [
     "SystemMessage",
     "UserMessage",
     "cache_report",
+    "cached_system_block",
     "to_anthropic",
     "to_openai",
 ]
@@ -143,6 +144,41 @@ def _user_pieces(assembly: Assembly) -> list[str | PageImage] | None:
 CacheTTL = Literal["5m", "1h"]
 
 
+def _cache_control(cache: object, ttl: object) -> dict[str, str] | None:
+    """The ``cache_control`` of a breakpoint (None without one); the arguments checked."""
+    if not isinstance(cache, bool):
+        raise InputError(f"cache must be True or False, got {shown(cache)}")
+    if ttl is not None and ttl not in ("5m", "1h"):
+        raise InputError(f"ttl must be '5m', '1h' or None, got {shown(ttl)}")
+    if ttl is not None and not cache:
+        raise InputError("ttl sets the cache lifetime, but cache=False; drop ttl or cache")
+    if not cache:
+        return None
+    return {"type": "ephemeral"} if ttl is None else {"type": "ephemeral", "ttl": str(ttl)}
+
+
+def cached_system_block(system: str, cache: bool | CacheTTL = True) -> list[dict[str, Any]]:
+    """The system prompt as one text content block with an Anthropic cache breakpoint.
+
+    The content-block form that Anthropic's API (and LangChain's ``ChatAnthropic``, given it
+    as a ``SystemMessage``'s ``content``) reads a ``cache_control`` from. ``cache`` is True
+    (the provider's default lifetime), ``"5m"`` or ``"1h"`` (that lifetime), or False (no
+    breakpoint).
+
+    >>> cached_system_block("You help.")
+    [{'type': 'text', 'text': 'You help.', 'cache_control': {'type': 'ephemeral'}}]
+    >>> cached_system_block("You help.", "1h")[0]["cache_control"]
+    {'type': 'ephemeral', 'ttl': '1h'}
+    """
+    if not isinstance(cache, bool) and cache not in ("5m", "1h"):
+        raise InputError(f"cache must be True, False, '5m' or '1h', got {shown(cache)}")
+    control = _cache_control(True, cache) if isinstance(cache, str) else _cache_control(cache, None)
+    block: dict[str, Any] = {"type": "text", "text": system}
+    if control is not None:
+        block["cache_control"] = control
+    return [block]
+
+
 def to_anthropic(
     assembly: Assembly, *, cache: bool = True, ttl: CacheTTL | None = None
 ) -> dict[str, Any]:
@@ -170,19 +206,11 @@ def to_anthropic(
     >>> to_anthropic(a, ttl="1h")["system"][0]["cache_control"]
     {'type': 'ephemeral', 'ttl': '1h'}
     """
-    if not isinstance(cache, bool):
-        raise InputError(f"cache must be True or False, got {shown(cache)}")
-    if ttl is not None and ttl not in ("5m", "1h"):
-        raise InputError(f"ttl must be '5m', '1h' or None, got {shown(ttl)}")
-    if ttl is not None and not cache:
-        raise InputError("ttl sets the cache lifetime, but cache=False; drop ttl or cache")
+    control = _cache_control(cache, ttl)
     request: dict[str, Any] = {}
     if assembly.system:
         block: dict[str, Any] = {"type": "text", "text": assembly.system}
-        if cache:
-            control = {"type": "ephemeral"}
-            if ttl is not None:
-                control["ttl"] = ttl
+        if control is not None:
             block["cache_control"] = control
         request["system"] = [block]
     pieces = _user_pieces(assembly)
