@@ -11,7 +11,7 @@ from briefpack.integrations.chat import cached_system_block
 
 pytest.importorskip("langchain_core")
 
-from briefpack.integrations.langchain import prompt_runnable, to_messages  # noqa: E402
+from briefpack.integrations.langchain import prompt_runnable, to_messages
 
 CANDIDATES = [
     bp.Chunk("Parental leave in Germany is 14 weeks at full pay.", id="hr/1", title="Leave"),
