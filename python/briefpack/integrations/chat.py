@@ -20,7 +20,7 @@ from .._checks import check_count
 from ..assembly import Assembly
 from ..errors import InputError
 from ..kernels import count_tokens
-from ..prompt import IMAGE_PLACEHOLDER
+from ..prompt import IMAGE_PLACEHOLDER, render_question
 from ._common import resolve_tokenizer, shown
 
 if TYPE_CHECKING:
@@ -180,7 +180,11 @@ def cached_system_block(system: str, cache: bool | CacheTTL = True) -> list[dict
 
 
 def to_anthropic(
-    assembly: Assembly, *, cache: bool = True, ttl: CacheTTL | None = None
+    assembly: Assembly,
+    *,
+    cache: bool = True,
+    ttl: CacheTTL | None = None,
+    native_citations: bool = False,
 ) -> dict[str, Any]:
     """The ``system`` and ``messages`` of an Anthropic Messages request.
 
@@ -196,6 +200,16 @@ def to_anthropic(
     ``image`` block (a base64 source) at each page's placeholder, right after its label; the
     system block and its breakpoint are unchanged.
 
+    ``native_citations=True`` sends the sources for Anthropic's own citations: the user
+    message's ``content`` is the history (a text block, when there is one), then each source as
+    a ``search_result`` block in label order (``source``: its url, else its id; ``title``:
+    ``[label] title``; its text as one text block; ``"citations": {"enabled": True}``), then
+    the question. The model's answer then carries ``citations`` that point at those blocks by
+    index, and ``briefpack.cite(response, a)`` maps them back to the sources. The budget
+    counted the sources as labelled blocks; this form sends the same texts without the tags,
+    in the provider's own framing (not counted). Sources with page images cannot go in a
+    ``search_result`` (text only): that is an ``InputError``.
+
     >>> import briefpack as bp
     >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
     >>> req = to_anthropic(a)
@@ -205,6 +219,8 @@ def to_anthropic(
     False
     >>> to_anthropic(a, ttl="1h")["system"][0]["cache_control"]
     {'type': 'ephemeral', 'ttl': '1h'}
+    >>> [b["type"] for b in to_anthropic(a, native_citations=True)["messages"][0]["content"]]
+    ['search_result', 'text']
     """
     control = _cache_control(cache, ttl)
     request: dict[str, Any] = {}
@@ -213,6 +229,11 @@ def to_anthropic(
         if control is not None:
             block["cache_control"] = control
         request["system"] = [block]
+    if not isinstance(native_citations, bool):
+        raise InputError(f"native_citations must be True or False, got {shown(native_citations)}")
+    if native_citations:
+        request["messages"] = [{"role": "user", "content": _search_result_content(assembly)}]
+        return request
     pieces = _user_pieces(assembly)
     if pieces is None:
         request["messages"] = [{"role": "user", "content": assembly.user}]
@@ -228,6 +249,42 @@ def to_anthropic(
     ]
     request["messages"] = [{"role": "user", "content": blocks}]
     return request
+
+
+def _search_result_content(assembly: Assembly) -> list[dict[str, Any]]:
+    """The user message's blocks for native citations: history, one ``search_result`` per
+    source (label order, so result ``i`` is label ``i + 1``), the question."""
+    if any(s.chunk.images for s in assembly.sources):
+        raise InputError(
+            "native_citations=True sends each source as a search_result block, which holds "
+            "text only, but the sources carry page images; leave native_citations off"
+        )
+    user = assembly.user
+    question = render_question(assembly.question, assembly.settings.get("labels", "xml"))
+    at = user.find("<sources>")  # the first: no text can open one of our tags (escaped)
+    if at < 0 or not user.endswith(question):
+        raise InputError(
+            "the user message is not history, sources, question; pass an Assembly as assemble "
+            "returned it"
+        )
+    blocks: list[dict[str, Any]] = []
+    history = user[:at].rstrip("\n")
+    if history:
+        blocks.append({"type": "text", "text": history})
+    for source in assembly.sources:
+        chunk = source.chunk
+        title = f"[{source.label}] {chunk.title}" if chunk.title else f"[{source.label}]"
+        blocks.append(
+            {
+                "type": "search_result",
+                "source": chunk.url or str(chunk.id),
+                "title": title,
+                "content": [{"type": "text", "text": chunk.text}],
+                "citations": {"enabled": True},
+            }
+        )
+    blocks.append({"type": "text", "text": question})
+    return blocks
 
 
 @dataclass(frozen=True)
