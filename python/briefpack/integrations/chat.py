@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CACHE_MINIMUM",
+    "AssistantMessage",
     "CacheReport",
     "DeveloperMessage",
     "Message",
@@ -66,7 +67,14 @@ class UserMessage(TypedDict):
     content: str
 
 
-Message = SystemMessage | DeveloperMessage | UserMessage
+class AssistantMessage(TypedDict):
+    """An earlier answer, as a history turn under ``history_turns=True``."""
+
+    role: Literal["assistant"]
+    content: str
+
+
+Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage
 """One message of ``Assembly.messages`` / ``to_openai``, with its literal role."""
 
 
@@ -97,9 +105,10 @@ def to_openai(
         if system_role == "developer"
         else {"role": "system", "content": assembly.system}
     )
+    turns = [cast("Message", dict(t)) for t in assembly.history or ()]
     pieces = _user_pieces(assembly)
     if pieces is None:
-        messages: list[Message] = [system, {"role": "user", "content": assembly.user}]
+        messages: list[Message] = [system, *turns, {"role": "user", "content": assembly.user}]
         return cast("list[ChatCompletionMessageParam]", messages)
     detail = _OPENAI_DETAIL.get(str(assembly.settings.get("pages", {}).get("image_tokens")))
     parts: list[dict[str, Any]] = []
@@ -111,7 +120,8 @@ def to_openai(
             if detail is not None:
                 image_url["detail"] = detail
             parts.append({"type": "image_url", "image_url": image_url})
-    return cast("list[ChatCompletionMessageParam]", [system, {"role": "user", "content": parts}])
+    user = {"role": "user", "content": parts}
+    return cast("list[ChatCompletionMessageParam]", [system, *turns, user])
 
 
 _OPENAI_DETAIL = {"openai": "high", "openai-low": "low"}
@@ -200,6 +210,11 @@ def to_anthropic(
     ``image`` block (a base64 source) at each page's placeholder, right after its label; the
     system block and its breakpoint are unchanged.
 
+    Under ``history_turns=True`` the history's turns come before the user message as user and
+    assistant messages, and with ``cache=True`` the last turn carries a second breakpoint: each
+    request's conversation so far is a prefix of the next request's, so it is read from the
+    cache (Anthropic allows four breakpoints per request).
+
     ``native_citations=True`` sends the sources for Anthropic's own citations: the user
     message's ``content`` is the history (a text block, when there is one), then each source as
     a ``search_result`` block in label order (``source``: its url, else its id; ``title``:
@@ -231,12 +246,14 @@ def to_anthropic(
         request["system"] = [block]
     if not isinstance(native_citations, bool):
         raise InputError(f"native_citations must be True or False, got {shown(native_citations)}")
+    turns = _anthropic_turns(assembly, control)
     if native_citations:
-        request["messages"] = [{"role": "user", "content": _search_result_content(assembly)}]
+        content = _search_result_content(assembly)
+        request["messages"] = [*turns, {"role": "user", "content": content}]
         return request
     pieces = _user_pieces(assembly)
     if pieces is None:
-        request["messages"] = [{"role": "user", "content": assembly.user}]
+        request["messages"] = [*turns, {"role": "user", "content": assembly.user}]
         return request
     blocks: list[dict[str, Any]] = [
         {"type": "text", "text": piece}
@@ -247,8 +264,20 @@ def to_anthropic(
         }
         for piece in pieces
     ]
-    request["messages"] = [{"role": "user", "content": blocks}]
+    request["messages"] = [*turns, {"role": "user", "content": blocks}]
     return request
+
+
+def _anthropic_turns(assembly: Assembly, control: dict[str, str] | None) -> list[dict[str, Any]]:
+    """The history turns (``history_turns=True``) as messages, the last one's text block
+    carrying the breakpoint ``control`` (so the whole conversation so far is cached)."""
+    turns: list[dict[str, Any]] = [
+        {"role": t["role"], "content": t["content"]} for t in assembly.history or ()
+    ]
+    if turns and control is not None:
+        last = turns[-1]
+        last["content"] = [{"type": "text", "text": last["content"], "cache_control": control}]
+    return turns
 
 
 def _search_result_content(assembly: Assembly) -> list[dict[str, Any]]:
