@@ -74,3 +74,16 @@ def test_chat_anthropic_sends_the_breakpoint_only_when_asked() -> None:
         }
     ]
     assert payload["messages"] == [{"role": "user", "content": cached.assembly.user}]
+
+
+def test_history_turns_reach_langchain_as_messages() -> None:
+    history = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello [1]."}]
+    a = _assembly(history=history, history_turns=True)
+    messages = to_messages(a)
+    assert [type(m).__name__ for m in messages] == [
+        *("SystemMessage", "HumanMessage", "AIMessage", "HumanMessage")
+    ]
+    assert [m.content for m in messages[1:3]] == ["Hi", "Hello &#91;1]."]
+    step = prompt_runnable(budget=300, tokenizer="approx", history_turns=True)
+    value = step.invoke({"question": "Q?", "documents": [], "history": history})
+    assert [m.content for m in value.messages[1:3]] == ["Hi", "Hello &#91;1]."]

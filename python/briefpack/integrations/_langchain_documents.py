@@ -155,6 +155,8 @@ def to_messages(assembly: Assembly, *, cache: bool | CacheTTL = False) -> list[B
     ``ChatAnthropic`` passes on as the request's cached system block (a plain str system
     prompt is sent without ``cache_control``, so nothing is cached). Other chat models read
     the block's text. An empty system prompt stays ``""`` (the API rejects empty blocks).
+    Under ``history_turns=True`` the history's turns come between the two, as
+    ``HumanMessage`` / ``AIMessage``.
 
     >>> import briefpack as bp
     >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
@@ -168,7 +170,13 @@ def to_messages(assembly: Assembly, *, cache: bool | CacheTTL = False) -> list[B
         system = SystemMessage(content=assembly.system)
     else:
         system = SystemMessage(content=blocks)  # type: ignore[arg-type]
-    return [system, HumanMessage(content=assembly.user)]
+    turns: list[BaseMessage] = [
+        HumanMessage(content=t["content"])
+        if t["role"] == "user"
+        else AIMessage(content=t["content"])
+        for t in assembly.history or ()
+    ]  # history_turns=True: the conversation so far, between the two
+    return [system, *turns, HumanMessage(content=assembly.user)]
 
 
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
