@@ -47,7 +47,13 @@ from briefpack.options import (
 
 PACKAGE = Path(bp.__file__).parent
 # recorded when not default
-ON = {"compress": "overflow", "fallback": None, "dedupe_guard": True, "first_label": 4}
+ON = {
+    "compress": "overflow",
+    "fallback": None,
+    "dedupe_guard": True,
+    "first_label": 4,
+    "history_turns": True,
+}
 IDS = [s.name for s in SPECS]
 
 
@@ -117,8 +123,8 @@ def test_settings_keep_their_order_and_leave_compression_out_when_off() -> None:
         0.7,
         "rust",
     )
-    assert list(Options(**ON).settings(None, 0.7, "rust"))[-4:] == [
-        *("compress", "sentence_scorer", "fallback", "first_label")
+    assert list(Options(**ON).settings(None, 0.7, "rust"))[-5:] == [
+        *("compress", "sentence_scorer", "fallback", "first_label", "history_turns")
     ]
 
 
@@ -170,6 +176,7 @@ def test_rows_without_a_flag_are_the_ones_a_command_line_cannot_spell() -> None:
         "minhash",
         "sentence_scorer",
         "dedupe_guard",
+        "history_turns",  # a bool too, and the command line takes no history
     }
     for name in ("num_perm", "shingle", "seed"):
         assert _action("assemble", "--" + name.replace("_", "-")) is not None

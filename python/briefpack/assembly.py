@@ -37,6 +37,9 @@ class Assembly(AssemblyData):
             a label, or ``"dropped"`` with reason and detail). ``dropped`` and ``fates`` are
             built when first read (a caller that reads only the prompt never pays for them).
         question: the question as given.
+        history: under ``history_turns=True``, the history as the chat turns sent before the
+            user message (role and escaped content; ``tokens["history"]`` counts their
+            contents); ``None`` otherwise (the history is then a block inside ``user``).
         route: how the request was routed (``Route.to_dict()``), when it was: passed as
             ``route=`` to the ``Assembler``, or set by ``Assembler.whole_corpus``; ``None``
             otherwise (and then the record has no ``route`` key).

@@ -306,14 +306,97 @@ def _source_table(assembly: AssemblyData | Mapping[str, Any]) -> dict[int, Any]:
     return table
 
 
+_NATIVE_INDEX = {
+    "search_result_location": "search_result_index",
+    "char_location": "document_index",
+    "page_location": "document_index",
+    "content_block_location": "document_index",
+}
+"""The index field of each kind of Anthropic citation that points into the request."""
+
+
+_OR_RESPONSE = " (or an Anthropic Message, or its content blocks)"
+
+
+def _field(item: object, name: str) -> Any:
+    """``item[name]`` of a dict, ``item.name`` of an SDK object; None when absent."""
+    if isinstance(item, Mapping):
+        return item.get(name)
+    return getattr(item, name, None)
+
+
+def _native_answer(answer: object, labels: list[int]) -> tuple[str, dict[Label, None]]:
+    """An Anthropic response (an SDK ``Message``, its ``content`` list, or their dicts) as
+    answer text with each native citation written as a marker after every sentence of the text
+    block it cites, and the labels of citations that point past the sources (unknown).
+
+    A citation's index ``i`` (``search_result_index``, or ``document_index``) is the ``i``-th
+    search result or document of the request: ``labels[i]``, as ``to_anthropic(...,
+    native_citations=True)`` sends them (label order).
+    """
+    content = answer if isinstance(answer, (list, tuple)) else _field(answer, "content")
+    if isinstance(content, str):
+        return content, {}
+    if not isinstance(content, (list, tuple)):
+        raise InputError(f"answer must be a str, got {type(answer).__name__}{_OR_RESPONSE}")
+    unknown: dict[Label, None] = {}
+    parts: list[str] = []
+    for i, block in enumerate(content):
+        if _field(block, "type") != "text":
+            continue  # tool use, thinking, ...: not answer text
+        text = _field(block, "text")
+        if not isinstance(text, str):
+            raise InputError(f"answer content[{i}] is a text block without a str text")
+        cited: dict[int, None] = {}
+        for j, citation in enumerate(_field(block, "citations") or ()):
+            kind = _field(citation, "type")
+            index = _field(citation, _NATIVE_INDEX.get(kind, "")) if kind else None
+            if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+                raise InputError(
+                    f"answer content[{i}].citations[{j}] has no index into the request's "
+                    f"search results or documents (type {shown(kind)}); briefpack reads "
+                    f"{', '.join(_NATIVE_INDEX)}"
+                )
+            if index < len(labels):
+                cited.setdefault(labels[index])
+            else:
+                unknown.setdefault(index + 1)
+        parts.append(_with_markers(text, list(cited)) if cited else text)
+    return "".join(parts), unknown
+
+
+def _with_markers(text: str, labels: list[int]) -> str:
+    """``text`` with the marker of ``labels`` after each of its sentences (blank ones left)."""
+    marker = "[" + ", ".join(map(str, labels)) + "]"
+    lines = []
+    for line in text.split("\n"):
+        pieces = []
+        for a, b in _sentences(line):
+            piece = line[a:b]
+            stripped = piece.rstrip()
+            pieces.append(
+                f"{stripped}{marker}{piece[len(stripped) :]}" if stripped.strip() else piece
+            )
+        lines.append("".join(pieces))
+    return "\n".join(lines)
+
+
 def cite(
-    answer: str, assembly: AssemblyData | Mapping[str, Any], *, strict: bool = True
+    answer: str | Any, assembly: AssemblyData | Mapping[str, Any], *, strict: bool = True
 ) -> Citations:
     """Resolve the citations in ``answer`` to the sources of ``assembly``.
 
     ``assembly`` is an ``Assembly`` or its ``record()``. With ``strict=True`` (the default) a
     citation of a label that was never in the context raises ``CitationError`` naming every
     unknown label; with ``strict=False`` they are reported in ``unknown``.
+
+    ``answer`` may also be an Anthropic response to a request built with
+    ``to_anthropic(a, native_citations=True)``: the SDK's ``Message``, its ``content`` list, or
+    the same as dicts. Its text blocks are the answer; a block's ``citations`` (a
+    ``search_result_location``'s ``search_result_index``, or a document location's
+    ``document_index``) cite the source at that position of the request (index ``i`` is label
+    ``i + 1``) and support every sentence of the block; an index past the sources is unknown
+    (as label ``i + 1``). ``[n]`` markers in the text count as well.
 
     >>> import briefpack as bp
     >>> a = bp.assemble("Cap?", ["Cap is 4000 EUR.", "Leave is 14 weeks."], tokenizer="approx",
@@ -322,12 +405,14 @@ def cite(
     >>> [s.label for s in c.sources], [s.label for s in c.uncited], c.unsupported_sentences
     ([1], [2], ['Nothing else.'])
     """
-    if not isinstance(answer, str):
-        raise InputError(f"answer must be a str, got {type(answer).__name__}")
+    if answer is None or isinstance(answer, (bytes, bytearray, int, float)):
+        raise InputError(f"answer must be a str, got {type(answer).__name__}{_OR_RESPONSE}")
     table = _source_table(assembly)
     # dicts keep first-appearance order and make each check O(1): linear in the labels read
     cited: dict[int, None] = {}
     unknown: dict[Label, None] = {}
+    if not isinstance(answer, str):
+        answer, unknown = _native_answer(answer, sorted(table))
     unsupported: list[str] = []
     expander = _Expander()  # one budget of range labels for the whole answer
     for line, masked in _prose(answer):

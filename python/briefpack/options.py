@@ -450,6 +450,19 @@ class Options:
     count, so each label names one passage across the calls and ``Assembly.merge`` can check
     the answer against all of them. Recorded only when not 1."""
 
+    history_turns: bool = field(
+        default=False,
+        metadata=spec(
+            r.flag("history_turns"),
+            record=lambda v, _: True if v else OMIT,
+            whole_corpus=KEEP,
+        ),
+    )
+    """Send a list history as real chat turns (``Assembly.history``, before the user message)
+    instead of a ``<history>`` block inside the user message: each turn of request N is then a
+    prefix of request N+1, which providers cache (``to_anthropic`` sets a breakpoint after the
+    last turn). Each turn is counted with its message overhead. Off: the history block."""
+
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
         for s in SPECS:
@@ -478,7 +491,7 @@ class Options:
 expected some of system, instructions, budget, dedupe, threshold, scope, supersede, parents, \
 neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, \
 backend, minhash, dedupe_guard, compress, sentence_scorer, image_tokens, page_max_distance, \
-max_page_pixels, max_decoded_bytes, fallback, first_label
+max_page_pixels, max_decoded_bytes, fallback, first_label, history_turns
         """
         check_names(options, FIELDS)
         return cls(**options)

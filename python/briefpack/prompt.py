@@ -50,6 +50,7 @@ __all__ = [
     "escape_text",
     "neutralise_labels",
     "render_history",
+    "render_history_turns",
     "render_question",
     "render_source",
     "render_system",
@@ -102,6 +103,38 @@ def render_history(
         for turn in history
     ]
     return "<history>\n" + "\n".join(lines) + "\n</history>" if lines else ""
+
+
+def render_history_turns(
+    history: str | Sequence[Mapping[str, str]] | None, style: LabelStyle = "xml"
+) -> list[dict[str, str]]:
+    """The history as chat turns (``history_turns=True``): each turn's role and its content
+    escaped as in the history block (earlier citations neutralised), so no turn can forge a
+    label or a tag. Roles must be ``user`` or ``assistant``; a str history has no turns.
+
+    >>> render_history_turns([{"role": "user", "content": "Hi"}, {"role": "assistant",
+    ...                        "content": "See [2]."}])
+    [{'role': 'user', 'content': 'Hi'}, {'role': 'assistant', 'content': 'See &#91;2].'}]
+    """
+    if not history:
+        return []
+    if isinstance(history, str):
+        raise InputError(
+            "history_turns=True sends the history as chat turns, which needs role/content "
+            "dicts, but history is a str; pass a list of turns or leave history_turns off",
+            field="history",
+        )
+    text = _free_text(style)
+    turns = []
+    for i, turn in enumerate(history):
+        if turn["role"] not in ("user", "assistant"):
+            raise InputError(
+                f"history[{i}]: history_turns=True sends roles 'user' and 'assistant' only, got "
+                f"{turn['role']!r}; leave history_turns off to send other roles in the block",
+                field="history",
+            )
+        turns.append({"role": turn["role"], "content": text(turn["content"])})
+    return turns
 
 
 def _attr(value: str, style: LabelStyle) -> str:

@@ -155,6 +155,8 @@ def build_record(assembly: AssemblyData, *, include_prompt: bool = False) -> dic
         record["empty_reason"] = assembly.empty_reason
     if include_prompt:
         record["prompt"] = {"system": assembly.system, "user": assembly.user}
+        if assembly.history is not None:  # history_turns=True: the turns before the user message
+            record["prompt"]["history"] = [dict(t) for t in assembly.history]
     return record
 
 
@@ -211,6 +213,7 @@ def assembly_to_dict(assembly: AssemblyData) -> dict[str, Any]:
         "fates": [_jsonable(f) for f in assembly.fates],
         **({} if assembly.route is None else {"route": _jsonable(assembly.route)}),
         **({} if assembly.empty_reason is None else {"empty_reason": assembly.empty_reason}),
+        **({} if assembly.history is None else {"history": [dict(t) for t in assembly.history]}),
     }
 
 
@@ -256,6 +259,7 @@ def assembly_from_dict(data: Mapping[str, Any], cls: type[A]) -> A:
             question=data["question"],
             route=None if data.get("route") is None else dict(data["route"]),
             empty_reason=None if data.get("empty_reason") is None else str(data["empty_reason"]),
+            history=None if data.get("history") is None else [dict(t) for t in data["history"]],
         )
     except (KeyError, TypeError) as exc:
         raise InputError(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -303,17 +303,26 @@ class AssemblyData:
     question: str
     route: dict[str, Any] | None = None
     empty_reason: str | None = None
+    history: list[dict[str, str]] | None = None
 
     @property
     def messages(self) -> list[Message]:
-        """The prompt as chat messages: ``[{"role": "system", ...}, {"role": "user", ...}]``.
+        """The prompt as chat messages: ``[{"role": "system", ...}, {"role": "user", ...}]``,
+        with the history's turns between the two under ``history_turns=True``.
 
         Always text, also with page images (each marked by a ``<page-image/>`` line in
         ``user``): every framework adapter passes these role/content strings on, and their type
         stays ``str``. ``briefpack.integrations.to_openai`` and ``to_anthropic`` send the
         images themselves, each in place.
         """
-        return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
+        user: Message = {"role": "user", "content": self.user}
+        system: Message = {"role": "system", "content": self.system}
+        if self.history is None:
+            return [system, user]
+        turns = [
+            cast("Message", {"role": t["role"], "content": t["content"]}) for t in self.history
+        ]
+        return [system, *turns, user]
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle every field with its value (a deferred ``dropped`` or ``fates`` is built)."""

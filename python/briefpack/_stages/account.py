@@ -46,10 +46,10 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
     n_history, n_question = req.count([history, question_line], ["history", "question"])
     tokens = {
         "system": framing.n_system,
-        "history": n_history if history else 0,
+        "history": n_history if history else framing.n_turns,
         "sources": fitted.n_sources if fitted.packed.placed else 0,
         "question": n_question,
-        "total": framing.n_system + fitted.n_user,
+        "total": framing.n_system + framing.n_turns + fitted.n_user,
         "context_budget": framing.context_budget,
         "reserved_output": b.max_output,
         "margin": b.margin,
@@ -71,6 +71,7 @@ def assembly(req: Request, fitted: Fitted) -> Assembly:
         settings=settings,
         fates=lambda: _fates(chunks, label_of, ledger.fate, req.scratch.second_look, ledger.near),
         question=req.question,
+        history=[dict(t) for t in framing.turns] if req.options.history_turns else None,
         empty_reason=_empty_reason(req, framing.context_budget) if not sources and chunks else None,
     )
     if assembly.empty_reason is not None:

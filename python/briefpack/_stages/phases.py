@@ -29,6 +29,8 @@ class Framing:
     n_framing: int  # the user message with an empty sources block
     context_budget: int
     window_left: int | None  # window - max_output - margin (None without a window)
+    turns: tuple[dict[str, str], ...] = ()  # history_turns=True: the history as chat turns
+    n_turns: int = 0  # the turns' contents, counted (their message overhead not included)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from ..assembly import Assembly
 from ..errors import InputError
 from ..types import Chunk
 from ._common import annotation, member_index, merge_keys, pick_fields, shown, untouched
+from .chat import CacheTTL, cached_system_block
 
 __all__ = [
     "DEFAULT_KEYS",
@@ -145,15 +146,37 @@ def to_documents(
     return out
 
 
-def to_messages(assembly: Assembly) -> list[BaseMessage]:
+def to_messages(assembly: Assembly, *, cache: bool | CacheTTL = False) -> list[BaseMessage]:
     """An ``Assembly`` as LangChain chat messages: ``[SystemMessage, HumanMessage]``.
+
+    ``cache=True`` (or a lifetime, ``"5m"`` or ``"1h"``) gives the ``SystemMessage`` the
+    content-block form with an Anthropic prompt-cache breakpoint,
+    ``[{"type": "text", "text": ..., "cache_control": {"type": "ephemeral"}}]``, which
+    ``ChatAnthropic`` passes on as the request's cached system block (a plain str system
+    prompt is sent without ``cache_control``, so nothing is cached). Other chat models read
+    the block's text. An empty system prompt stays ``""`` (the API rejects empty blocks).
+    Under ``history_turns=True`` the history's turns come between the two, as
+    ``HumanMessage`` / ``AIMessage``.
 
     >>> import briefpack as bp
     >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
     >>> [type(m).__name__ for m in to_messages(a)]
     ['SystemMessage', 'HumanMessage']
+    >>> to_messages(a, cache="1h")[0].content[0]["cache_control"]
+    {'type': 'ephemeral', 'ttl': '1h'}
     """
-    return [SystemMessage(content=assembly.system), HumanMessage(content=assembly.user)]
+    blocks = cached_system_block(assembly.system, cache)
+    if "cache_control" not in blocks[0] or not assembly.system:
+        system = SystemMessage(content=assembly.system)
+    else:
+        system = SystemMessage(content=blocks)  # type: ignore[arg-type]
+    turns: list[BaseMessage] = [
+        HumanMessage(content=t["content"])
+        if t["role"] == "user"
+        else AIMessage(content=t["content"])
+        for t in assembly.history or ()
+    ]  # history_turns=True: the conversation so far, between the two
+    return [system, *turns, HumanMessage(content=assembly.user)]
 
 
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}

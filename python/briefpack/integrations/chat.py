@@ -20,7 +20,7 @@ from .._checks import check_count
 from ..assembly import Assembly
 from ..errors import InputError
 from ..kernels import count_tokens
-from ..prompt import IMAGE_PLACEHOLDER
+from ..prompt import IMAGE_PLACEHOLDER, render_question
 from ._common import resolve_tokenizer, shown
 
 if TYPE_CHECKING:
@@ -30,12 +30,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CACHE_MINIMUM",
+    "AssistantMessage",
     "CacheReport",
     "DeveloperMessage",
     "Message",
     "SystemMessage",
     "UserMessage",
     "cache_report",
+    "cached_system_block",
     "to_anthropic",
     "to_openai",
 ]
@@ -65,7 +67,14 @@ class UserMessage(TypedDict):
     content: str
 
 
-Message = SystemMessage | DeveloperMessage | UserMessage
+class AssistantMessage(TypedDict):
+    """An earlier answer, as a history turn under ``history_turns=True``."""
+
+    role: Literal["assistant"]
+    content: str
+
+
+Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage
 """One message of ``Assembly.messages`` / ``to_openai``, with its literal role."""
 
 
@@ -96,9 +105,10 @@ def to_openai(
         if system_role == "developer"
         else {"role": "system", "content": assembly.system}
     )
+    turns = [cast("Message", dict(t)) for t in assembly.history or ()]
     pieces = _user_pieces(assembly)
     if pieces is None:
-        messages: list[Message] = [system, {"role": "user", "content": assembly.user}]
+        messages: list[Message] = [system, *turns, {"role": "user", "content": assembly.user}]
         return cast("list[ChatCompletionMessageParam]", messages)
     detail = _OPENAI_DETAIL.get(str(assembly.settings.get("pages", {}).get("image_tokens")))
     parts: list[dict[str, Any]] = []
@@ -110,7 +120,8 @@ def to_openai(
             if detail is not None:
                 image_url["detail"] = detail
             parts.append({"type": "image_url", "image_url": image_url})
-    return cast("list[ChatCompletionMessageParam]", [system, {"role": "user", "content": parts}])
+    user = {"role": "user", "content": parts}
+    return cast("list[ChatCompletionMessageParam]", [system, *turns, user])
 
 
 _OPENAI_DETAIL = {"openai": "high", "openai-low": "low"}
@@ -143,8 +154,47 @@ def _user_pieces(assembly: Assembly) -> list[str | PageImage] | None:
 CacheTTL = Literal["5m", "1h"]
 
 
+def _cache_control(cache: object, ttl: object) -> dict[str, str] | None:
+    """The ``cache_control`` of a breakpoint (None without one); the arguments checked."""
+    if not isinstance(cache, bool):
+        raise InputError(f"cache must be True or False, got {shown(cache)}")
+    if ttl is not None and ttl not in ("5m", "1h"):
+        raise InputError(f"ttl must be '5m', '1h' or None, got {shown(ttl)}")
+    if ttl is not None and not cache:
+        raise InputError("ttl sets the cache lifetime, but cache=False; drop ttl or cache")
+    if not cache:
+        return None
+    return {"type": "ephemeral"} if ttl is None else {"type": "ephemeral", "ttl": str(ttl)}
+
+
+def cached_system_block(system: str, cache: bool | CacheTTL = True) -> list[dict[str, Any]]:
+    """The system prompt as one text content block with an Anthropic cache breakpoint.
+
+    The content-block form that Anthropic's API (and LangChain's ``ChatAnthropic``, given it
+    as a ``SystemMessage``'s ``content``) reads a ``cache_control`` from. ``cache`` is True
+    (the provider's default lifetime), ``"5m"`` or ``"1h"`` (that lifetime), or False (no
+    breakpoint).
+
+    >>> cached_system_block("You help.")
+    [{'type': 'text', 'text': 'You help.', 'cache_control': {'type': 'ephemeral'}}]
+    >>> cached_system_block("You help.", "1h")[0]["cache_control"]
+    {'type': 'ephemeral', 'ttl': '1h'}
+    """
+    if not isinstance(cache, bool) and cache not in ("5m", "1h"):
+        raise InputError(f"cache must be True, False, '5m' or '1h', got {shown(cache)}")
+    control = _cache_control(True, cache) if isinstance(cache, str) else _cache_control(cache, None)
+    block: dict[str, Any] = {"type": "text", "text": system}
+    if control is not None:
+        block["cache_control"] = control
+    return [block]
+
+
 def to_anthropic(
-    assembly: Assembly, *, cache: bool = True, ttl: CacheTTL | None = None
+    assembly: Assembly,
+    *,
+    cache: bool = True,
+    ttl: CacheTTL | None = None,
+    native_citations: bool = False,
 ) -> dict[str, Any]:
     """The ``system`` and ``messages`` of an Anthropic Messages request.
 
@@ -160,6 +210,21 @@ def to_anthropic(
     ``image`` block (a base64 source) at each page's placeholder, right after its label; the
     system block and its breakpoint are unchanged.
 
+    Under ``history_turns=True`` the history's turns come before the user message as user and
+    assistant messages, and with ``cache=True`` the last turn carries a second breakpoint: each
+    request's conversation so far is a prefix of the next request's, so it is read from the
+    cache (Anthropic allows four breakpoints per request).
+
+    ``native_citations=True`` sends the sources for Anthropic's own citations: the user
+    message's ``content`` is the history (a text block, when there is one), then each source as
+    a ``search_result`` block in label order (``source``: its url, else its id; ``title``:
+    ``[label] title``; its text as one text block; ``"citations": {"enabled": True}``), then
+    the question. The model's answer then carries ``citations`` that point at those blocks by
+    index, and ``briefpack.cite(response, a)`` maps them back to the sources. The budget
+    counted the sources as labelled blocks; this form sends the same texts without the tags,
+    in the provider's own framing (not counted). Sources with page images cannot go in a
+    ``search_result`` (text only): that is an ``InputError``.
+
     >>> import briefpack as bp
     >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
     >>> req = to_anthropic(a)
@@ -169,25 +234,26 @@ def to_anthropic(
     False
     >>> to_anthropic(a, ttl="1h")["system"][0]["cache_control"]
     {'type': 'ephemeral', 'ttl': '1h'}
+    >>> [b["type"] for b in to_anthropic(a, native_citations=True)["messages"][0]["content"]]
+    ['search_result', 'text']
     """
-    if not isinstance(cache, bool):
-        raise InputError(f"cache must be True or False, got {shown(cache)}")
-    if ttl is not None and ttl not in ("5m", "1h"):
-        raise InputError(f"ttl must be '5m', '1h' or None, got {shown(ttl)}")
-    if ttl is not None and not cache:
-        raise InputError("ttl sets the cache lifetime, but cache=False; drop ttl or cache")
+    control = _cache_control(cache, ttl)
     request: dict[str, Any] = {}
     if assembly.system:
         block: dict[str, Any] = {"type": "text", "text": assembly.system}
-        if cache:
-            control = {"type": "ephemeral"}
-            if ttl is not None:
-                control["ttl"] = ttl
+        if control is not None:
             block["cache_control"] = control
         request["system"] = [block]
+    if not isinstance(native_citations, bool):
+        raise InputError(f"native_citations must be True or False, got {shown(native_citations)}")
+    turns = _anthropic_turns(assembly, control)
+    if native_citations:
+        content = _search_result_content(assembly)
+        request["messages"] = [*turns, {"role": "user", "content": content}]
+        return request
     pieces = _user_pieces(assembly)
     if pieces is None:
-        request["messages"] = [{"role": "user", "content": assembly.user}]
+        request["messages"] = [*turns, {"role": "user", "content": assembly.user}]
         return request
     blocks: list[dict[str, Any]] = [
         {"type": "text", "text": piece}
@@ -198,8 +264,56 @@ def to_anthropic(
         }
         for piece in pieces
     ]
-    request["messages"] = [{"role": "user", "content": blocks}]
+    request["messages"] = [*turns, {"role": "user", "content": blocks}]
     return request
+
+
+def _anthropic_turns(assembly: Assembly, control: dict[str, str] | None) -> list[dict[str, Any]]:
+    """The history turns (``history_turns=True``) as messages, the last one's text block
+    carrying the breakpoint ``control`` (so the whole conversation so far is cached)."""
+    turns: list[dict[str, Any]] = [
+        {"role": t["role"], "content": t["content"]} for t in assembly.history or ()
+    ]
+    if turns and control is not None:
+        last = turns[-1]
+        last["content"] = [{"type": "text", "text": last["content"], "cache_control": control}]
+    return turns
+
+
+def _search_result_content(assembly: Assembly) -> list[dict[str, Any]]:
+    """The user message's blocks for native citations: history, one ``search_result`` per
+    source (label order, so result ``i`` is label ``i + 1``), the question."""
+    if any(s.chunk.images for s in assembly.sources):
+        raise InputError(
+            "native_citations=True sends each source as a search_result block, which holds "
+            "text only, but the sources carry page images; leave native_citations off"
+        )
+    user = assembly.user
+    question = render_question(assembly.question, assembly.settings.get("labels", "xml"))
+    at = user.find("<sources>")  # the first: no text can open one of our tags (escaped)
+    if at < 0 or not user.endswith(question):
+        raise InputError(
+            "the user message is not history, sources, question; pass an Assembly as assemble "
+            "returned it"
+        )
+    blocks: list[dict[str, Any]] = []
+    history = user[:at].rstrip("\n")
+    if history:
+        blocks.append({"type": "text", "text": history})
+    for source in assembly.sources:
+        chunk = source.chunk
+        title = f"[{source.label}] {chunk.title}" if chunk.title else f"[{source.label}]"
+        blocks.append(
+            {
+                "type": "search_result",
+                "source": chunk.url or str(chunk.id),
+                "title": title,
+                "content": [{"type": "text", "text": chunk.text}],
+                "citations": {"enabled": True},
+            }
+        )
+    blocks.append({"type": "text", "text": question})
+    return blocks
 
 
 @dataclass(frozen=True)

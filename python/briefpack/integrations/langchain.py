@@ -64,6 +64,7 @@ from ._langchain_documents import (
     to_history,
     to_messages,
 )
+from .chat import CacheTTL, cached_system_block
 
 __all__ = [
     "DEFAULT_KEYS",
@@ -319,6 +320,7 @@ def prompt_runnable(
     question_key: str | Sequence[str] = ("question", "input"),
     documents_key: str | Sequence[str] = ("documents", "context"),
     history_key: str | Sequence[str] = ("history", "chat_history"),
+    cache: bool | CacheTTL = False,
     **options: Any,
 ) -> RunnableLambda[Mapping[str, Any], BriefpackPromptValue]:
     """briefpack as a prompt step in an LCEL chain: ``{"question", "documents"}`` in.
@@ -335,12 +337,18 @@ def prompt_runnable(
     are ``assemble``'s keywords; ``keys`` (metadata mapping, see ``DEFAULT_KEYS``) may be
     among them. Bad options raise ``InputError`` here, not on the first request.
 
+    ``cache=True`` (or ``"5m"`` / ``"1h"``, the cache lifetime) gives the system message the
+    content-block form with an Anthropic ``cache_control`` breakpoint (see ``to_messages``),
+    so ``prompt_runnable(cache=True) | ChatAnthropic(...)`` caches the system prompt; the
+    default sends a plain str, which ``ChatAnthropic`` sends uncached.
+
     >>> from langchain_core.documents import Document
     >>> step = prompt_runnable(budget=200, tokenizer="approx")
     >>> value = step.invoke({"input": "How long?", "context": [Document("14 weeks.")]})
     >>> value.messages[1].content.endswith("Question: How long?"), len(value.assembly.sources)
     (True, 1)
     """
+    cached_system_block("", cache)  # checks cache now, not on the first request
     keys = options.pop("keys", None)
     merge_keys(DEFAULT_KEYS, keys)
     opts = build(options)
@@ -365,6 +373,6 @@ def prompt_runnable(
         history = next((inputs[k] for k in h_keys if k in inputs), None)
         chunks = to_chunks(docs, keys=keys)
         a = run(opts, question, chunks, history=to_history(history), adapter="prompt_runnable")
-        return BriefpackPromptValue(messages=to_messages(a), assembly=a)
+        return BriefpackPromptValue(messages=to_messages(a, cache=cache), assembly=a)
 
     return RunnableLambda(make_prompt, name="briefpack")
