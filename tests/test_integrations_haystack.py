@@ -141,6 +141,19 @@ def test_history_goes_in_the_user_message() -> None:
     assert out["messages"][0].text == DEFAULT_SYSTEM + "\n\n" + DEFAULT_INSTRUCTIONS
 
 
+def test_history_turns_are_sent_as_chat_turns() -> None:
+    """Under ``history_turns`` the turns are their own messages, between system and user."""
+    history = [ChatMessage.from_user("Hi"), ChatMessage.from_assistant("Hello!")]
+    out = BriefpackPromptBuilder(
+        budget=1000, tokenizer="approx", options={"history_turns": True}
+    ).run(documents=_docs(), query="q", history=history)
+    roles = [m.role.value for m in out["prompt"]]
+    assert roles == ["system", "user", "assistant", "user"]
+    assert [m.text for m in out["prompt"][1:3]] == ["Hi", "Hello!"]
+    assert "<history>" not in (out["prompt"][-1].text or "")
+    assert [m.text for m in out["messages"]] == [m.text for m in out["prompt"]]
+
+
 def test_bad_options_fail_when_built() -> None:
     with pytest.raises(bp.InputError, match="order must be one of"):
         BriefpackPromptBuilder(order="middle")

@@ -381,7 +381,14 @@ class BriefpackPromptBuilder:
                     id=str(s.chunk.id), content=s.chunk.text, meta=meta, score=s.chunk.score
                 )
             out_docs.append(doc)
-        messages = [ChatMessage.from_system(a.system), ChatMessage.from_user(a.user)]
+        # under history_turns the turns go between the system and the user message, as sent
+        turns = [
+            ChatMessage.from_assistant(t["content"])
+            if t["role"] == "assistant"
+            else ChatMessage.from_user(t["content"])
+            for t in a.history or ()
+        ]
+        messages = [ChatMessage.from_system(a.system), *turns, ChatMessage.from_user(a.user)]
         return {
             "prompt": messages,
             "text": f"{a.system}\n\n{a.user}",
