@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from ..candidates import iso_updated
 from ..errors import InputError
 from ..options import named
 from ..types import Budget, Source
@@ -107,6 +108,12 @@ def _is_set(v: object) -> bool:
     return v is not None
 
 
+def _is_page(v: object) -> bool:
+    if isinstance(v, str):
+        return bool(v.strip())
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
 _FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
     "id": _is_id,
     "doc": _is_id,
@@ -117,6 +124,7 @@ _FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
     "title": _is_str,
     "url": _is_str,
     "updated": _is_str,
+    "page": _is_page,
 }
 
 
@@ -137,6 +145,8 @@ def pick_fields(meta: Mapping[str, Any], keys: Mapping[str, Sequence[str]]) -> d
         ok = _FIELD_CHECKS.get(name, _is_set)
         for key in (candidates,) if isinstance(candidates, str) else candidates:
             value = meta.get(key)
+            if name == "updated":  # a loader's date or timestamp, as ISO-8601 text
+                value = iso_updated(value)
             if value is not None and ok(value):
                 out[name] = str(value) if name in ("id", "doc", "parent") else value
                 break
