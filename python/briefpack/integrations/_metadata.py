@@ -18,6 +18,7 @@ from ..types import Budget, Source
 from ._base import ASSEMBLE_OPTIONS, shown
 
 __all__ = [
+    "PAGE_KEYS",
     "annotation",
     "budget_from",
     "budget_to_dict",
@@ -178,11 +179,25 @@ def fold_options(fields: Collection[str], data: dict[str, Any], adapter: str) ->
     return folded
 
 
+PAGE_KEYS: tuple[str, ...] = ("page_number", "page_label")
+"""Where a loader's metadata holds a page when an adapter names no keys of its own for it:
+Haystack's converters and splitters set ``page_number`` (counted from 1), LlamaIndex's PDF
+reader ``page_label`` (the printed label)."""
+
+
 def merge_keys(
     defaults: Mapping[str, Sequence[str]], overrides: Mapping[str, Any] | None
 ) -> dict[str, tuple[str, ...]]:
-    """Default metadata keys with a caller's overrides (a str or a list of keys per field)."""
+    """Default metadata keys with a caller's overrides (a str or a list of keys per field).
+    ``page`` is read from ``PAGE_KEYS`` unless ``defaults`` or the overrides name its keys.
+
+    >>> merge_keys({"doc": ("source",)}, {"page": "pg"})
+    {'doc': ('source',), 'page': ('pg',)}
+    >>> merge_keys({"doc": ("source",)}, None)["page"]
+    ('page_number', 'page_label')
+    """
     merged = {k: tuple(v) for k, v in defaults.items()}
+    merged.setdefault("page", PAGE_KEYS)
     for field_name, value in (overrides or {}).items():
         if field_name not in _FIELD_CHECKS and field_name != "vector":
             raise InputError(
