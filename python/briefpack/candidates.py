@@ -158,6 +158,99 @@ def _from_document(obj: Any) -> Chunk:
     )
 
 
+_HAYSTACK_KEYS = {
+    "doc": ("doc", "source_id", "file_path"),
+    "position": ("position", "split_id"),
+    "parent": ("parent", "__parent_id"),
+    "title": ("title",),
+    "url": ("url",),
+    "updated": ("updated",),
+    "tokens": ("tokens",),
+    "page": ("page_number", "page_label"),
+}
+_LLAMAINDEX_KEYS = {
+    "doc": ("doc",),
+    "position": ("position",),
+    "title": ("title", "file_name"),
+    "url": ("url",),
+    "updated": ("updated", "last_modified_date"),
+    "tokens": ("tokens",),
+    "page": ("page_label", "page_number"),
+}
+"""The default metadata keys of the Haystack and LlamaIndex adapters (their ``DEFAULT_KEYS``;
+a test keeps them equal), for their objects passed to ``assemble`` directly."""
+
+
+def _count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+_KEY_CHECKS: dict[str, Callable[[object], bool]] = {
+    "doc": lambda v: isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool)),
+    "parent": lambda v: isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool)),
+    "position": _count,
+    "tokens": _count,
+    "title": lambda v: isinstance(v, str),
+    "url": lambda v: isinstance(v, str),
+    "updated": lambda v: isinstance(v, str),
+    "page": lambda v: (isinstance(v, str) and bool(v.strip())) or _count(v),
+}
+
+
+def _picked(meta: Mapping[str, Any], keys: Mapping[str, tuple[str, ...]]) -> dict[str, Any]:
+    """The fields a framework's metadata sets, as the adapters read them (the first present
+    value of the right type under each field's keys; another type is skipped)."""
+    out: dict[str, Any] = {}
+    for name, names in keys.items():
+        for key in names:
+            value = meta.get(key)
+            if name == "updated":
+                value = iso_updated(value)
+            if value is not None and _KEY_CHECKS[name](value):
+                out[name] = str(value) if name in ("doc", "parent") else value
+                break
+    return out
+
+
+def _framework(obj: object) -> str:
+    return type(obj).__module__.partition(".")[0]
+
+
+def _from_haystack(obj: Any) -> Chunk:
+    """A Haystack ``Document`` (as ``briefpack.integrations.haystack.to_chunks`` reads it)."""
+    meta = obj.meta or {}
+    fields = _picked(meta, _HAYSTACK_KEYS)
+    return Chunk(
+        obj.content or "", id=obj.id, score=obj.score, vector=obj.embedding, meta=meta, **fields
+    )
+
+
+def _from_llamaindex(obj: Any) -> Chunk:
+    """A LlamaIndex node or ``NodeWithScore`` (as ``integrations.llamaindex.node_chunk``)."""
+    from llama_index.core.schema import MetadataMode
+
+    score = None
+    if hasattr(obj, "node") and hasattr(obj, "score"):  # a NodeWithScore
+        obj, score = obj.node, obj.score
+    meta = obj.metadata or {}
+    fields = _picked(meta, _LLAMAINDEX_KEYS)
+    if "doc" not in fields and obj.ref_doc_id is not None:
+        fields["doc"] = str(obj.ref_doc_id)
+    start = getattr(obj, "start_char_idx", None)
+    if "position" not in fields and _count(start):
+        fields["position"] = start
+    if obj.parent_node is not None:
+        fields["parent"] = str(obj.parent_node.node_id)
+    return Chunk(
+        obj.get_content(metadata_mode=MetadataMode.NONE),
+        id=str(obj.node_id),
+        score=score,
+        vector=obj.embedding,
+        meta=meta,
+        **fields,
+    )
+
+
 def _as_id(value: object, name: str, where: str) -> str | None:
     if value is None:
         return None
@@ -317,7 +410,14 @@ def _coerce(obj: object, where: str) -> Chunk:
         return _from_mapping(obj, where)
     if hasattr(obj, "page_content"):
         return _from_document(obj)
-    raise InputError(
+    framework = _framework(obj)
+    if framework == "haystack" and hasattr(obj, "content") and hasattr(obj, "meta"):
+        return _from_haystack(obj)
+    if framework == "llama_index" and (
+        hasattr(obj, "get_content") or hasattr(getattr(obj, "node", None), "get_content")
+    ):
+        return _from_llamaindex(obj)
+    raise InputError(  # (Haystack Documents and LlamaIndex nodes are taken too)
         f"{where}: a candidate must be a Chunk, a mapping, a str or an object with "
         f"page_content, got {type_name(obj)}"
     )
