@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,7 @@ ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'brie
 
 import briefpack as bp  # noqa: E402
 from briefpack.evaluation import read_requests  # noqa: E402
-from briefpack.integrations.ray import AssembleBatch  # noqa: E402
+from briefpack.integrations.ray import AssembleBatch, map_prompts  # noqa: E402
 
 # Ray Data warns about its own deprecated settings while it starts; not ours to fix.
 pytestmark = pytest.mark.filterwarnings(r"ignore::DeprecationWarning:ray\..*")
@@ -116,6 +118,7 @@ def test_assemble_batch_runs_in_map_batches(batch_format: str) -> None:
         compute=ray.data.ActorPoolStrategy(size=1),
     ).take_all()
     assert [o["question"] for o in out] == [r["question"] for r in data]
+    assert all("candidates" not in o for o in out)  # not handed back for Arrow to pickle
     for o, r in zip(out, data):
         direct = bp.assemble(r["question"], r["candidates"], budget=300, tokenizer="approx")
         assert o["user"] == direct.user
@@ -136,3 +139,65 @@ def test_assemble_batch_passes_compress_through() -> None:
         )
         assert out["user"][i] == direct.user
         assert json.loads(out["record"][i])["settings"]["compress"] == "all"
+
+
+RECIPE = Path(__file__).resolve().parents[1] / "docs" / "evaluate.md"
+
+
+def _recipe() -> str:
+    blocks = re.findall(r"^```python\n(.*?)^```", RECIPE.read_text("utf-8"), re.M | re.S)
+    [block] = [b for b in blocks if "map_prompts" in b]
+    return str(block)
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_the_docs_recipe_reads_dates_from_jsonl_and_finishes_on_two_cpus(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("pandas", reason="Ray Data needs pandas: pip install 'briefpack[ray]'")
+    requests = [
+        {
+            "question": "What is the Berlin cap?",
+            "candidates": [
+                {"id": "new", "text": "The Berlin cap is 4000 EUR.", "updated": "2025-06-26"},
+                {"id": "old", "text": "The Berlin cap was 3000 EUR.", "updated": "2024-01-02"},
+            ],
+        },
+        {
+            "question": "How long is leave?",
+            "candidates": [{"id": "hr", "text": "Leave is 14 weeks.", "updated": "2025-06-26"}],
+        },
+    ]
+    path = tmp_path / "requests.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in requests), encoding="utf-8")
+    # read_json reads the dates as timestamps, which used to fail every batch
+    assert "timestamp" in str(ray.data.read_json(str(path)).schema())
+    recipe = _recipe()
+    assert '"requests.jsonl"' in recipe
+    namespace: dict[str, Any] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # the docs' pool fits two CPUs
+        # the workers do not share this process's working directory: the file by its path
+        exec(recipe.replace('"requests.jsonl"', repr(str(path))), namespace)
+    out = sorted(namespace["prompts"].take_all(), key=lambda o: str(o["question"]))
+    assert [o["question"] for o in out] == sorted(r["question"] for r in requests)
+    assert all("candidates" not in o for o in out)
+    for o in out:
+        [r] = [r for r in requests if r["question"] == o["question"]]
+        direct = bp.assemble(r["question"], r["candidates"], budget=2000)
+        assert o["user"] == direct.user
+        assert 'updated="2025-06-26"' in o["user"]
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_map_prompts_warns_of_a_pool_that_takes_every_cpu() -> None:
+    ds = ray.data.from_items([{"question": "q", "candidates": ["a"]}])
+    with pytest.warns(RuntimeWarning, match=r"2 actor\(s\) of 1 CPU each hold all 2 CPUs"):
+        map_prompts(ds, actors=2, budget=100)  # lazy: nothing runs, so nothing hangs
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        map_prompts(ds, actors=3, num_cpus=0.5, budget=100)
+    with pytest.raises(bp.InputError, match=r"unknown assemble option\(s\) 'budgett'"):
+        map_prompts(ds, budgett=100)
+    with pytest.raises(bp.InputError, match=r"actors must be an int >= 1"):
+        map_prompts(ds, actors=0)

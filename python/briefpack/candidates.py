@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import math
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import fields
@@ -13,7 +14,7 @@ from .errors import InputError
 from .pages import MAX_PAGE_PIXELS, DecodeBudget, PageImage, decode_page
 from .types import Chunk
 
-__all__ = ["CHUNK_FIELDS", "automatic_id", "describe", "to_chunk", "to_chunks"]
+__all__ = ["CHUNK_FIELDS", "automatic_id", "describe", "iso_updated", "to_chunk", "to_chunks"]
 
 CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))
 _PAGE_FIELDS = ("image", "page")
@@ -24,6 +25,69 @@ _STR_FIELDS = ("title", "url", "updated")
 _MAX_ID_BITS = 3321
 """An int id or doc has at most 1,000 digits (3,321 bits): a longer one is refused (Python
 cannot convert more than 4,300 digits to a str, and an id of that length is no id)."""
+
+
+def iso_updated(value: object) -> object:
+    """``updated`` as ISO-8601 text when it is a date or a timestamp; anything else unchanged.
+
+    Data frames and Arrow read a date column (``"2025-06-26"``) as a timestamp, so ``updated``
+    may arrive as a ``datetime.date``, a ``datetime.datetime`` (``pandas.Timestamp`` is one),
+    a numpy ``datetime64`` or an Arrow date/timestamp scalar. The rule:
+
+    * a date is ``YYYY-MM-DD``;
+    * a naive datetime at exactly midnight is its date, ``YYYY-MM-DD`` (a date column read as
+      a timestamp cannot be told from a timestamp at 00:00:00, and both name that day);
+    * any other naive datetime is ``YYYY-MM-DDTHH:MM:SS`` (``.ffffff`` when it has
+      microseconds; nanoseconds are dropped), with no zone, as given;
+    * an aware datetime is converted to UTC and written with ``Z``, time always shown;
+    * a missing value (``NaT``) is ``""`` (no date).
+
+    >>> iso_updated(_dt.date(2025, 6, 26)), iso_updated(_dt.datetime(2025, 6, 26))
+    ('2025-06-26', '2025-06-26')
+    >>> iso_updated(_dt.datetime(2025, 6, 26, 9, 30))
+    '2025-06-26T09:30:00'
+    >>> iso_updated(_dt.datetime(2025, 6, 26, 2, tzinfo=_dt.timezone(_dt.timedelta(hours=2))))
+    '2025-06-26T00:00:00Z'
+    >>> iso_updated("2024-06"), iso_updated(3)
+    ('2024-06', 3)
+    """
+    if isinstance(value, str) or value is None:
+        return value
+    kind = type(value)
+    module = kind.__module__.partition(".")[0]
+    if module == "pyarrow" and hasattr(value, "as_py"):  # an Arrow scalar
+        return iso_updated(value.as_py())
+    if module == "numpy" and kind.__name__ == "datetime64":
+        return _from_datetime64(value)
+    if isinstance(value, _dt.datetime):
+        if value != value:  # pandas.NaT
+            return ""
+        return _from_datetime(value)
+    if isinstance(value, _dt.date):
+        return value.isoformat()
+    return value
+
+
+def _from_datetime(value: _dt.datetime) -> str:
+    if value.tzinfo is not None and value.utcoffset() is not None:
+        utc = value.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+        spec = "seconds" if utc.microsecond == 0 else "microseconds"
+        return _dt.datetime.isoformat(utc, timespec=spec) + "Z"
+    if (value.hour, value.minute, value.second, value.microsecond) == (0, 0, 0, 0):
+        return _dt.date.isoformat(value.date())
+    spec = "seconds" if value.microsecond == 0 else "microseconds"
+    # the base class's isoformat: pandas.Timestamp's own would add nanoseconds and a space
+    return _dt.datetime.isoformat(value.replace(tzinfo=None), timespec=spec)
+
+
+def _from_datetime64(value: Any) -> object:
+    text = str(value)
+    if text == "NaT":
+        return ""
+    if "T" not in text:  # a day (or a coarser unit: a month, a year) as numpy writes it
+        return text
+    micro = value.astype("datetime64[us]").item()
+    return _from_datetime(micro) if isinstance(micro, _dt.datetime) else value
 
 
 def describe(index: int, cid: object) -> str:
@@ -91,6 +155,99 @@ def _from_document(obj: Any) -> Chunk:
         tokens=meta.get("tokens"),
         vector=meta.get("vector"),
         meta=meta,
+    )
+
+
+_HAYSTACK_KEYS = {
+    "doc": ("doc", "source_id", "file_path"),
+    "position": ("position", "split_id"),
+    "parent": ("parent", "__parent_id"),
+    "title": ("title",),
+    "url": ("url",),
+    "updated": ("updated",),
+    "tokens": ("tokens",),
+    "page": ("page_number", "page_label"),
+}
+_LLAMAINDEX_KEYS = {
+    "doc": ("doc",),
+    "position": ("position",),
+    "title": ("title", "file_name"),
+    "url": ("url",),
+    "updated": ("updated", "last_modified_date"),
+    "tokens": ("tokens",),
+    "page": ("page_label", "page_number"),
+}
+"""The default metadata keys of the Haystack and LlamaIndex adapters (their ``DEFAULT_KEYS``;
+a test keeps them equal), for their objects passed to ``assemble`` directly."""
+
+
+def _count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+_KEY_CHECKS: dict[str, Callable[[object], bool]] = {
+    "doc": lambda v: isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool)),
+    "parent": lambda v: isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool)),
+    "position": _count,
+    "tokens": _count,
+    "title": lambda v: isinstance(v, str),
+    "url": lambda v: isinstance(v, str),
+    "updated": lambda v: isinstance(v, str),
+    "page": lambda v: (isinstance(v, str) and bool(v.strip())) or _count(v),
+}
+
+
+def _picked(meta: Mapping[str, Any], keys: Mapping[str, tuple[str, ...]]) -> dict[str, Any]:
+    """The fields a framework's metadata sets, as the adapters read them (the first present
+    value of the right type under each field's keys; another type is skipped)."""
+    out: dict[str, Any] = {}
+    for name, names in keys.items():
+        for key in names:
+            value = meta.get(key)
+            if name == "updated":
+                value = iso_updated(value)
+            if value is not None and _KEY_CHECKS[name](value):
+                out[name] = str(value) if name in ("doc", "parent") else value
+                break
+    return out
+
+
+def _framework(obj: object) -> str:
+    return type(obj).__module__.partition(".")[0]
+
+
+def _from_haystack(obj: Any) -> Chunk:
+    """A Haystack ``Document`` (as ``briefpack.integrations.haystack.to_chunks`` reads it)."""
+    meta = obj.meta or {}
+    fields = _picked(meta, _HAYSTACK_KEYS)
+    return Chunk(
+        obj.content or "", id=obj.id, score=obj.score, vector=obj.embedding, meta=meta, **fields
+    )
+
+
+def _from_llamaindex(obj: Any) -> Chunk:
+    """A LlamaIndex node or ``NodeWithScore`` (as ``integrations.llamaindex.node_chunk``)."""
+    from llama_index.core.schema import MetadataMode
+
+    score = None
+    if hasattr(obj, "node") and hasattr(obj, "score"):  # a NodeWithScore
+        obj, score = obj.node, obj.score
+    meta = obj.metadata or {}
+    fields = _picked(meta, _LLAMAINDEX_KEYS)
+    if "doc" not in fields and obj.ref_doc_id is not None:
+        fields["doc"] = str(obj.ref_doc_id)
+    start = getattr(obj, "start_char_idx", None)
+    if "position" not in fields and _count(start):
+        fields["position"] = start
+    if obj.parent_node is not None:
+        fields["parent"] = str(obj.parent_node.node_id)
+    return Chunk(
+        obj.get_content(metadata_mode=MetadataMode.NONE),
+        id=str(obj.node_id),
+        score=score,
+        vector=obj.embedding,
+        meta=meta,
+        **fields,
     )
 
 
@@ -253,7 +410,14 @@ def _coerce(obj: object, where: str) -> Chunk:
         return _from_mapping(obj, where)
     if hasattr(obj, "page_content"):
         return _from_document(obj)
-    raise InputError(
+    framework = _framework(obj)
+    if framework == "haystack" and hasattr(obj, "content") and hasattr(obj, "meta"):
+        return _from_haystack(obj)
+    if framework == "llama_index" and (
+        hasattr(obj, "get_content") or hasattr(getattr(obj, "node", None), "get_content")
+    ):
+        return _from_llamaindex(obj)
+    raise InputError(  # (Haystack Documents and LlamaIndex nodes are taken too)
         f"{where}: a candidate must be a Chunk, a mapping, a str or an object with "
         f"page_content, got {type_name(obj)}"
     )
@@ -292,10 +456,15 @@ def _check_strs_and_meta(chunk: Chunk, where: str) -> None:
     """The chunk's str fields (None reads as "") and its meta mapping are well formed."""
     for name in _STR_FIELDS:
         value = getattr(chunk, name)
+        if name == "updated":
+            value = iso_updated(value)
         if value is None:
             value = ""
         if not isinstance(value, str):
-            raise InputError(f"{where}: {name} must be a str, got {type_name(value)}", field=name)
+            also = " (or a date, a datetime or a timestamp)" if name == "updated" else ""
+            raise InputError(
+                f"{where}: {name} must be a str{also}, got {type_name(value)}", field=name
+            )
         _check_field(f"{where}: {name}", value, name)
     if chunk.meta is not None and not isinstance(chunk.meta, Mapping):
         raise InputError(
@@ -343,7 +512,7 @@ def _to_chunk(
         parent=parent,
         title=chunk.title or "",
         url=chunk.url or "",
-        updated=chunk.updated or "",
+        updated=iso_updated(chunk.updated) or "",  # type: ignore[arg-type]  # checked above
         tokens=counts["tokens"],
         vector=chunk.vector,
         meta=chunk.meta,

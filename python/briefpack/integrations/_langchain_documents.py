@@ -5,7 +5,8 @@
 """
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from pathlib import PurePath
+from typing import Any, TypeGuard
 
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
@@ -37,11 +38,17 @@ DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = {
     "url": ("url",),
     "updated": ("updated",),
     "tokens": ("tokens",),
+    "page": ("page_label", "page_number"),
 }
 """Where a ``Document``'s metadata holds each ``Chunk`` field, tried in turn.
 
 ``source`` is what LangChain's loaders set (a file path or URL), ``start_index`` what text
 splitters set with ``add_start_index=True`` and ``relevance_score`` what rerankers set.
+The page is the PDF loaders' ``page_label`` (the printed label), else ``page_number``
+(Unstructured, counted from 1), else their ``page`` plus one (``PyPDFLoader``,
+``PyMuPDFLoader`` and ``PDFPlumberLoader`` count ``page`` from 0); ``keys={"page": "page"}``
+takes ``page`` as it is. Without a ``title``, a ``source`` that is a file path (not a URL)
+gives its file name as the title (``title="report.pdf" page="14"``).
 ``Document.id`` wins over ``metadata["id"]``. A value of the wrong type is ignored. An id that
 several documents share with different texts (a loader's record id, copied by a splitter onto
 every chunk) identifies none of them: those documents fall back to their index.
@@ -51,6 +58,15 @@ LABEL_KEY = "source_label"
 """Top-level metadata key with each returned document's label (for prompt templates)."""
 
 _ANNOTATION_KEY = "briefpack"
+
+
+def _is_index(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_file_path(value: object) -> TypeGuard[str]:
+    """A loader's ``source`` that names a file (not a URL, nor empty)."""
+    return isinstance(value, str) and "://" not in value and bool(PurePath(value).name)
 
 
 def _state_vector(document: Document) -> Any:
@@ -79,16 +95,28 @@ def to_chunks(
     ...                           metadata={"source": "hr.pdf", "start_index": 300})])
     >>> c.id, c.doc, c.position, c.meta["source"]
     ('hr/1', 'hr.pdf', 300, 'hr.pdf')
+    >>> [c] = to_chunks([Document("Caps.", metadata={"source": "/data/report.pdf", "page": 13})])
+    >>> c.title, c.page
+    ('report.pdf', 14)
     >>> [c.id for c in to_chunks([Document("a", metadata={"id": "rec-1"}),
     ...                           Document("b", metadata={"id": "rec-1"})])]  # -> the index
     [None, None]
     """
     where = merge_keys(DEFAULT_KEYS, keys)
+    own_page = keys is not None and "page" in keys
+    own_title = keys is not None and "title" in keys
     picked = []
     for d in documents:
-        fields = pick_fields(d.metadata or {}, where)
+        meta = d.metadata or {}
+        fields = pick_fields(meta, where)
         if d.id is not None:
             fields["id"] = str(d.id)
+        page = meta.get("page")
+        if not own_page and "page" not in fields and _is_index(page):
+            fields["page"] = page + 1  # the PDF loaders count from 0; a label counts from 1
+        source = meta.get("source")
+        if not own_title and "title" not in fields and _is_file_path(source):
+            fields["title"] = PurePath(source).name
         picked.append(fields)
     texts_of: dict[str, set[str]] = {}
     for d, fields in zip(documents, picked):

@@ -39,13 +39,16 @@ DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = {
     "url": ("url",),
     "updated": ("updated", "last_modified_date"),
     "tokens": ("tokens",),
+    "page": ("page_label", "page_number"),
 }
 """Where a node's metadata holds each ``Chunk`` field, tried in turn.
 
 Besides metadata: ``id`` is the node id, ``score`` the ``NodeWithScore`` score, ``doc`` the
 ``ref_doc_id`` (the SOURCE relationship) when no ``doc`` key is set, ``position`` the
 ``start_char_idx``, ``parent`` the PARENT relationship and ``vector`` the node's embedding.
-``file_name`` and ``last_modified_date`` are what ``SimpleDirectoryReader`` sets.
+``file_name`` and ``last_modified_date`` are what ``SimpleDirectoryReader`` sets, and
+``page_label`` what its PDF reader sets (so a PDF page shows ``title="report.pdf"
+page="14"``).
 """
 
 MAX_CHAIN = 100_000

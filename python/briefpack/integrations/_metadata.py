@@ -11,12 +11,14 @@ import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from ..candidates import iso_updated
 from ..errors import InputError
 from ..options import named
 from ..types import Budget, Source
 from ._base import ASSEMBLE_OPTIONS, shown
 
 __all__ = [
+    "PAGE_KEYS",
     "annotation",
     "budget_from",
     "budget_to_dict",
@@ -107,6 +109,12 @@ def _is_set(v: object) -> bool:
     return v is not None
 
 
+def _is_page(v: object) -> bool:
+    if isinstance(v, str):
+        return bool(v.strip())
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
 _FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
     "id": _is_id,
     "doc": _is_id,
@@ -117,6 +125,7 @@ _FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
     "title": _is_str,
     "url": _is_str,
     "updated": _is_str,
+    "page": _is_page,
 }
 
 
@@ -137,6 +146,8 @@ def pick_fields(meta: Mapping[str, Any], keys: Mapping[str, Sequence[str]]) -> d
         ok = _FIELD_CHECKS.get(name, _is_set)
         for key in (candidates,) if isinstance(candidates, str) else candidates:
             value = meta.get(key)
+            if name == "updated":  # a loader's date or timestamp, as ISO-8601 text
+                value = iso_updated(value)
             if value is not None and ok(value):
                 out[name] = str(value) if name in ("id", "doc", "parent") else value
                 break
@@ -168,11 +179,25 @@ def fold_options(fields: Collection[str], data: dict[str, Any], adapter: str) ->
     return folded
 
 
+PAGE_KEYS: tuple[str, ...] = ("page_number", "page_label")
+"""Where a loader's metadata holds a page when an adapter names no keys of its own for it:
+Haystack's converters and splitters set ``page_number`` (counted from 1), LlamaIndex's PDF
+reader ``page_label`` (the printed label)."""
+
+
 def merge_keys(
     defaults: Mapping[str, Sequence[str]], overrides: Mapping[str, Any] | None
 ) -> dict[str, tuple[str, ...]]:
-    """Default metadata keys with a caller's overrides (a str or a list of keys per field)."""
+    """Default metadata keys with a caller's overrides (a str or a list of keys per field).
+    ``page`` is read from ``PAGE_KEYS`` unless ``defaults`` or the overrides name its keys.
+
+    >>> merge_keys({"doc": ("source",)}, {"page": "pg"})
+    {'doc': ('source',), 'page': ('pg',)}
+    >>> merge_keys({"doc": ("source",)}, None)["page"]
+    ('page_number', 'page_label')
+    """
     merged = {k: tuple(v) for k, v in defaults.items()}
+    merged.setdefault("page", PAGE_KEYS)
     for field_name, value in (overrides or {}).items():
         if field_name not in _FIELD_CHECKS and field_name != "vector":
             raise InputError(
