@@ -138,3 +138,11 @@ def test_merge_needs_assemblies() -> None:
         Assembly.merge()
     with pytest.raises(bp.InputError, match=r"assemblies\[1\] must be an Assembly, got dict"):
         Assembly.merge(_tool_calls()[0], {"sources": []})  # type: ignore[arg-type]
+
+
+def test_an_unknown_label_error_names_the_labels_the_assembly_has() -> None:
+    """An offset or merged assembly's labels are named as they are, not as 1-N."""
+    texts = ["Leave is 14 weeks.", "Pay is 80%.", "Notice is 2 weeks."]
+    a = bp.assemble("q", texts, budget=1000, tokenizer="approx", first_label=4)
+    with pytest.raises(bp.CitationError, match=r"this assembly has labels 4-6$"):
+        bp.cite("Leave is 14 weeks [1].", a, strict=True)

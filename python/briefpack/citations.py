@@ -278,6 +278,22 @@ def _record_label(source: object, i: int) -> int:
     return n
 
 
+def _ranges(labels: list[int]) -> str:
+    """Sorted labels as runs, as an error names them (an offset or merged assembly need not
+    start at 1 or be contiguous).
+
+    >>> _ranges([1, 2, 3]), _ranges([4, 5, 9]), _ranges([7])
+    ('1-3', '4-5, 9', '7')
+    """
+    runs: list[list[int]] = []
+    for n in labels:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def _source_table(assembly: AssemblyData | Mapping[str, Any]) -> dict[int, Any]:
     """Label -> source; a record is checked first, so a bad one is an ``InputError``."""
     if isinstance(assembly, AssemblyData):
@@ -430,7 +446,7 @@ def cite(
             if not supported:
                 unsupported.append(sentence)
     if strict and unknown:
-        have = f"1-{len(table)}" if table else "none"
+        have = _ranges(sorted(table)) if table else "none"
         raise CitationError(
             f"the answer cites labels that were never in the context: {_some(list(unknown))}; "
             f"this assembly has labels {have}",
