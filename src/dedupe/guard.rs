@@ -24,6 +24,9 @@ pub(crate) trait Accept {
     /// Whether the guard kept some pair of `item` (so an item with the same set may not take
     /// `item`'s answer).
     fn saved(&self, item: usize) -> bool;
+    /// The kernel's word sequences of the batch (only asked for when `ACTIVE`), so step 0
+    /// compares interned ids instead of splitting the texts into words again.
+    fn set_words(&mut self, _seqs: WordSeqs) {}
 }
 
 /// No guard: the kernels as they were.
@@ -50,12 +53,39 @@ pub struct Saved {
     pub kept_because: Vec<Option<String>>,
 }
 
+/// The word sequences of a batch as the kernel interned them (ids in text order, repeats
+/// kept): text `i`'s words are `ids[offsets[r]..offsets[r + 1]]` with `r = first[i]`, the
+/// first item with the same text. Two texts have the same words, in order, exactly when their
+/// sequences are equal (the interner gives distinct words distinct ids), so the guard's step 0
+/// needs no second word split.
+#[derive(Debug, Default)]
+pub(crate) struct WordSeqs {
+    pub(crate) offsets: Vec<usize>,
+    pub(crate) ids: Vec<u32>,
+    pub(crate) first: Vec<u32>,
+}
+
+impl WordSeqs {
+    #[inline]
+    fn get(&self, i: usize) -> &[u32] {
+        let r = self.first[i] as usize;
+        &self.ids[self.offsets[r]..self.offsets[r + 1]]
+    }
+}
+
 /// The guard over one batch of texts.
 pub struct Guard<'t, S: AsRef<str>> {
     texts: &'t [S],
-    /// Per text read so far: its words joined by spaces (no word holds a space).
+    /// The kernel's word sequences, when it handed them over (`set_words`).
+    seqs: Option<WordSeqs>,
+    /// Per text read so far (without `seqs`): its words joined by spaces (no word holds a
+    /// space).
     words: FxHashMap<usize, String>,
     profiles: FxHashMap<usize, Profile>,
+    /// Every key of a profile built so far, to its id (keys are stored once per batch).
+    keys: FxHashMap<String, u32>,
+    /// Scratch of `Profile::new`, reused by every profile.
+    scratch: Scratch,
     /// Items the guard kept some pair of (even when they ended up a duplicate).
     saved: FxHashSet<usize>,
     /// Per item still kept: the first saving pair.
@@ -67,8 +97,11 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
     pub fn new(texts: &'t [S]) -> Self {
         Self {
             texts,
+            seqs: None,
             words: FxHashMap::default(),
             profiles: FxHashMap::default(),
+            keys: FxHashMap::default(),
+            scratch: Scratch::default(),
             saved: FxHashSet::default(),
             notes: FxHashMap::default(),
         }
@@ -86,11 +119,21 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
         });
     }
 
+    /// Whether texts `a` and `b` have the same words in the same order (step 0).
+    fn same_words(&mut self, a: usize, b: usize) -> bool {
+        if let Some(s) = &self.seqs {
+            return s.get(a) == s.get(b);
+        }
+        self.words_of(a);
+        self.words_of(b);
+        self.words[&a] == self.words[&b]
+    }
+
     fn ensure_profile(&mut self, i: usize) {
-        let texts = self.texts;
+        let (texts, keys, scratch) = (self.texts, &mut self.keys, &mut self.scratch);
         self.profiles
             .entry(i)
-            .or_insert_with(|| Profile::new(texts[i].as_ref()));
+            .or_insert_with(|| Profile::new(texts[i].as_ref(), keys, scratch));
     }
 
     /// The reason texts `kept` and `item` are both kept, or `None` (a duplicate).
@@ -98,9 +141,7 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
         if self.texts[kept].as_ref() == self.texts[item].as_ref() {
             return None;
         }
-        self.words_of(kept);
-        self.words_of(item);
-        if self.words[&kept] == self.words[&item] {
+        if self.same_words(kept, item) {
             return None;
         }
         self.ensure_profile(kept);
@@ -145,23 +186,42 @@ impl<S: AsRef<str>> Accept for Guard<'_, S> {
     fn saved(&self, item: usize) -> bool {
         self.saved.contains(&item)
     }
+
+    fn set_words(&mut self, seqs: WordSeqs) {
+        self.seqs = Some(seqs);
+    }
 }
 
-/// One key of a text: its first form and offset, occurrences, marked occurrences.
+/// One key of a text: its first form (a byte range of the folded text) and offset (in
+/// characters), occurrences, marked occurrences.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Tok {
-    form: String,
+    start: u32,
+    end: u32,
     first: usize,
     count: u32,
     marked: u32,
+    /// A number, negation or identifier (`shape` of the key and first form).
+    shape: bool,
 }
 
-/// A text's raw tokens by key (the table's lowercase of the form), and the keys of a class
-/// (shape or marked: the only ones that can differ), with whether each is a shape.
+/// A text's raw tokens by key (the id, in the guard's `keys`, of the table's lowercase of the
+/// form), and the keys of a class (shape or marked: the only ones that can differ), with
+/// whether each is a shape.
 #[derive(Debug, Clone, Default)]
 struct Profile {
-    tokens: FxHashMap<String, Tok>,
-    classed: Vec<(String, bool)>,
+    folded: String,
+    tokens: FxHashMap<u32, Tok>,
+    classed: Vec<(u32, bool)>,
+}
+
+/// Buffers `Profile::new` reuses from one text to the next: the folded text's characters,
+/// their byte offsets (one more: the length) and the key being built.
+#[derive(Debug, Default)]
+struct Scratch {
+    chars: Vec<char>,
+    bytes: Vec<u32>,
+    key: String,
 }
 
 /// Negation words (en, de, fr, es); a key ending in `n't` or `n’t` is one too.
@@ -202,18 +262,25 @@ impl Profile {
         clippy::many_single_char_names,
         reason = "the reference's names: run i..j, token s..e"
     )]
-    fn new(text: &str) -> Self {
-        let folded = nfkc(text);
-        let chars: Vec<char> = folded.chars().collect();
+    fn new(text: &str, keys: &mut FxHashMap<String, u32>, scratch: &mut Scratch) -> Self {
+        let folded = nfkc(text).into_owned();
+        let Scratch { chars, bytes, key } = scratch;
+        chars.clear();
+        bytes.clear();
+        for (b, c) in folded.char_indices() {
+            chars.push(c);
+            bytes.push(b as u32);
+        }
+        bytes.push(folded.len() as u32);
         let n = chars.len();
-        let mut tokens: FxHashMap<String, Tok> = FxHashMap::default();
-        let mut key = String::new();
+        let mut tokens: FxHashMap<u32, Tok> = FxHashMap::default();
+        tokens.reserve(n / 8);
         let mut i = 0;
-        let mut on_prompt = prompt(&chars, 0);
+        let mut on_prompt = prompt(chars, 0);
         while i < n {
             let c = chars[i];
             if c == '\n' {
-                on_prompt = prompt(&chars, i + 1);
+                on_prompt = prompt(chars, i + 1);
             }
             if !(is_word(c) || is_joiner(c)) {
                 i += 1;
@@ -247,32 +314,52 @@ impl Profile {
                     || option;
                 key.clear();
                 key.extend(form.iter().map(|&c| char_lower(c)));
+                let id = match keys.get(key.as_str()) {
+                    Some(&id) => id,
+                    None => {
+                        let id = keys.len() as u32;
+                        keys.insert(key.clone(), id);
+                        id
+                    }
+                };
                 let mark = u32::from(mark);
-                if let Some(t) = tokens.get_mut(key.as_str()) {
-                    t.count += 1;
-                    t.marked += mark;
-                } else {
-                    tokens.insert(
-                        key.clone(),
+                tokens
+                    .entry(id)
+                    .and_modify(|t| {
+                        t.count += 1;
+                        t.marked += mark;
+                    })
+                    .or_insert_with(|| {
+                        let (start, end) = (bytes[s], bytes[e]);
                         Tok {
-                            form: form.iter().collect(),
+                            start,
+                            end,
                             first: s,
                             count: 1,
                             marked: mark,
-                        },
-                    );
-                }
+                            shape: shape(key, &folded[start as usize..end as usize]),
+                        }
+                    });
             }
             i = j;
         }
         let mut classed = Vec::new();
-        for (k, t) in &tokens {
-            let is_shape = shape(k, &t.form);
-            if is_shape || t.marked > 0 {
-                classed.push((k.clone(), is_shape));
+        for (&k, t) in &tokens {
+            if t.shape || t.marked > 0 {
+                classed.push((k, t.shape));
             }
         }
-        Self { tokens, classed }
+        Self {
+            folded,
+            tokens,
+            classed,
+        }
+    }
+
+    /// The first form of token `t`.
+    #[inline]
+    fn form(&self, t: &Tok) -> &str {
+        &self.folded[t.start as usize..t.end as usize]
     }
 }
 
@@ -310,9 +397,9 @@ fn camel(form: &str) -> bool {
 /// `(offset, form)` of the keys of `x` of a class that differ from `y`, by offset.
 fn differs<'p>(x: &'p Profile, y: &Profile) -> Vec<(usize, &'p str)> {
     let mut out = Vec::new();
-    for (key, is_shape) in &x.classed {
-        let (t, is_shape) = (&x.tokens[key], *is_shape);
-        if let Some(o) = y.tokens.get(key) {
+    for &(key, is_shape) in &x.classed {
+        let t = &x.tokens[&key];
+        if let Some(o) = y.tokens.get(&key) {
             let covered = if is_shape {
                 o.count >= t.count
             } else {
@@ -322,7 +409,7 @@ fn differs<'p>(x: &'p Profile, y: &Profile) -> Vec<(usize, &'p str)> {
                 continue;
             }
         }
-        out.push((t.first, t.form.as_str()));
+        out.push((t.first, x.form(t)));
     }
     out.sort_unstable();
     out
@@ -357,18 +444,21 @@ fn quote(form: &str) -> String {
 }
 
 /// The first (by offset) of the keys of `x` that `y` lacks, as `(offset, key, form)`, when
-/// there are 1 to `SWAP_MAX` of them.
-fn only<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, &'p str, &'p str)> {
-    let mut v: Vec<(usize, &str, &str)> = Vec::new();
+/// there are 1 to `SWAP_MAX` of them. (Two keys of a text never share an offset, so the
+/// first by offset is the least `(offset, key, form)`.)
+fn only<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, String, &'p str)> {
+    let mut v: Vec<&Tok> = Vec::new();
     for (k, t) in &x.tokens {
         if !y.tokens.contains_key(k) {
-            v.push((t.first, k.as_str(), t.form.as_str()));
+            v.push(t);
             if v.len() > SWAP_MAX {
                 return None;
             }
         }
     }
-    v.into_iter().min()
+    let t = v.into_iter().min_by_key(|t| t.first)?;
+    let form = x.form(t);
+    Some((t.first, form.chars().map(char_lower).collect(), form))
 }
 
 /// Steps 1-7 and the name swap of the rule for two texts whose words differ.
@@ -381,7 +471,7 @@ fn kept_because(a: &Profile, b: &Profile) -> Option<String> {
         (None, None) => {}
     }
     let (x, y) = (only(a, b)?, only(b, a)?);
-    (levenshtein(x.1, y.1) > SWAP_DISTANCE)
+    (levenshtein(&x.1, &y.1) > SWAP_DISTANCE)
         .then(|| format!("differs in {} / {}", quote(x.2), quote(y.2)))
 }
 
@@ -420,13 +510,45 @@ mod tests {
 
     #[test]
     fn marks_and_offsets() {
-        let p = Profile::new("Use `insort_left(a, x)`; $ not\n$ run -D --sort-by EOF");
-        let t = &p.tokens["insort_left"];
+        let mut keys = FxHashMap::default();
+        let p = Profile::new(
+            "Use `insort_left(a, x)`; $ not\n$ run -D --sort-by EOF",
+            &mut keys,
+            &mut Scratch::default(),
+        );
+        let tok = |k: &str| &p.tokens[&keys[k]];
+        let t = tok("insort_left");
         assert_eq!((t.first, t.count, t.marked), (5, 1, 1));
-        assert_eq!(p.tokens["run"].marked, 1);
-        assert_eq!(p.tokens["d"].marked, 1);
-        assert_eq!(p.tokens["sort-by"].form, "sort-by");
-        assert_eq!(p.tokens["eof"].marked, 1);
+        assert_eq!(tok("run").marked, 1);
+        assert_eq!(tok("d").marked, 1);
+        assert_eq!(p.form(tok("sort-by")), "sort-by");
+        assert_eq!(tok("eof").marked, 1);
         assert_eq!(levenshtein("recieve", "receive"), 2);
+    }
+
+    #[test]
+    fn offsets_count_characters_not_bytes() {
+        let mut keys = FxHashMap::default();
+        let p = Profile::new("Größe ist `ÄNDERN(x)`", &mut keys, &mut Scratch::default());
+        let t = &p.tokens[&keys["ändern"]];
+        assert_eq!((t.first, p.form(t), t.marked), (11, "ÄNDERN", 1));
+    }
+
+    #[test]
+    fn kernel_words_and_own_words_agree() {
+        // Step 0 from the kernel's interned sequences decides as the guard's own word split.
+        let texts = [
+            "The  Cache is shared.",
+            "the cache is shared",
+            "The cache is not shared.",
+        ];
+        for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+            let own = Guard::new(&texts).check(a, b);
+            let mut g = Guard::new(&texts);
+            let (_, seqs) =
+                crate::dedupe::jaccard::word_sets_with::<_, true>(&texts).expect("small");
+            g.set_words(seqs.expect("asked for"));
+            assert_eq!(g.check(a, b), own);
+        }
     }
 }
