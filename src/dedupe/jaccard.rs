@@ -254,11 +254,11 @@ fn jaccard_with<S: AsRef<str>, A: Accept>(
     }
     let mut sets = if A::ACTIVE {
         // The guard's step 0 compares these sequences instead of splitting texts again.
-        let (sets, seqs) = word_sets_with::<S, true>(texts)?;
+        let (built, seqs) = word_sets_with::<S, true>(texts)?;
         if let Some(seqs) = seqs {
             acc.set_words(seqs);
         }
-        sets
+        built
     } else {
         word_sets(texts)?
     };
