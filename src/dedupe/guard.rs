@@ -24,6 +24,9 @@ pub(crate) trait Accept {
     /// Whether the guard kept some pair of `item` (so an item with the same set may not take
     /// `item`'s answer).
     fn saved(&self, item: usize) -> bool;
+    /// The kernel's word sequences of the batch (only asked for when `ACTIVE`), so step 0
+    /// compares interned ids instead of splitting the texts into words again.
+    fn set_words(&mut self, _seqs: WordSeqs) {}
 }
 
 /// No guard: the kernels as they were.
@@ -50,12 +53,39 @@ pub struct Saved {
     pub kept_because: Vec<Option<String>>,
 }
 
+/// The word sequences of a batch as the kernel interned them (ids in text order, repeats
+/// kept): text `i`'s words are `ids[offsets[r]..offsets[r + 1]]` with `r = first[i]`, the
+/// first item with the same text. Two texts have the same words, in order, exactly when their
+/// sequences are equal (the interner gives distinct words distinct ids), so the guard's step 0
+/// needs no second word split.
+#[derive(Debug, Default)]
+pub(crate) struct WordSeqs {
+    pub(crate) offsets: Vec<usize>,
+    pub(crate) ids: Vec<u32>,
+    pub(crate) first: Vec<u32>,
+}
+
+impl WordSeqs {
+    #[inline]
+    fn get(&self, i: usize) -> &[u32] {
+        let r = self.first[i] as usize;
+        &self.ids[self.offsets[r]..self.offsets[r + 1]]
+    }
+}
+
 /// The guard over one batch of texts.
 pub struct Guard<'t, S: AsRef<str>> {
     texts: &'t [S],
-    /// Per text read so far: its words joined by spaces (no word holds a space).
+    /// The kernel's word sequences, when it handed them over (`set_words`).
+    seqs: Option<WordSeqs>,
+    /// Per text read so far (without `seqs`): its words joined by spaces (no word holds a
+    /// space).
     words: FxHashMap<usize, String>,
     profiles: FxHashMap<usize, Profile>,
+    /// Every key of a profile built so far, to its id (keys are stored once per batch).
+    keys: FxHashMap<String, u32>,
+    /// Scratch of `Profile::new`, reused by every profile.
+    scratch: Scratch,
     /// Items the guard kept some pair of (even when they ended up a duplicate).
     saved: FxHashSet<usize>,
     /// Per item still kept: the first saving pair.
@@ -67,8 +97,11 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
     pub fn new(texts: &'t [S]) -> Self {
         Self {
             texts,
+            seqs: None,
             words: FxHashMap::default(),
             profiles: FxHashMap::default(),
+            keys: FxHashMap::default(),
+            scratch: Scratch::default(),
             saved: FxHashSet::default(),
             notes: FxHashMap::default(),
         }
@@ -86,11 +119,21 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
         });
     }
 
+    /// Whether texts `a` and `b` have the same words in the same order (step 0).
+    fn same_words(&mut self, a: usize, b: usize) -> bool {
+        if let Some(s) = &self.seqs {
+            return s.get(a) == s.get(b);
+        }
+        self.words_of(a);
+        self.words_of(b);
+        self.words[&a] == self.words[&b]
+    }
+
     fn ensure_profile(&mut self, i: usize) {
-        let texts = self.texts;
+        let (texts, keys, scratch) = (self.texts, &mut self.keys, &mut self.scratch);
         self.profiles
             .entry(i)
-            .or_insert_with(|| Profile::new(texts[i].as_ref()));
+            .or_insert_with(|| Profile::new(texts[i].as_ref(), keys, scratch));
     }
 
     /// The reason texts `kept` and `item` are both kept, or `None` (a duplicate).
@@ -98,9 +141,7 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
         if self.texts[kept].as_ref() == self.texts[item].as_ref() {
             return None;
         }
-        self.words_of(kept);
-        self.words_of(item);
-        if self.words[&kept] == self.words[&item] {
+        if self.same_words(kept, item) {
             return None;
         }
         self.ensure_profile(kept);
@@ -145,24 +186,56 @@ impl<S: AsRef<str>> Accept for Guard<'_, S> {
     fn saved(&self, item: usize) -> bool {
         self.saved.contains(&item)
     }
+
+    fn set_words(&mut self, seqs: WordSeqs) {
+        self.seqs = Some(seqs);
+    }
 }
 
-/// One key of a text: its first form and offset, occurrences, marked occurrences.
+/// One key of a text: its first form (a byte range of the folded text) and offset (in
+/// characters), occurrences, marked occurrences.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Tok {
-    form: String,
+    start: u32,
+    end: u32,
     first: usize,
     count: u32,
     marked: u32,
+    /// A number, negation or identifier (`shape` of the key and first form).
+    shape: bool,
 }
 
-/// A text's raw tokens by key (the table's lowercase of the form), and the keys of a class
-/// (shape or marked: the only ones that can differ), with whether each is a shape.
+/// A text's raw tokens by key (the id, in the guard's `keys`, of the table's lowercase of the
+/// form), and the keys of a class (shape or marked: the only ones that can differ), with
+/// whether each is a shape.
+/// Both lists are sorted by key, so comparing two profiles is a merge.
 #[derive(Debug, Clone, Default)]
 struct Profile {
-    tokens: FxHashMap<String, Tok>,
-    classed: Vec<(String, bool)>,
+    folded: String,
+    tokens: Vec<(u32, Tok)>,
+    /// Indexes into `tokens` of the keys of a class, ascending (so by key too).
+    classed: Vec<u32>,
 }
+
+/// Buffers `Profile::new` reuses from one text to the next: the folded text's characters,
+/// their byte offsets (one more: the length), their kind (`K_WORD`, `K_JOINER` bits), the key
+/// being built, and per key id the key's place in the profile being built (plus one; 0:
+/// absent, and every used slot is cleared when the profile is done).
+#[derive(Debug, Default)]
+struct Scratch {
+    chars: Vec<char>,
+    bytes: Vec<u32>,
+    kinds: Vec<u8>,
+    key: String,
+    slot: Vec<u32>,
+    /// Per key id: `key_shape` of the key (computed once per batch).
+    shapes: Vec<bool>,
+}
+
+/// A character of the table's WORD class.
+const K_WORD: u8 = 1;
+/// One of the joiners `_ . - ' ’`.
+const K_JOINER: u8 = 2;
 
 /// Negation words (en, de, fr, es); a key ending in `n't` or `n’t` is one too.
 const NEGATIONS: &[&str] = &[
@@ -202,32 +275,46 @@ impl Profile {
         clippy::many_single_char_names,
         reason = "the reference's names: run i..j, token s..e"
     )]
-    fn new(text: &str) -> Self {
-        let folded = nfkc(text);
-        let chars: Vec<char> = folded.chars().collect();
+    fn new(text: &str, keys: &mut FxHashMap<String, u32>, scratch: &mut Scratch) -> Self {
+        let folded = nfkc(text).into_owned();
+        let Scratch {
+            chars,
+            bytes,
+            kinds,
+            key,
+            slot,
+            shapes,
+        } = scratch;
+        chars.clear();
+        bytes.clear();
+        kinds.clear();
+        for (b, c) in folded.char_indices() {
+            chars.push(c);
+            bytes.push(b as u32);
+            kinds.push(u8::from(is_word(c)) * K_WORD + u8::from(is_joiner(c)) * K_JOINER);
+        }
+        bytes.push(folded.len() as u32);
         let n = chars.len();
-        let mut tokens: FxHashMap<String, Tok> = FxHashMap::default();
-        let mut key = String::new();
+        let mut tokens: Vec<(u32, Tok)> = Vec::with_capacity(n / 8);
         let mut i = 0;
-        let mut on_prompt = prompt(&chars, 0);
+        let mut on_prompt = prompt(chars, 0);
         while i < n {
-            let c = chars[i];
-            if c == '\n' {
-                on_prompt = prompt(&chars, i + 1);
+            if chars[i] == '\n' {
+                on_prompt = prompt(chars, i + 1);
             }
-            if !(is_word(c) || is_joiner(c)) {
+            if kinds[i] == 0 {
                 i += 1;
                 continue;
             }
             let mut j = i;
-            while j < n && (is_word(chars[j]) || is_joiner(chars[j])) {
+            while j < n && kinds[j] != 0 {
                 j += 1;
             }
             let (mut s, mut e) = (i, j);
-            while s < e && is_joiner(chars[s]) {
+            while s < e && kinds[s] & K_JOINER != 0 {
                 s += 1;
             }
-            while e > s && is_joiner(chars[e - 1]) {
+            while e > s && kinds[e - 1] & K_JOINER != 0 {
                 e -= 1;
             }
             if s < e {
@@ -247,49 +334,106 @@ impl Profile {
                     || option;
                 key.clear();
                 key.extend(form.iter().map(|&c| char_lower(c)));
+                let id = Self::key_id(keys, key, slot, shapes);
                 let mark = u32::from(mark);
-                if let Some(t) = tokens.get_mut(key.as_str()) {
-                    t.count += 1;
-                    t.marked += mark;
-                } else {
-                    tokens.insert(
-                        key.clone(),
+                let at = &mut slot[id as usize];
+                if *at == 0 {
+                    let (start, end) = (bytes[s], bytes[e]);
+                    tokens.push((
+                        id,
                         Tok {
-                            form: form.iter().collect(),
+                            start,
+                            end,
                             first: s,
                             count: 1,
                             marked: mark,
+                            shape: shapes[id as usize]
+                                || camel(&folded[start as usize..end as usize]),
                         },
-                    );
+                    ));
+                    *at = tokens.len() as u32;
+                } else {
+                    let t = &mut tokens[*at as usize - 1].1;
+                    t.count += 1;
+                    t.marked += mark;
                 }
             }
             i = j;
         }
-        let mut classed = Vec::new();
-        for (k, t) in &tokens {
-            let is_shape = shape(k, &t.form);
-            if is_shape || t.marked > 0 {
-                classed.push((k.clone(), is_shape));
-            }
+        for (id, _) in &tokens {
+            slot[*id as usize] = 0;
         }
-        Self { tokens, classed }
+        tokens.sort_unstable_by_key(|(id, _)| *id);
+        let classed = (0..tokens.len() as u32)
+            .filter(|&k| {
+                let t = &tokens[k as usize].1;
+                t.shape || t.marked > 0
+            })
+            .collect();
+        Self {
+            folded,
+            tokens,
+            classed,
+        }
+    }
+
+    /// The id of `key`, a new one (with its slot and shape) when it is new to the batch.
+    fn key_id(
+        keys: &mut FxHashMap<String, u32>,
+        key: &str,
+        slot: &mut Vec<u32>,
+        shapes: &mut Vec<bool>,
+    ) -> u32 {
+        if let Some(&id) = keys.get(key) {
+            return id;
+        }
+        let id = keys.len() as u32;
+        keys.insert(key.to_owned(), id);
+        slot.push(0);
+        shapes.push(key_shape(key));
+        id
+    }
+
+    /// The first form of token `t`.
+    #[inline]
+    fn form(&self, t: &Tok) -> &str {
+        &self.folded[t.start as usize..t.end as usize]
+    }
+
+    /// The token of key `id`, if the text has it.
+    #[cfg(test)]
+    fn get(&self, id: u32) -> Option<&Tok> {
+        self.tokens
+            .binary_search_by_key(&id, |(k, _)| *k)
+            .ok()
+            .map(|k| &self.tokens[k].1)
     }
 }
 
-/// A number, negation or identifier (its occurrences count), read from the first form.
-fn shape(key: &str, form: &str) -> bool {
-    if form.bytes().any(|b| b.is_ascii_digit()) {
+/// A number, negation or identifier (its occurrences count): `key_shape(key) ||
+/// camel(form)` of a token's key and first form.
+///
+/// Everything but the camel case test reads the key alone: the table's lowercase maps one
+/// character to one and never makes or removes an ASCII digit, `_`, `-` or `.`, so digits,
+/// joiners and the dotted parts' lengths are the same in the key as in any of its forms.
+fn key_shape(key: &str) -> bool {
+    if key.bytes().any(|b| b.is_ascii_digit()) {
         return true;
     }
     if NEGATIONS.contains(&key) || key.ends_with("n't") || key.ends_with("n\u{2019}t") {
         return true;
     }
-    if form.contains('_') || form.contains('-') || camel(form) {
+    if key.contains('_') || key.contains('-') {
         return true;
     }
-    if form.contains('.') {
-        let parts: Vec<&str> = form.split('.').filter(|p| !p.is_empty()).collect();
-        return parts.len() >= 2 && parts.iter().any(|p| p.chars().count() >= 2);
+    if key.contains('.') {
+        let mut parts = key.split('.').filter(|p| !p.is_empty());
+        let (mut count, mut long) = (0, false);
+        for p in parts.by_ref() {
+            count += 1;
+            long |= p.chars().nth(1).is_some();
+        }
+        return count >= 2 && long;
     }
     false
 }
@@ -307,13 +451,18 @@ fn camel(form: &str) -> bool {
         })
 }
 
-/// `(offset, form)` of the keys of `x` of a class that differ from `y`, by offset.
-fn differs<'p>(x: &'p Profile, y: &Profile) -> Vec<(usize, &'p str)> {
-    let mut out = Vec::new();
-    for (key, is_shape) in &x.classed {
-        let (t, is_shape) = (&x.tokens[key], *is_shape);
-        if let Some(o) = y.tokens.get(key) {
-            let covered = if is_shape {
+/// `(offset, form)` of the first (by offset) of the keys of `x` of a class that differ from
+/// `y`: a merge of `x`'s class keys with `y`'s keys (both by key).
+fn differs<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, &'p str)> {
+    let mut best: Option<&Tok> = None;
+    let mut j = 0;
+    for &k in &x.classed {
+        let (key, t) = &x.tokens[k as usize];
+        while j < y.tokens.len() && y.tokens[j].0 < *key {
+            j += 1;
+        }
+        if let Some((_, o)) = y.tokens.get(j).filter(|(ky, _)| ky == key) {
+            let covered = if t.shape {
                 o.count >= t.count
             } else {
                 o.marked >= t.marked
@@ -322,10 +471,11 @@ fn differs<'p>(x: &'p Profile, y: &Profile) -> Vec<(usize, &'p str)> {
                 continue;
             }
         }
-        out.push((t.first, t.form.as_str()));
+        if best.is_none_or(|b| t.first < b.first) {
+            best = Some(t);
+        }
     }
-    out.sort_unstable();
-    out
+    best.map(|t| (t.first, x.form(t)))
 }
 
 /// Edit distance over characters.
@@ -357,31 +507,36 @@ fn quote(form: &str) -> String {
 }
 
 /// The first (by offset) of the keys of `x` that `y` lacks, as `(offset, key, form)`, when
-/// there are 1 to `SWAP_MAX` of them.
-fn only<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, &'p str, &'p str)> {
-    let mut v: Vec<(usize, &str, &str)> = Vec::new();
-    for (k, t) in &x.tokens {
-        if !y.tokens.contains_key(k) {
-            v.push((t.first, k.as_str(), t.form.as_str()));
-            if v.len() > SWAP_MAX {
+/// there are 1 to `SWAP_MAX` of them. (Two keys of a text never share an offset, so the
+/// first by offset is the least `(offset, key, form)`.)
+fn only<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, String, &'p str)> {
+    let mut lacks: Vec<&Tok> = Vec::new();
+    let mut at = 0;
+    for (key, tok) in &x.tokens {
+        while at < y.tokens.len() && y.tokens[at].0 < *key {
+            at += 1;
+        }
+        if y.tokens.get(at).is_none_or(|(other, _)| other != key) {
+            lacks.push(tok);
+            if lacks.len() > SWAP_MAX {
                 return None;
             }
         }
     }
-    v.into_iter().min()
+    let t = lacks.into_iter().min_by_key(|t| t.first)?;
+    let form = x.form(t);
+    Some((t.first, form.chars().map(char_lower).collect(), form))
 }
 
 /// Steps 1-7 and the name swap of the rule for two texts whose words differ.
 fn kept_because(a: &Profile, b: &Profile) -> Option<String> {
-    let da = differs(a, b);
-    let db = differs(b, a);
-    match (da.first(), db.first()) {
+    match (differs(a, b), differs(b, a)) {
         (Some(x), Some(y)) => return Some(format!("differs in {} / {}", quote(x.1), quote(y.1))),
         (Some(x), None) | (None, Some(x)) => return Some(format!("differs in {}", quote(x.1))),
         (None, None) => {}
     }
     let (x, y) = (only(a, b)?, only(b, a)?);
-    (levenshtein(x.1, y.1) > SWAP_DISTANCE)
+    (levenshtein(&x.1, &y.1) > SWAP_DISTANCE)
         .then(|| format!("differs in {} / {}", quote(x.2), quote(y.2)))
 }
 
@@ -420,13 +575,92 @@ mod tests {
 
     #[test]
     fn marks_and_offsets() {
-        let p = Profile::new("Use `insort_left(a, x)`; $ not\n$ run -D --sort-by EOF");
-        let t = &p.tokens["insort_left"];
+        let mut keys = FxHashMap::default();
+        let p = Profile::new(
+            "Use `insort_left(a, x)`; $ not\n$ run -D --sort-by EOF",
+            &mut keys,
+            &mut Scratch::default(),
+        );
+        let tok = |k: &str| p.get(keys[k]).expect("a key of the text");
+        let t = tok("insort_left");
         assert_eq!((t.first, t.count, t.marked), (5, 1, 1));
-        assert_eq!(p.tokens["run"].marked, 1);
-        assert_eq!(p.tokens["d"].marked, 1);
-        assert_eq!(p.tokens["sort-by"].form, "sort-by");
-        assert_eq!(p.tokens["eof"].marked, 1);
+        assert_eq!(tok("run").marked, 1);
+        assert_eq!(tok("d").marked, 1);
+        assert_eq!(p.form(tok("sort-by")), "sort-by");
+        assert_eq!(tok("eof").marked, 1);
         assert_eq!(levenshtein("recieve", "receive"), 2);
+    }
+
+    /// The shape test as the reference words it, on the first form.
+    fn shape_of_form(key: &str, form: &str) -> bool {
+        if form.bytes().any(|b| b.is_ascii_digit())
+            || NEGATIONS.contains(&key)
+            || key.ends_with("n't")
+            || key.ends_with("n\u{2019}t")
+            || form.contains('_')
+            || form.contains('-')
+            || camel(form)
+        {
+            return true;
+        }
+        let parts: Vec<&str> = form.split('.').filter(|p| !p.is_empty()).collect();
+        form.contains('.') && parts.len() >= 2 && parts.iter().any(|p| p.chars().count() >= 2)
+    }
+
+    #[test]
+    fn key_shape_reads_the_key_as_the_form() {
+        for form in [
+            "insort_left",
+            "sort-by",
+            "v1.2",
+            "a.b",
+            "os.path",
+            "É.Ü",
+            "ÉT.x",
+            "Not",
+            "ISN'T",
+            "getText",
+            "HTTPServer",
+            "plain",
+            "Größe",
+            "K.K",
+            "x.",
+            ".x.y",
+            "rien",
+            "Ǆx.y",
+        ] {
+            let key: String = form.chars().map(char_lower).collect();
+            assert_eq!(
+                key_shape(&key) || camel(form),
+                shape_of_form(&key, form),
+                "{form}"
+            );
+        }
+    }
+
+    #[test]
+    fn offsets_count_characters_not_bytes() {
+        let mut keys = FxHashMap::default();
+        let p = Profile::new("Größe ist `ÄNDERN(x)`", &mut keys, &mut Scratch::default());
+        let t = p.get(keys["ändern"]).expect("a key of the text");
+        assert_eq!((t.first, p.form(t), t.marked), (11, "ÄNDERN", 1));
+    }
+
+    #[test]
+    fn kernel_words_and_own_words_agree() {
+        // Step 0 from the kernel's interned sequences decides as the guard's own word split.
+        let texts = [
+            "The  Cache is shared.",
+            "the cache is shared",
+            "The cache is not shared.",
+        ];
+        for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+            let own = Guard::new(&texts).check(a, b);
+            let mut g = Guard::new(&texts);
+            let (_, seqs) =
+                crate::dedupe::jaccard::word_sets_with::<_, true>(&texts).expect("small");
+            g.set_words(seqs.expect("asked for"));
+            assert_eq!(g.check(a, b), own);
+        }
     }
 }

@@ -26,7 +26,7 @@
 //!
 //! Measurements and the history of these choices: `docs/performance.md`, "Jaccard".
 
-use super::guard::{Accept, Guard, NoGuard, Saved};
+use super::guard::{Accept, Guard, NoGuard, Saved, WordSeqs};
 use super::intern::Interner;
 use super::{Dedupe, TooLarge};
 use crate::text::{for_each_word, mix64};
@@ -90,6 +90,14 @@ fn text_key(hasher: &foldhash::fast::RandomState, b: &[u8]) -> u64 {
 /// Intern every word of `texts` (ids in order of first appearance) and build the sets, each
 /// unique but in no particular order (see `sort_sets`).
 pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge> {
+    word_sets_with::<S, false>(texts).map(|(sets, _)| sets)
+}
+
+/// `word_sets`, and with `SEQ` also every text's word ids in order, repeats kept (the
+/// guard's step 0; `None` without `SEQ`, whose loop does no extra work).
+pub(crate) fn word_sets_with<S: AsRef<str>, const SEQ: bool>(
+    texts: &[S],
+) -> Result<(WordSets, Option<WordSeqs>), TooLarge> {
     let bytes: usize = texts.iter().map(|t| t.as_ref().len()).sum();
     let words = distinct_words(bytes);
     let mut vocab = Interner::with_capacity(words);
@@ -99,6 +107,12 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
     let mut ids: Vec<u32> = Vec::with_capacity((bytes / 12).min(1 << 24));
     let mut hashes = Vec::with_capacity(texts.len());
     let mut first = Vec::with_capacity(texts.len());
+    let mut seq = WordSeqs::default();
+    if SEQ {
+        seq.offsets.reserve(texts.len() + 1);
+        seq.offsets.push(0);
+        seq.ids.reserve((bytes / 6).min(1 << 24));
+    }
     // Identical texts (by a hash of their bytes, confirmed by comparison): tokenized once.
     let text_hasher = foldhash::fast::RandomState::default();
     let mut first_text: FxHashMap<u64, u32> = FxHashMap::default();
@@ -115,6 +129,9 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
                     first.push(f);
                     offsets.push(ids.len());
                     hashes.push(hashes[f as usize]);
+                    if SEQ {
+                        seq.offsets.push(seq.ids.len());
+                    }
                     continue;
                 }
             }
@@ -131,6 +148,9 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
             };
             if id as usize == last.len() {
                 last.push(u32::MAX);
+            }
+            if SEQ {
+                seq.ids.push(id);
             }
             // Whether the word is new to this set decides without a branch: about half the
             // words of a text repeat, so a branch here is mispredicted as often as not.
@@ -151,14 +171,24 @@ pub(crate) fn word_sets<S: AsRef<str>>(texts: &[S]) -> Result<WordSets, TooLarge
             .fold(0u64, |h, &id| h.wrapping_add(mix64(u64::from(id))));
         offsets.push(ids.len());
         hashes.push(hash);
+        if SEQ {
+            seq.offsets.push(seq.ids.len());
+        }
     }
-    Ok(WordSets {
-        offsets,
-        ids,
-        first,
-        hashes,
-        vocab: vocab.len(),
-    })
+    let seqs = SEQ.then(|| WordSeqs {
+        first: first.clone(),
+        ..seq
+    });
+    Ok((
+        WordSets {
+            offsets,
+            ids,
+            first,
+            hashes,
+            vocab: vocab.len(),
+        },
+        seqs,
+    ))
 }
 
 /// Sort every set by id (merges and prefixes need sorted sets).
@@ -222,7 +252,16 @@ fn jaccard_with<S: AsRef<str>, A: Accept>(
     if texts.len() >= u32::MAX as usize {
         return Err(TooLarge);
     }
-    let mut sets = word_sets(texts)?;
+    let mut sets = if A::ACTIVE {
+        // The guard's step 0 compares these sequences instead of splitting texts again.
+        let (built, seqs) = word_sets_with::<S, true>(texts)?;
+        if let Some(seqs) = seqs {
+            acc.set_words(seqs);
+        }
+        built
+    } else {
+        word_sets(texts)?
+    };
     if threshold <= 0.0 {
         sort_sets(&mut sets);
         if A::ACTIVE {
