@@ -46,7 +46,8 @@ from briefpack.options import (
 )
 
 PACKAGE = Path(bp.__file__).parent
-ON = {"compress": "overflow", "fallback": None, "dedupe_guard": True}  # recorded when not default
+# recorded when not default
+ON = {"compress": "overflow", "fallback": None, "dedupe_guard": True, "compress_cut": 0.5}
 IDS = [s.name for s in SPECS]
 
 
@@ -116,8 +117,8 @@ def test_settings_keep_their_order_and_leave_compression_out_when_off() -> None:
         0.7,
         "rust",
     )
-    assert list(Options(**ON).settings(None, 0.7, "rust"))[-3:] == [
-        *("compress", "sentence_scorer", "fallback")
+    assert list(Options(**ON).settings(None, 0.7, "rust"))[-4:] == [
+        *("compress", "sentence_scorer", "fallback", "compress_cut")
     ]
 
 

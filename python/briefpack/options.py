@@ -432,6 +432,22 @@ class Options:
             whole_corpus=None,  # the whole corpus is read whole or not at all, never cut
         ),
     )
+    compress_cut: float | None = field(
+        default=None,
+        metadata=spec(
+            r.compress_cut,
+            record=lambda v, _: OMIT if v is None else v,
+            cli=Flag(
+                "with compression, keep a sentence only when it scores at least CUT times the "
+                "best sentence of its source, in (0, 1] (default: every sentence sharing a "
+                "term with the question)",
+                "float",
+                "CUT",
+                commands=_PROMPT,
+            ),
+            sweep="float",
+        ),
+    )
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
@@ -461,7 +477,7 @@ class Options:
 expected some of system, instructions, budget, dedupe, threshold, scope, supersede, parents, \
 neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, \
 backend, minhash, dedupe_guard, compress, sentence_scorer, image_tokens, page_max_distance, \
-max_page_pixels, max_decoded_bytes, fallback
+max_page_pixels, max_decoded_bytes, fallback, compress_cut
         """
         check_names(options, FIELDS)
         return cls(**options)
