@@ -177,6 +177,52 @@ def test_bad_options_are_reported_once_when_built() -> None:
         bp.Assembler(sentence_scorer=lambda q, s: [0.0] * len(s))
 
 
+# ---- the relative cut ----------------------------------------------------------------------
+
+CUT_TEXT = "Pro includes single sign-on and seats. Pro has seats. Billing is monthly for the team."
+
+
+def _cut_all(backend: str, cut: float | None) -> bp.Assembly:
+    chunks = [{"id": "a", "text": CUT_TEXT}, {"id": "b", "text": "Other text about cats."}]
+    return bp.assemble(
+        "Does Pro include single sign-on?",
+        chunks,
+        budget=400,
+        tokenizer="approx",
+        compress="all",
+        compress_cut=cut,
+        backend=backend,
+    )
+
+
+def test_compress_cut_keeps_only_sentences_near_the_best(backend: str) -> None:
+    loose = _cut_all(backend, None)
+    tight = _cut_all(backend, 0.9)
+    source = next(s for s in loose.sources if s.chunk.id == "a")
+    assert source.compression is not None
+    assert list(source.compression.kept) == [0, 1]
+    source = next(s for s in tight.sources if s.chunk.id == "a")
+    assert source.compression is not None
+    assert list(source.compression.kept) == [0]
+    assert source.chunk.text == "Pro includes single sign-on and seats."
+    assert tight.record()["settings"]["compress_cut"] == 0.9
+    assert "compress_cut" not in loose.record()["settings"]
+    # a source that shares no term keeps its best sentence, as without a cut
+    assert [s.chunk.text for s in tight.sources if s.chunk.id == "b"] == ["Other text about cats."]
+
+
+@pytest.mark.parametrize("bad", [0, 0.0, -0.5, 1.5, float("nan"), "0.5", True])
+def test_compress_cut_out_of_range_is_an_input_error(bad: Any) -> None:
+    with pytest.raises(bp.InputError, match=r"compress_cut must be a number in \(0, 1\]") as e:
+        bp.Assembler(compress="all", compress_cut=bad)
+    assert e.value.option == "compress_cut"
+
+
+def test_compress_cut_with_a_sentence_scorer_is_an_input_error() -> None:
+    with pytest.raises(bp.InputError, match="compress_cut is a cut of the built-in scorer"):
+        bp.Assembler(compress="all", sentence_scorer=lambda q, s: [1.0] * len(s), compress_cut=0.5)
+
+
 # ---- properties (hypothesis, both backends) ------------------------------------------------
 
 WORDS = ["sso", "pro", "plan", "seats", "billing", "It", "However", "the", "and", "add-on"]
@@ -199,6 +245,7 @@ _options = st.fixed_dictionaries(
         "labels": st.sampled_from(["xml", "brackets"]),
         "tokenizer": st.sampled_from(["approx", "o200k_base"]),
         "dedupe": st.sampled_from([None, "jaccard"]),
+        "compress_cut": st.sampled_from([None, 0.5, 1.0]),
     }
 )
 _question = st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join)

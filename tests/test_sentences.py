@@ -28,7 +28,8 @@ RULE_CHARS = (
 ABBREVIATION_TOKENS = [
     "Dr.", "Mr.", "e.g.", "i.e.", "U.S.", "etc.", "Inc.", "vs.", "No.", "p.m.", "Fig.",
     "v2.0", "3.14", "14.5%", "https://a.b/c?d=1.", "x@y.z.", "...", "…", "?!", "1.", "2)",
-    "a.", "J.", "(SSO)", "single sign-on", "SSO", "It", "however,", "and", "The", "the",
+    "a.", "J.", "Co.", "L.P.", "Inc.", "GmbH.", "S.A.", "plc.", "fiancée", "FIANCÉE",
+    "(SSO)", "single sign-on", "SSO", "It", "however,", "and", "The", "the",
 ]  # fmt: skip
 
 
@@ -51,11 +52,19 @@ def split(text: str, backend: str) -> list[str]:
 
 
 GOLDEN: list[tuple[str, list[str]]] = [
-    # Abbreviations: titles never end a sentence; "etc." and initialisms only before a capital.
+    # Abbreviations: titles, company forms, initials and upper-case initialisms never end a
+    # sentence; "etc." and other initialisms only before a capital.
     ("Dr. Who arrived. Mr. Lee left.", ["Dr. Who arrived.", "Mr. Lee left."]),
     ("Use SSO, e.g. Okta, i.e. SAML. Done.", ["Use SSO, e.g. Okta, i.e. SAML.", "Done."]),
     ("Sold in the U.S. and Canada. Then more.", ["Sold in the U.S. and Canada.", "Then more."]),
-    ("Made in the U.S. Then shipped.", ["Made in the U.S.", "Then shipped."]),
+    ("Made in the U.S. Army. Then shipped.", ["Made in the U.S. Army.", "Then shipped."]),
+    ("KKR & Co. L.P. bought it. Then more.", ["KKR & Co. L.P. bought it.", "Then more."]),
+    (
+        "Acme Inc. Ltd. and Foo Corp. Bar GmbH. Baz S.A. Qux plc. Sold. Nexus LLC. Next.",
+        ["Acme Inc. Ltd. and Foo Corp. Bar GmbH. Baz S.A. Qux plc. Sold.", "Nexus LLC. Next."],
+    ),
+    ("J. R. R. Tolkien wrote it. He did.", ["J. R. R. Tolkien wrote it.", "He did."]),
+    ("At 5 p.m. Then more. At 5 p.m. on time.", ["At 5 p.m.", "Then more.", "At 5 p.m. on time."]),
     ("Logs, keys etc. are kept. Etc.", ["Logs, keys etc. are kept.", "Etc."]),
     ("Logs, keys etc. The end.", ["Logs, keys etc.", "The end."]),
     ("Met J. Smith at 5 p.m. today.", ["Met J. Smith at 5 p.m. today."]),
@@ -223,6 +232,32 @@ def test_score_formula_by_hand(backend: str) -> None:
     assert got == want  # "is", "in" are stopwords; "sso" then "pro", the question's order
 
 
+def test_accents_and_case_are_folded_on_both_sides(backend: str) -> None:
+    k = get_kernels(backend)
+    sentences = ["His FIANCÉE was Ann.", "He left.", "Ce\u0301line sang.", "Über alles."]
+    got = k.score_sentences("Who was his fiancee? Did celine or uber?", sentences, [])
+    assert got[1] == 0.0
+    assert min(got[0], got[2], got[3]) > 0.0
+    assert got == k.score_sentences("Who was his FIANCÉE? Did Céline or ÜBER?", sentences, [])
+    # an alias learned with accents matches its unaccented spelling
+    assert k.score_sentences("Is cafe creme here?", ["CC is here.", "No."], []) == [0.0, 0.0]
+    learned = k.score_sentences("Is cafe creme here?", ["CC is here.", "No."], ["café crème (CC)"])
+    assert learned[0] > 0.0
+    assert learned[1] == 0.0
+
+
+def test_fold_keeps_letters_of_other_scripts() -> None:
+    assert [ref.fold(w) for w in ["fiancée", "FIANCÉE", "ångström", "straße", "ø"]] == [
+        "fiancee",
+        "fiancee",
+        "angstrom",
+        "straße",
+        "ø",
+    ]
+    # kana voicing, Devanagari signs, Hangul syllables and Han are letters, not accents
+    assert [ref.fold(w) for w in ["が", "हिन्दी", "한국", "東"]] == ["が", "हिन्दी", "한국", "東"]
+
+
 def test_scores_are_empty_for_no_sentences(backend: str) -> None:
     assert get_kernels(backend).score_sentences("q", [], ["a (AB)"]) == []
 
@@ -244,6 +279,11 @@ def test_scores_are_empty_for_no_sentences(backend: str) -> None:
     question="Is single sign-on in Pro?",
     sentences=["Pro has SSO.", "single sign on", ""],
     alias_texts=["single sign-on (SSO)"],
+)
+@example(
+    question="Was his fiancee at the cafe crème, Ǆ ﬁ x\u0301\u20d0?",
+    sentences=["His FIANCÉE: café crème (CC).", "Ǆ and fi, x here", "CC \u1e9e ß"],
+    alias_texts=["café crème (CC)"],
 )
 def test_score_parity_is_exact(question: str, sentences: list[str], alias_texts: list[str]) -> None:
     if not HAS_RUST:

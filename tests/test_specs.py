@@ -53,6 +53,7 @@ ON = {
     "dedupe_guard": True,
     "first_label": 4,
     "history_turns": True,
+    "compress_cut": 0.5,
 }
 IDS = [s.name for s in SPECS]
 
@@ -123,8 +124,8 @@ def test_settings_keep_their_order_and_leave_compression_out_when_off() -> None:
         0.7,
         "rust",
     )
-    assert list(Options(**ON).settings(None, 0.7, "rust"))[-5:] == [
-        *("compress", "sentence_scorer", "fallback", "first_label", "history_turns")
+    assert list(Options(**ON).settings(None, 0.7, "rust"))[-6:] == [
+        *("compress", "sentence_scorer", "fallback", "first_label", "history_turns", "compress_cut")
     ]
 
 

@@ -260,6 +260,26 @@ def sentence_scorer(value: Any, values: Mapping[str, Any]) -> Any:
     return value
 
 
+def compress_cut(value: Any, values: Mapping[str, Any]) -> Any:
+    """The relative relevance cut of the built-in sentence scorer, in (0, 1], or None."""
+    if value is None:
+        return None
+    x = real(value)
+    if isinstance(value, bool) or x is None or not (0.0 < x <= 1.0):  # also rejects NaN
+        raise InputError(
+            f"compress_cut must be a number in (0, 1] (keep a sentence scoring at least this "
+            f"share of its source's best) or None, got {shown(value)}",
+            option="compress_cut",
+        )
+    if values["sentence_scorer"] is not None:
+        raise InputError(
+            "compress_cut is a cut of the built-in scorer's scores but a sentence_scorer is "
+            "given; drop one (a sentence_scorer decides relevance itself: a score above 0)",
+            option="compress_cut",
+        )
+    return value if type(value) in (int, float) else x
+
+
 def image_tokens(value: Any, _: Mapping[str, Any]) -> Any:
     """A rule name or a callable ``(width, height) -> tokens``."""
     if callable(value):

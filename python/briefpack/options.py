@@ -462,6 +462,22 @@ class Options:
     instead of a ``<history>`` block inside the user message: each turn of request N is then a
     prefix of request N+1, which providers cache (``to_anthropic`` sets a breakpoint after the
     last turn). Each turn is counted with its message overhead. Off: the history block."""
+    compress_cut: float | None = field(
+        default=None,
+        metadata=spec(
+            r.compress_cut,
+            record=lambda v, _: OMIT if v is None else v,
+            cli=Flag(
+                "with compression, keep a sentence only when it scores at least CUT times the "
+                "best sentence of its source, in (0, 1] (default: every sentence sharing a "
+                "term with the question)",
+                "float",
+                "CUT",
+                commands=_PROMPT,
+            ),
+            sweep="float",
+        ),
+    )
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
@@ -491,7 +507,7 @@ class Options:
 expected some of system, instructions, budget, dedupe, threshold, scope, supersede, parents, \
 neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, \
 backend, minhash, dedupe_guard, compress, sentence_scorer, image_tokens, page_max_distance, \
-max_page_pixels, max_decoded_bytes, fallback, first_label, history_turns
+max_page_pixels, max_decoded_bytes, fallback, first_label, history_turns, compress_cut
         """
         check_names(options, FIELDS)
         return cls(**options)

@@ -1,4 +1,5 @@
-"""Sentences: ``split_sentences`` and ``sentence_spans``, public, on the fast kernels.
+"""Sentences: ``split_sentences`` and ``sentence_spans``, public, on the fast kernels, and
+``embedding_scorer``, a ``sentence_scorer`` made from the caller's embedding function.
 
 The rule (abbreviations, decimals, URLs, ellipses, closing quotes, CJK and other full stops,
 line-based text, list markers) is written out in ``docs/semantics.md`` ("Sentences"); both
@@ -8,11 +9,19 @@ backends implement it and the parity tests hold them equal.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+import math
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ._backend import get_kernels
+from ._checks import call_back, check_count, real, shown, type_name
+from .errors import InputError
 
-__all__ = ["sentence_spans", "split_sentences"]
+__all__ = ["embedding_scorer", "sentence_spans", "split_sentences"]
+
+Embed = Callable[[list[str]], Sequence[Any]]
+"""``embed(texts) -> one vector (a sequence of numbers) per text``, in order."""
 
 
 def sentence_spans(texts: Sequence[str]) -> list[list[tuple[int, int]]]:
@@ -51,3 +60,93 @@ def split_sentences(texts: Sequence[str]) -> list[list[str]]:
         [texts[i][starts[j] : ends[j]] for j in range(offsets[i], offsets[i + 1])]
         for i in range(len(texts))
     ]
+
+
+def embedding_scorer(
+    embed: Embed, *, cache_size: int = 10_000
+) -> Callable[[str, list[str]], list[float]]:
+    """A ``sentence_scorer`` that scores each sentence by the cosine of its embedding with the
+    question's.
+
+    Each request makes ONE ``embed`` call: the question and every sentence whose vector is not
+    cached, batched (the question first). Sentence vectors are cached by text, the
+    ``cache_size`` most recently used kept. A vector of norm 0 scores 0.0. ``embed`` raising is
+    an ``InputError`` naming it (chained); a batch of the wrong length, a vector that is not a
+    sequence of finite numbers, or vectors of different lengths are ``InputError``s too.
+
+    Raises:
+        InputError: ``embed`` is not callable or ``cache_size`` is not an int >= 0 (here);
+            the call or its answer is bad (when scoring).
+
+    >>> def embed(texts):  # a toy: counts of "a" and "b"
+    ...     return [[t.count("a"), t.count("b")] for t in texts]
+    >>> score = embedding_scorer(embed)
+    >>> [round(x, 3) for x in score("aa", ["a b", "bbb", "a"])]
+    [0.707, 0.0, 1.0]
+    """
+    if not callable(embed):
+        raise InputError(
+            f"embedding_scorer needs a callable embed(texts) -> vectors, got {type_name(embed)}",
+            option="sentence_scorer",
+        )
+    limit = check_count("cache_size", cache_size)
+    cache: OrderedDict[str, tuple[list[float], float]] = OrderedDict()
+
+    def score(question: str, sentences: list[str]) -> list[float]:
+        missing = list(dict.fromkeys(s for s in sentences if s not in cache))
+        batch = [question, *missing]
+        got = call_back("sentence_scorer", "embedding_scorer", embed, batch)
+        vectors = _vectors(got, batch)
+        q, q_norm = vectors[0]
+        fresh = dict(zip(missing, vectors[1:], strict=True))
+        cache.update(fresh)
+        out: list[float] = []
+        for s in sentences:
+            v, norm = fresh[s] if s in fresh else cache[s]
+            if s in cache:
+                cache.move_to_end(s)
+            if len(v) != len(q):
+                raise InputError(
+                    f"embedding_scorer: embed returned a vector of {len(v)} numbers for "
+                    f"{s[:40]!r} but {len(q)} for the question; every vector must have the "
+                    "same length",
+                    option="sentence_scorer",
+                )
+            dot = math.fsum(a * b for a, b in zip(q, v, strict=True))
+            out.append(dot / (q_norm * norm) if q_norm > 0.0 and norm > 0.0 else 0.0)
+        while len(cache) > limit:
+            cache.popitem(last=False)
+        return out
+
+    return score
+
+
+def _vectors(got: Any, batch: list[str]) -> list[tuple[list[float], float]]:
+    """``embed``'s answer for ``batch`` checked: one vector of finite numbers per text, each
+    with its norm."""
+    if isinstance(got, (str, bytes)) or not hasattr(got, "__len__") or not hasattr(got, "__iter__"):
+        raise InputError(
+            f"embedding_scorer: embed must return a list of vectors, got {type_name(got)}",
+            option="sentence_scorer",
+        )
+    if len(got) != len(batch):
+        raise InputError(
+            f"embedding_scorer: embed returned {len(got)} vectors for {len(batch)} texts; "
+            "return one vector per text, in the order given",
+            option="sentence_scorer",
+        )
+    out: list[tuple[list[float], float]] = []
+    for text, vector in zip(batch, got, strict=True):
+        try:
+            values = [real(x) for x in vector]
+        except TypeError:
+            values = [None]
+        if not values or any(x is None or not math.isfinite(x) for x in values):
+            raise InputError(
+                f"embedding_scorer: embed returned {shown(vector)} for {text[:40]!r}; a "
+                "vector must be a non-empty sequence of finite numbers",
+                option="sentence_scorer",
+            )
+        floats = [float(x) for x in values if x is not None]
+        out.append((floats, math.sqrt(math.fsum(x * x for x in floats))))
+    return out

@@ -9,13 +9,15 @@
 //!   Python indexes a str). A line break always ends a unit; `. ! ? …` end a sentence before
 //!   whitespace (so decimals, versions, URLs and emails never split), after the run of stops
 //!   and the closing quotes and brackets that follow; `。 ！ ？ । ؟ ．` end one wherever they
-//!   stand; abbreviations, initialisms and ellipses end one only before an upper-case word (or
-//!   never, for titles like "Dr."); a list marker ("1.", "2)") that opens a sentence is kept in
+//!   stand; abbreviations, lower-case initialisms and ellipses end one only before an
+//!   upper-case word (or never, for titles like "Dr.", company forms like "Co." and upper-case
+//!   initials and initialisms like "J." and "U.S."); a list marker ("1.", "2)") that opens a sentence is kept in
 //!   it. Spans partition the non-whitespace of the text, in order.
 //! * [`aliases`]: definitions "long form (SHORT)" and "SHORT (long form)" whose long form has
 //!   one word per letter of SHORT, with matching initials.
 //! * [`score`]: BM25 (k1 = 1.2, b = 0.75, idf `ln(1 + (N - df + 0.5) / (df + 0.5))`) over the
-//!   sentences as the collection, on the shared words with each learned long form read as its
+//!   sentences as the collection, on the shared words folded for accents (decomposed, the
+//!   combining diacritical marks dropped, lowercased) with each learned long form read as its
 //!   short form; the question's distinct non-stopword terms are summed in first-occurrence
 //!   order, the same float64 operations in the same order as the reference, so the floats are
 //!   identical.
@@ -29,8 +31,10 @@
 //! the byte-level fast path of `crate::text` was not worth its complexity here (sentence
 //! splitting runs on the placed candidates of one request, not on a corpus).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use crate::text::normalize::fold_diacritics;
 use crate::text::{char_class, char_lower, has_lower, words, WHITESPACE, WORD};
 
 #[cfg(feature = "python")]
@@ -67,12 +71,11 @@ const NEVER_END: &[&str] = &[
     "Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "Rev", "Hon", "St", "Mt", "Gen", "Col", "Capt", "Lt",
     "Sgt", "Gov", "Sen", "Rep", "e.g", "E.g", "i.e", "I.e", "cf", "Cf", "vs", "Vs", "viz",
     "approx", "Approx", "ca", "Fig", "Figs", "fig", "figs", "No", "Nos", "Vol", "Vols", "vol",
-    "Ch", "ch", "Sec", "Eq", "Eqs", "eq", "Ref", "Refs", "ref", "pp", "Art",
+    "Ch", "ch", "Sec", "Eq", "Eqs", "eq", "Ref", "Refs", "ref", "pp", "Art", "Co", "Cos", "Inc",
+    "Ltd", "Corp", "LLC", "LLP", "LP", "GmbH", "plc", "Plc", "Pty",
 ];
 /// Abbreviations that end a sentence only before an upper-case word.
-const MAYBE_END: &[&str] = &[
-    "etc", "Inc", "Ltd", "Co", "Corp", "Jr", "Sr", "al", "Bros", "LLC", "Ph.D",
-];
+const MAYBE_END: &[&str] = &["etc", "Jr", "Sr", "al", "Bros", "Ph.D"];
 /// First words that make a sentence continue the one before it.
 const CONTINUATIONS: &[&str] = &[
     "it",
@@ -204,6 +207,11 @@ fn is_initialism(word: &[char]) -> bool {
         })
 }
 
+/// An initialism whose letters are all upper-case: "U.S", "L.P", "S.A" (not "p.m").
+fn is_upper_initialism(word: &[char]) -> bool {
+    is_initialism(word) && word.iter().step_by(2).all(|&c| has_lower(c))
+}
+
 /// Whether the next word on this line (past spaces and openers) starts upper-case; the end of
 /// the line counts as yes.
 fn next_is_upper(t: &[char], k: usize) -> bool {
@@ -235,7 +243,10 @@ fn ends(t: &[char], start: usize, i: usize, j: usize, k: usize) -> bool {
     }
     if run == ['.'] && k == j {
         let word = word_before(t, start, i);
-        if in_list(word, NEVER_END) || (word.len() == 1 && has_lower(word[0])) {
+        if in_list(word, NEVER_END)
+            || (word.len() == 1 && has_lower(word[0]))
+            || is_upper_initialism(word)
+        {
             return false;
         }
         if in_list(word, MAYBE_END) || is_initialism(word) {
@@ -425,9 +436,17 @@ pub fn aliases<S: AsRef<str>>(texts: &[S]) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
-/// `words(text)` with every learned long form replaced by its short form (longest first).
+/// A word as a scoring term: accents folded (`crate::text::normalize::fold_diacritics`).
+fn fold(word: String) -> String {
+    match fold_diacritics(&word) {
+        Cow::Borrowed(_) => word,
+        Cow::Owned(folded) => folded,
+    }
+}
+
+/// `words(text)`, each folded, with every learned long form replaced by its short form (longest first).
 fn terms(text: &str, table: &HashMap<Vec<String>, String>, longest: usize) -> Vec<String> {
-    let ws = words(text);
+    let ws: Vec<String> = words(text).into_iter().map(fold).collect();
     let mut out = Vec::with_capacity(ws.len());
     let mut i = 0;
     'outer: while i < ws.len() {
@@ -456,7 +475,7 @@ pub fn score<S: AsRef<str>, A: AsRef<str>>(
 ) -> Vec<f64> {
     let mut table: HashMap<Vec<String>, String> = HashMap::new();
     for (short, long) in aliases(alias_texts) {
-        table.insert(long, short);
+        table.insert(long.into_iter().map(fold).collect(), fold(short));
     }
     let longest = table.keys().map(Vec::len).max().unwrap_or(0);
     let docs: Vec<Vec<String>> = sentences
@@ -560,8 +579,15 @@ mod tests {
             split_text("Dr. Who arrived. It was 3.14 p.m. in the U.S. Then he left."),
             [
                 "Dr. Who arrived.",
-                "It was 3.14 p.m. in the U.S.",
-                "Then he left."
+                "It was 3.14 p.m. in the U.S. Then he left."
+            ]
+        );
+        assert_eq!(
+            split_text("KKR & Co. L.P. bought it. J. R. R. Tolkien wrote at 5 p.m. Then more."),
+            [
+                "KKR & Co. L.P. bought it.",
+                "J. R. R. Tolkien wrote at 5 p.m.",
+                "Then more."
             ]
         );
         assert_eq!(
@@ -669,6 +695,13 @@ mod tests {
         assert!(with[0] > without[0]);
         assert!(score(q, &[] as &[&str], &[] as &[&str]).is_empty());
         assert_eq!(score("", &["a b"], &[] as &[&str]), [0.0]);
+        // Accents are folded on both sides: "fiancee" finds "fiancée".
+        let folded = score(
+            "His fiancee?",
+            &["Her FIANCÉE left.", "No."],
+            &[] as &[&str],
+        );
+        assert!(folded[0] > 0.0 && folded[1] == 0.0);
     }
 
     #[test]

@@ -358,6 +358,57 @@ pub fn nfkc(text: &str) -> Cow<'_, str> {
     norm().normalize(text, true)
 }
 
+/// The combining diacritical marks [`fold_diacritics`] drops (the five "Combining Diacritical
+/// Marks" blocks; `reference.sentences.DIACRITICS`).
+const DIACRITICS: &[(u32, u32)] = &[
+    (0x0300, 0x036F),
+    (0x1AB0, 0x1AFF),
+    (0x1DC0, 0x1DFF),
+    (0x20D0, 0x20FF),
+    (0xFE20, 0xFE2F),
+];
+
+fn is_diacritic(cp: u32) -> bool {
+    DIACRITICS.iter().any(|&(lo, hi)| (lo..=hi).contains(&cp))
+}
+
+/// A word with its accents dropped (`reference.sentences.fold`): each character whose full
+/// compatibility decomposition holds a `DIACRITICS` mark becomes that decomposition without
+/// those marks, a lone mark is dropped, every other character stays; then all is lowercased by
+/// the table. So "fiancée" and "fiancee" are one scoring term. Borrows ASCII words.
+#[must_use]
+pub fn fold_diacritics(word: &str) -> Cow<'_, str> {
+    if word.is_ascii() {
+        return Cow::Borrowed(word);
+    }
+    let data = norm();
+    let mut buf = Vec::new();
+    let mut out = String::with_capacity(word.len());
+    let mut push = |cp: u32| {
+        if let Some(ch) = char::from_u32(cp) {
+            out.push(super::char_lower(ch));
+        }
+    };
+    for c in word.chars() {
+        let cp = c as u32;
+        if is_diacritic(cp) {
+            continue;
+        }
+        buf.clear();
+        if !(S_BASE..S_BASE + S_COUNT).contains(&cp) {
+            data.decompose(cp, true, &mut buf);
+        }
+        if buf.iter().any(|&d| is_diacritic(d)) {
+            buf.iter()
+                .filter(|&&d| !is_diacritic(d))
+                .for_each(|&d| push(d));
+        } else {
+            push(cp);
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,10 @@ Each item's text is split into sentences (``split_sentences``) and every sentenc
 against the question, in one call per request: the built-in scorer (BM25 over the request's
 sentences, with the abbreviations the candidates define read as one term: ``score_sentences``)
 or the caller's ``sentence_scorer(question, sentences)``. A sentence is *relevant* when its
-score is above 0; a text with no relevant sentence keeps its best one (its first, on ties),
-so a compressed source is never empty. A *cut* of an item keeps the ``j`` best sentences
-(score descending, ties in text order) plus the neighbours that continue them
+score is above 0 and, with ``compress_cut`` (built-in scorer only), at least ``compress_cut``
+times the best score of its text; a text with no relevant sentence keeps its best one (its
+first, on ties), so a compressed source is never empty. A *cut* of an item keeps the ``j``
+best sentences (score descending, ties in text order) plus the neighbours that continue them
 (``select_sentences``: "It needs the add-on." keeps its antecedent), for ``j`` from 1 to the
 number of relevant sentences. The cut text is the kept sentences in their original order;
 adjacent ones keep the text between them as it was, non-adjacent ones are joined by
@@ -76,8 +77,21 @@ def score(items: Sequence[Item], req: Request) -> None:
         spans = [(starts[j], ends[j]) for j in _range(offsets, i)]
         mine = scores[offsets[i] : offsets[i + 1]]
         ranking = sorted(range(len(mine)), key=lambda k: (-mine[k], k))
-        relevant = max(sum(1 for s in mine if s > 0.0), 1) if mine else 0
+        relevant = _relevant(mine, req.options.compress_cut) if mine else 0
         req.scratch.sentences[_key(it)] = Sentences(texts[i], spans, mine, ranking, relevant)
+
+
+def _relevant(scores: Sequence[float], cut: float | None) -> int:
+    """How many sentences of one text are relevant (>= 1): those scoring above 0 and, with a
+    ``compress_cut``, at least ``cut`` times the text's best score.
+
+    >>> _relevant([0.0, 2.0, 0.9, 1.0], None), _relevant([0.0, 2.0, 0.9, 1.0], 0.5)
+    (3, 2)
+    >>> _relevant([0.0, 0.0], 0.5), _relevant([3.0, 3.0], 1.0)
+    (1, 2)
+    """
+    floor = 0.0 if cut is None else cut * max(scores)
+    return max(sum(1 for s in scores if s > 0.0 and s >= floor), 1)
 
 
 def _range(offsets: Sequence[int], i: int) -> range:

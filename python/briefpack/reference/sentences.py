@@ -21,6 +21,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
+from .._chartable import table as _chartable
 from .._checks import check_offsets, check_scores, check_text, check_texts, check_threshold
 from .._types import SentenceSpans
 from .text import CLASSES, LOWER, WHITESPACE, WORD, words
@@ -37,6 +38,7 @@ __all__ = [
     "SPACED_STOPS",
     "STOPWORDS",
     "B",
+    "fold",
     "score_sentences",
     "select_sentences",
     "sentence_aliases",
@@ -78,13 +80,17 @@ NEVER_END = frozenset([
     "Sgt", "Gov", "Sen", "Rep", "e.g", "E.g", "i.e", "I.e", "cf", "Cf", "vs", "Vs", "viz",
     "approx", "Approx", "ca", "Fig", "Figs", "fig", "figs", "No", "Nos", "Vol", "Vols", "vol",
     "Ch", "ch", "Sec", "Eq", "Eqs", "eq", "Ref", "Refs", "ref", "pp", "Art",
+    "Co", "Cos", "Inc", "Ltd", "Corp", "LLC", "LLP", "LP", "GmbH", "plc", "Plc", "Pty",
 ])
 # fmt: on
-"""Abbreviations after which a sentence never ends (compared case-sensitively)."""
+"""Abbreviations after which a sentence never ends (compared case-sensitively): titles, and
+company forms ("KKR & Co. L.P.", "Acme Inc. Ltd."); so do single upper-case letters ("J. R. R.
+Tolkien") and upper-case initialisms ("U.S", "L.P", "S.A")."""
 
-MAYBE_END = frozenset(["etc", "Inc", "Ltd", "Co", "Corp", "Jr", "Sr", "al", "Bros", "LLC", "Ph.D"])
+MAYBE_END = frozenset(["etc", "Jr", "Sr", "al", "Bros", "Ph.D"])
 """Abbreviations that end a sentence only when the next word starts with an upper-case letter;
-so do initialisms such as "U.S" and "p.m" (single letters joined by dots)."""
+so do the other initialisms, such as "p.m" and "S.p.A" (single letters joined by dots, not all
+upper-case)."""
 
 # fmt: off
 CONTINUATIONS = frozenset([
@@ -172,6 +178,11 @@ def _is_initialism(word: str) -> bool:
     )
 
 
+def _is_upper_initialism(word: str) -> bool:
+    """An initialism whose letters are all upper-case: "U.S", "L.P", "S.A" (not "p.m")."""
+    return _is_initialism(word) and all(_upper(c) for c in word[0::2])
+
+
 def _next_is_upper(text: str, k: int) -> bool:
     """Whether the next word on this line (past spaces and openers) starts upper-case; the end
     of the line counts as yes."""
@@ -195,7 +206,7 @@ def _ends(text: str, start: int, i: int, j: int, k: int) -> bool:
         return False
     if run == "." and k == j:
         word = _word_before(text, start, i)
-        if word in NEVER_END or (len(word) == 1 and _upper(word)):
+        if word in NEVER_END or (len(word) == 1 and _upper(word)) or _is_upper_initialism(word):
             return False
         if word in MAYBE_END or _is_initialism(word):
             return _next_is_upper(text, k)
@@ -208,8 +219,8 @@ def _ends(text: str, start: int, i: int, j: int, k: int) -> bool:
 def spans(text: str) -> list[tuple[int, int]]:
     """One text's sentences as ``(start, end)`` character offsets (no checks).
 
-    >>> spans("Dr. Who arrived. It was 3.14 p.m. in the U.S. Then he left.")
-    [(0, 16), (17, 45), (46, 59)]
+    >>> spans("Dr. Who arrived. It was 3.14 p.m. Then KKR & Co. L.P. left.")
+    [(0, 16), (17, 33), (34, 59)]
     """
     out: list[tuple[int, int]] = []
     n = len(text)
@@ -351,9 +362,52 @@ def sentence_aliases(texts: Sequence[str]) -> list[tuple[str, str]]:
     return out
 
 
+DIACRITICS = (
+    (0x0300, 0x036F),
+    (0x1AB0, 0x1AFF),
+    (0x1DC0, 0x1DFF),
+    (0x20D0, 0x20FF),
+    (0xFE20, 0xFE2F),
+)
+"""The combining diacritical marks ``fold`` drops (the five "Combining Diacritical Marks"
+blocks): the accents of Latin, Greek and Cyrillic letters, not the marks that are part of
+other scripts' letters (kana voicing, Indic vowel signs and viramas, Arabic and Hebrew points)."""
+
+
+def _diacritic(cp: int) -> bool:
+    return any(lo <= cp <= hi for lo, hi in DIACRITICS)
+
+
+def fold(word: str) -> str:
+    """A scoring term: ``word`` (a shared word) with its accents dropped: each character whose
+    full decomposition by the table (compatibility decompositions) holds a ``DIACRITICS`` mark
+    becomes that decomposition without those marks, a lone mark is dropped, every other
+    character stays; then all is lowercased by the table. So "fiancée", "FIANCÉE" and
+    "fiancee" are one term, and "が" (whose voicing mark is not an accent) stays "が".
+
+    >>> fold("fiancée"), fold("ångström"), fold("über"), fold("東京")
+    ('fiancee', 'angstrom', 'uber', '東京')
+    """
+    if word.isascii():
+        return word
+    data = _chartable()
+    out: list[int] = []
+    for ch in word:
+        cp = ord(ch)
+        if _diacritic(cp):
+            continue
+        mapped = data.compat.get(cp) or data.canonical.get(cp)
+        if mapped is not None and any(_diacritic(ord(c)) for c in mapped):
+            out.extend(ord(c) for c in mapped if not _diacritic(ord(c)))
+        else:
+            out.append(cp)
+    return "".join(chr(LOWER.get(c, c)) for c in out)
+
+
 def _terms(text: str, aliases: dict[tuple[str, ...], str], longest: int) -> list[str]:
-    """``words(text)`` with every learned long form replaced by its short form (longest first)."""
-    ws = words(text)
+    """``words(text)``, each folded (``fold``), with every learned long form replaced by its
+    short form (longest first)."""
+    ws = [fold(w) for w in words(text)]
     out: list[str] = []
     i = 0
     while i < len(ws):
@@ -374,7 +428,8 @@ def score_sentences(
 ) -> list[float]:
     """BM25 relevance of each sentence to ``question``, the sentences being the collection.
 
-    Terms are the shared words (``reference.text.words``); an abbreviation defined anywhere in
+    Terms are the shared words (``reference.text.words``) folded for accents (``fold``: the
+    question's "fiancee" matches a sentence's "fiancée"); an abbreviation defined anywhere in
     ``alias_texts`` ("single sign-on (SSO)") makes its long form and its short form one term.
 
     >>> s = score_sentences("Is single sign-on in Pro?", ["Pro has SSO.", "Billing is monthly."],
@@ -386,7 +441,7 @@ def score_sentences(
     sentences = check_texts(sentences, "sentences")
     table: dict[tuple[str, ...], str] = {}
     for short, long in sentence_aliases(alias_texts):
-        table[tuple(long.split(" "))] = short
+        table[tuple(fold(w) for w in long.split(" "))] = fold(short)
     longest = max((len(k) for k in table), default=0)
     docs = [_terms(s, table, longest) for s in sentences]
     n = len(docs)
