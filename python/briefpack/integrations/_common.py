@@ -154,7 +154,8 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
 expected some of history, query_vector, system, instructions, budget, dedupe, threshold, scope, \
 supersede, parents, neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, \
 overflow, tokenizer, backend, minhash, dedupe_guard, compress, sentence_scorer, image_tokens, \
-page_max_distance, max_page_pixels, max_decoded_bytes, fallback, first_label, history_turns, compress_cut
+page_max_distance, max_page_pixels, max_decoded_bytes, fallback, first_label, history_turns, \
+compress_cut
     """
     check_names(options, ASSEMBLE_OPTIONS, what="assemble option")
     return dict(options)
