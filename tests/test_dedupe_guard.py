@@ -241,6 +241,35 @@ def test_the_guard_is_off_by_default_and_then_changes_nothing(backend: str):
     assert all("near" not in c for c in plain.record()["candidates"])
 
 
+GUIDE = (
+    "You need to be a workspace owner and an Entra ID application administrator. 1. In the "
+    "Microsoft Entra admin center, open Enterprise applications, choose New application. "
+    "2. Under Single sign-on choose SAML, set the reply URL. 3. In Relay, open Settings > "
+    "Security > Single sign-on, upload the metadata and click Test connection."
+)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "copy",
+    [
+        "Single sign-on with Microsoft Entra ID. " + GUIDE,  # a heading: one more of each
+        GUIDE.replace("Settings > Security > Single sign-on", "Settings > Security"),  # one less
+    ],
+    ids=["heading added", "words dropped"],
+)
+def test_a_copy_that_adds_or_drops_a_heading_is_still_a_copy(backend: str, copy: str):
+    """A hyphenated compound ("sign-on") and a marked word ("ID", in capitals) count by
+    presence, not occurrences: one more or one fewer of them is no difference."""
+    texts = [GUIDE, copy]
+    k = _backend.get_kernels(backend)
+    assert k.dedupe("dedupe_jaccard", texts, threshold=0.7, guard=True).kept == [0]
+    # an occurrence still counts for numbers, negations and code names
+    numbered = [GUIDE + " Retry 2 times.", GUIDE + " Retry 2 times, then 2 more."]
+    assert k.dedupe("dedupe_jaccard", numbered, threshold=0.7, guard=False).kept == [0]
+    assert k.dedupe("dedupe_jaccard", numbered, threshold=0.7, guard=True).kept == [0, 1]
+
+
 # -- parity ---------------------------------------------------------------------------------
 
 WORDS = ["the", "cache", "is", "shared", "between", "workers", "and", "copied", "plan", "seat"]

@@ -203,6 +203,10 @@ struct Tok {
     marked: u32,
     /// A number, negation or identifier (`shape` of the key and first form).
     shape: bool,
+    /// A shape only by its hyphens ("sign-on", "built-in"): an English compound as often as a
+    /// kebab-case name, it counts by presence (and marks), not by occurrences, so a copy that
+    /// adds a heading with one more "sign-on" is still a copy.
+    compound: bool,
 }
 
 /// A text's raw tokens by key (the id, in the guard's `keys`, of the table's lowercase of the
@@ -339,6 +343,7 @@ impl Profile {
                 let at = &mut slot[id as usize];
                 if *at == 0 {
                     let (start, end) = (bytes[s], bytes[e]);
+                    let (shape, compound) = classes(shapes[id as usize], key, &folded, start, end);
                     tokens.push((
                         id,
                         Tok {
@@ -347,8 +352,8 @@ impl Profile {
                             first: s,
                             count: 1,
                             marked: mark,
-                            shape: shapes[id as usize]
-                                || camel(&folded[start as usize..end as usize]),
+                            shape,
+                            compound,
                         },
                     ));
                     *at = tokens.len() as u32;
@@ -451,6 +456,26 @@ fn camel(form: &str) -> bool {
         })
 }
 
+/// `(shape, compound)` of a new token: the key's shape (computed once per batch) or camel case
+/// in its first form `folded[start..end]`; a compound is a shape only by its hyphens.
+fn classes(key_shaped: bool, key: &str, folded: &str, start: u32, end: u32) -> (bool, bool) {
+    let camel_form = || camel(&folded[start as usize..end as usize]);
+    if key_shaped {
+        (true, key_compound(key) && !camel_form())
+    } else {
+        (camel_form(), false)
+    }
+}
+
+/// A key that is a shape only by its hyphens: a `-`, and no digit, `_`, negation or dotted
+/// name (the camel case test, on the form, is the caller's).
+fn key_compound(key: &str) -> bool {
+    key.contains('-')
+        && !key.contains('_')
+        && !key.bytes().any(|b| b.is_ascii_digit())
+        && !key_shape(&key.replace('-', ""))
+}
+
 /// `(offset, form)` of the first (by offset) of the keys of `x` of a class that differ from
 /// `y`: a merge of `x`'s class keys with `y`'s keys (both by key).
 fn differs<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, &'p str)> {
@@ -462,10 +487,12 @@ fn differs<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, &'p str)> {
             j += 1;
         }
         if let Some((_, o)) = y.tokens.get(j).filter(|(ky, _)| ky == key) {
-            let covered = if t.shape {
+            // numbers, negations and code names count by occurrences; a compound and a
+            // marked word by presence (marked once in `y` covers any marks in `x`)
+            let covered = if t.shape && !t.compound {
                 o.count >= t.count
             } else {
-                o.marked >= t.marked
+                o.marked >= t.marked.min(1)
             };
             if covered {
                 continue;

@@ -185,6 +185,22 @@ def _shape(key: str, form: str) -> bool:
     return False
 
 
+def _compound(key: str, form: str) -> bool:
+    """A shape only by its hyphens ("sign-on", "built-in"): it counts by presence (and marks),
+    not by occurrences, so a copy that adds a heading with one more "sign-on" is a copy.
+    A ``-``, and no digit, ``_``, camel case (of the form as written), negation or dotted name.
+    """
+    if "-" not in form or "_" in form or any("0" <= c <= "9" for c in form):
+        return False
+    if _CAMEL.search(form):
+        return False
+    bare = key.replace("-", "")
+    if bare in NEGATIONS or bare.endswith(("n't", "n\u2019t")):
+        return False
+    parts = [p for p in bare.split(".") if p]
+    return not ("." in bare and len(parts) >= 2 and any(len(p) >= 2 for p in parts))
+
+
 def _differs(x: dict[str, Token], y: dict[str, Token]) -> list[tuple[int, str]]:
     """``(offset, form)`` of the keys of ``x`` of a class that differ from ``y``, by offset."""
     out = []
@@ -193,7 +209,10 @@ def _differs(x: dict[str, Token], y: dict[str, Token]) -> list[tuple[int, str]]:
         if not shape and t.marked == 0:
             continue  # a plain word
         o = y.get(key)
-        if o is not None and ((o.count >= t.count) if shape else (o.marked >= t.marked)):
+        counted = shape and not _compound(key, t.form)
+        # numbers, negations and code names count by occurrences; a compound and a marked
+        # word by presence (marked once in ``y`` covers any marks in ``x``)
+        if o is not None and ((o.count >= t.count) if counted else (o.marked >= min(t.marked, 1))):
             continue
         out.append((t.first, t.form))
     out.sort()
