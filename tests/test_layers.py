@@ -40,6 +40,7 @@ LAYERS: dict[str, int] = {
     "briefpack._chartable": 0,
     "briefpack._files": 0,
     "briefpack._jsonl": 0,
+    "briefpack._metadata_keys": 0,
     "briefpack.ordering": 0,
     "briefpack.core_callbacks": 0,
     "briefpack._core": 0,  # the compiled extension (imports errors and core_callbacks)

@@ -10,6 +10,7 @@ from difflib import get_close_matches
 from typing import Any
 
 from ._checks import MAX_SIZE, check_text, integer, real, shown, type_name
+from ._metadata_keys import HAYSTACK_KEYS, LLAMAINDEX_KEYS, PAGE_KEYS
 from .errors import InputError
 from .pages import MAX_PAGE_PIXELS, DecodeBudget, PageImage, decode_page
 from .types import Chunk
@@ -158,27 +159,10 @@ def _from_document(obj: Any) -> Chunk:
     )
 
 
-_HAYSTACK_KEYS = {
-    "doc": ("doc", "source_id", "file_path"),
-    "position": ("position", "split_id"),
-    "parent": ("parent", "__parent_id"),
-    "title": ("title",),
-    "url": ("url",),
-    "updated": ("updated",),
-    "tokens": ("tokens",),
-    "page": ("page_number", "page_label"),
-}
-_LLAMAINDEX_KEYS = {
-    "doc": ("doc",),
-    "position": ("position",),
-    "title": ("title", "file_name"),
-    "url": ("url",),
-    "updated": ("updated", "last_modified_date"),
-    "tokens": ("tokens",),
-    "page": ("page_label", "page_number"),
-}
-"""The default metadata keys of the Haystack and LlamaIndex adapters (their ``DEFAULT_KEYS``;
-a test keeps them equal), for their objects passed to ``assemble`` directly."""
+_HAYSTACK_KEYS = {**HAYSTACK_KEYS, "page": PAGE_KEYS}
+_LLAMAINDEX_KEYS = LLAMAINDEX_KEYS
+"""The adapters' default metadata keys (``_metadata_keys``: one table for both), for their
+objects passed to ``assemble`` directly."""
 
 
 def _count(v: object) -> bool:

@@ -15,6 +15,7 @@ from llama_index.core.schema import (
 )
 from llama_index.core.storage.docstore.types import BaseDocumentStore
 
+from .._metadata_keys import LLAMAINDEX_KEYS
 from ..assembly import Assembly
 from ..types import Chunk
 from ._common import (
@@ -32,15 +33,7 @@ __all__ = [
     "to_nodes",
 ]
 
-DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = {
-    "doc": ("doc",),
-    "position": ("position",),
-    "title": ("title", "file_name"),
-    "url": ("url",),
-    "updated": ("updated", "last_modified_date"),
-    "tokens": ("tokens",),
-    "page": ("page_label", "page_number"),
-}
+DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = LLAMAINDEX_KEYS
 """Where a node's metadata holds each ``Chunk`` field, tried in turn.
 
 Besides metadata: ``id`` is the node id, ``score`` the ``NodeWithScore`` score, ``doc`` the

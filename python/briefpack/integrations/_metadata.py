@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from .._metadata_keys import PAGE_KEYS
 from ..candidates import iso_updated
 from ..errors import InputError
 from ..options import named
@@ -177,12 +178,6 @@ def fold_options(fields: Collection[str], data: dict[str, Any], adapter: str) ->
     folded = {k: v for k, v in data.items() if k in fields}
     folded["options"] = {**(data.get("options") or {}), **extra}
     return folded
-
-
-PAGE_KEYS: tuple[str, ...] = ("page_number", "page_label")
-"""Where a loader's metadata holds a page when an adapter names no keys of its own for it:
-Haystack's converters and splitters set ``page_number`` (counted from 1), LlamaIndex's PDF
-reader ``page_label`` (the printed label)."""
 
 
 def merge_keys(

@@ -33,6 +33,7 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 from collections.abc import Mapping, Sequence
 
 from .._checks import check_count, choice
+from .._metadata_keys import HAYSTACK_KEYS
 from ..assembly import Assembly
 from ..errors import InputError
 from ..types import Budget, Chunk
@@ -57,15 +58,7 @@ __all__ = ["DEFAULT_KEYS", "JOINS", "BriefpackPromptBuilder", "join_documents", 
 JOINS = ("rrf", "concatenate", "score")
 """How ``BriefpackPromptBuilder`` reads documents from several senders (``join_documents``)."""
 
-DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = {
-    "doc": ("doc", "source_id", "file_path"),
-    "position": ("position", "split_id"),
-    "parent": ("parent", "__parent_id"),
-    "title": ("title",),
-    "url": ("url",),
-    "updated": ("updated",),
-    "tokens": ("tokens",),
-}
+DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = HAYSTACK_KEYS
 """Where a ``Document``'s ``meta`` holds each ``Chunk`` field, tried in turn.
 
 ``source_id`` and ``split_id`` are what ``DocumentSplitter`` sets, ``__parent_id`` what
