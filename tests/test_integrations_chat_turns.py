@@ -121,3 +121,23 @@ def test_off_by_default_the_history_stays_a_block() -> None:
     assert a.history is None
     assert "<history>" in a.user
     assert [m["role"] for m in to_openai(a)] == ["system", "user"]
+
+
+def test_the_record_s_prompt_hash_covers_the_turns() -> None:
+    """Two requests that differ only in an earlier turn send different messages: their
+    records' ``prompt_sha256`` differ too (it used to hash system and user only)."""
+    a = _turn(2)
+    history = [dict(t) for t in a.history or ()]
+    history[1]["content"] = "Something else [1]."
+    b = bp.assemble(
+        QUESTIONS[2],
+        CANDIDATES,
+        history=history,
+        budget=500,
+        tokenizer="approx",
+        history_turns=True,
+    )
+    assert (a.system, a.user) == (b.system, b.user)
+    assert a.record()["prompt_sha256"] != b.record()["prompt_sha256"]
+    plain = bp.assemble(QUESTIONS[0], CANDIDATES, budget=500, tokenizer="approx")
+    assert plain.record()["prompt_sha256"] == bp.record.prompt_sha256(plain.system, plain.user)

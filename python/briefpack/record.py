@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ._checks import shown
@@ -34,13 +34,20 @@ ASSEMBLY_VERSION = 1
 """Version of ``Assembly.to_dict``'s layout."""
 
 
-def prompt_sha256(system: str, user: str) -> str:
-    """sha256 over the UTF-8 of ``system``, a NUL byte and ``user``.
+def prompt_sha256(
+    system: str, user: str, history: Sequence[Mapping[str, str]] | None = None
+) -> str:
+    """sha256 over the UTF-8 of ``system``, a NUL byte and ``user``; with ``history_turns``'
+    turns, each turn's role, NUL, content and NUL between the system's NUL and ``user``, so the
+    hash covers every message sent.
 
     >>> prompt_sha256("s", "u")[:12]
     'f30a8c69aa63'
+    >>> prompt_sha256("s", "u", [{"role": "user", "content": "hi"}]) != prompt_sha256("s", "u")
+    True
     """
-    return hashlib.sha256(f"{system}\x00{user}".encode()).hexdigest()
+    turns = "".join(f"{t['role']}\x00{t['content']}\x00" for t in history or ())
+    return hashlib.sha256(f"{system}\x00{turns}{user}".encode()).hexdigest()
 
 
 _MAX_INT_BITS = 4000
@@ -147,7 +154,7 @@ def build_record(assembly: AssemblyData, *, include_prompt: bool = False) -> dic
         ],
         "tokens": dict(assembly.tokens),
         "settings": _jsonable(assembly.settings),
-        "prompt_sha256": prompt_sha256(assembly.system, assembly.user),
+        "prompt_sha256": prompt_sha256(assembly.system, assembly.user, assembly.history),
     }
     if assembly.route is not None:  # only a routed request has the key: other bytes unchanged
         record["route"] = _jsonable(assembly.route)
