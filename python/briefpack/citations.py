@@ -282,8 +282,12 @@ def _ranges(labels: list[int]) -> str:
     """Sorted labels as runs, as an error names them (an offset or merged assembly need not
     start at 1 or be contiguous).
 
+    At most ``_MAX_RUNS`` runs are named; a number too long to print is named by its size.
+
     >>> _ranges([1, 2, 3]), _ranges([4, 5, 9]), _ranges([7])
     ('1-3', '4-5, 9', '7')
+    >>> _ranges(list(range(1, 40, 2)))
+    '1, 3, 5, 7, 9, 11, 13, 15, ... (20 runs)'
     """
     runs: list[list[int]] = []
     for n in labels:
@@ -291,7 +295,14 @@ def _ranges(labels: list[int]) -> str:
             runs[-1][1] = n
         else:
             runs.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    named = ", ".join(
+        shown(a, 20) if a == b else f"{shown(a, 20)}-{shown(b, 20)}" for a, b in runs[:_MAX_RUNS]
+    )
+    return named if len(runs) <= _MAX_RUNS else f"{named}, ... ({len(runs)} runs)"
+
+
+_MAX_RUNS = 8
+"""How many runs of labels an unknown-label error names."""
 
 
 def _source_table(assembly: AssemblyData | Mapping[str, Any]) -> dict[int, Any]:
