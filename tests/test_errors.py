@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import briefpack as bp
+import briefpack.kernels  # `bp.kernels` below: a submodule is not imported by `import briefpack`
 from briefpack import BudgetError, InputError
 from pipeline_strategies import as_data
 
