@@ -137,7 +137,7 @@ def test_bad_training_rows_are_input_errors(rows: object, options: dict, message
 
 
 def test_the_model_decides_only_when_no_rule_fires_and_it_is_sure_enough() -> None:
-    q = "which warehouse ships the most orders"  # no rule fires
+    q = "which warehouse packs the most orders"  # no rule fires
     always = Model(**{**_fields(default_model()), "threshold": 0.0})
     never = Model(**{**_fields(default_model()), "threshold": 1.01})
     kind, score = default_model().predict(normalize(q))
@@ -218,9 +218,9 @@ def test_cli_trains_a_model_and_routes_with_it(
     assert cli.main(["route", "--train", str(rows), "--model", str(out)]) == 0
     assert capsys.readouterr().out.startswith(f"wrote {out}: trained on {len(FIXTURE)} ")
     assert Model.load(out) == train(FIXTURE)
-    assert cli.main(["route", "which warehouse ships the most orders", "--model", str(out)]) == 0
+    assert cli.main(["route", "which warehouse packs the most orders", "--model", str(out)]) == 0
     assert "model: " in capsys.readouterr().out
-    code = cli.main(["route", "which warehouse ships the most orders", "--model", "none"])
+    code = cli.main(["route", "which warehouse packs the most orders", "--model", "none"])
     assert code == 0
     text = capsys.readouterr().out
     assert "model:" not in text
