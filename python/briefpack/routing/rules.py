@@ -34,9 +34,11 @@ _ATTRIBUTES = (
 _LISTING = (
     r"^(?:please )?(?:(?:show|find|list|give|get|fetch|pull up|search for|look up|only)"
     r"(?: me| us)? )?"
-    r"(?!(?:overall|broadly|generally|honestly|basically|how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|could"
+    r"(?!(?:overall|broadly|generally|honestly|basically|how|what|which|who|whom|whose|where"
+    r"|when|why|is|are|was|were|do|does|did|can|could"
     r"|should|would|will|may|must|has|have|had|i|my|we|our|you|your|tell|explain|describe"
-    r"|summari[sz]e|compare|please|cluster|classify|categori[sz]e|group|sort|order|rank|count|of|top|bottom)\b)"
+    r"|summari[sz]e|compare|please|cluster|classify|categori[sz]e|group|sort|order|rank|count"
+    r"|of|top|bottom)\b)"
     r"(?:(?!" + _ATTRIBUTES + r")\w+ ){0,3}?(?!" + _ATTRIBUTES + r")\w+s\b"
 )
 """The opening of a request for items, not a question: an optional "show me", then up to four
@@ -82,7 +84,8 @@ _EN_STATS = (
     r" (?:\w+ )?(?:years|quarters|months|weeks|days|year|quarter|month|week)|in (?:19|20)\d\d"
     r"|so far|year to date|ytd)\b"
     # "on average" about what we or a team do
-    r"|\bon average\b.{0,40}?\bhow (?:long|many|much|often) (?:do|does|did) (?:we|our \w+|hr|it"
+    r"|\baverage(?<=\bon average)\b.{0,40}?\bhow (?:long|many|much|often) (?:do|does|did) (?:we"
+    r"|our \w+|hr|it"
     r"|support|sales|the \w+ team)\b"
     r"|\bhow (?:long|many|much|often) (?:do|does|did) (?:we|our \w+|hr|support|the \w+ team)\b"
     r".{0,60}?\b(?:on average|in average|typically)\b"
@@ -107,7 +110,7 @@ _EN_STATS = (
     r"|answer|approve|reject|publish|cancel|return)\w*\b"
     r"|\bhow many of (?:our|the|these|those|all) (?:\w+ ){0,2}?\w+s (?:require|need|have|are"
     r"|were|use|mention|lack|allow|include|contain|ship|cite|expire)\b"
-    r"|\bof (?:all )?(?:the |our )?(?:\w+ ){0,3}?\w+s\b.{0,30}?\bhow many (?:are|were|have|is)\b"
+    r"|^of (?:all )?(?:the |our )?(?:\w+ ){0,3}?\w+s\b.{0,30}?\bhow many (?:are|were|have|is)\b"
     r"|\bwhat (?:share|proportion|fraction|percentage|percent) of (?:our |the |all )?(?:\w+ )?"
     r"\w+s (?:are|were|ship|shipped|have|had|come|came|use|get|go|end|arrive|return|churn"
     r"|renew|convert|include|mention)\b"
@@ -123,7 +126,8 @@ _EN_LISTS = (
     r"|mentioning|where|affected|using|involving|referencing|signed|about|on|we)\b"
     r"|\b(?:pull|grab|export|collect|gather|dig up|surface|flag|identify|extract) (?:out |up )?"
     r"(?:every|each|all (?:the )?\w+s (?:that|which|with|where|mentioning))\b"
-    r"|\bi need (?:each|every)\b|\b(?:every|each|all) (?:occurrences?|instances?|mentions?"
+    r"|^(?:so |ok |please )?i need (?:each|every)\b|\b(?:every|each|all) (?:occurrences?"
+    r"|instances?|mentions?"
     r"|references?|usages?) of\b"
     r"|\bwhich of (?:our|the|these|those|all) (?!(?:plans|tiers|editions|versions|browsers"
     r"|devices|options|settings|features|formats|languages|countries)\b)(?:\w+ ){0,3}?\w+s"
@@ -189,7 +193,7 @@ _EN_CORPUS = (
     r"|commonly|often) (?:raise|mention|ask|bring up|have|give|cite|report|complain)\b"
     r"|\b(?:typical|common|main|most common|top) reasons (?:why )?(?:our )?(?:customers|users"
     r"|clients|people|employees|staff|subscribers|members|patients|guests|buyers) \w+"
-    r"|\b(?:like|love) and (?:dislike|hate)\b|\b(?:likes|loves) and (?:dislikes|hates)\b"
+    r"|\blike and (?:dislike|hate)\b|\blove and (?:dislike|hate)\b|\blikes and (?:dislikes|hates)\b"
     r"|\b(?:strengths and weaknesses|pros and cons)\b.{0,40}?\b(?:across|in|from|mentioned in)"
     r" (?:the |our |all )?(?:\w+ )?"
     + _COLLECTION
@@ -231,22 +235,23 @@ _DE_NOT_STATED = (
     r"|vorgesehen\w*|vorgeschrieben\w*|soll|sollte|darf)\b)"
 )
 _DE_STATS = (
-    r"\bwie (?:lange|viel|viele|oft)\b.{0,40}?\b(?:wir|unser\w*)\b.{0,40}?\bim (?:schnitt"
+    # one "wie ..." alternative (one search on the many questions starting "wie")
+    r"\bwie (?:(?:lange|viel|viele|oft)\b.{0,40}?\b(?:wir|unser\w*)\b.{0,40}?\bim (?:schnitt"
     r"|durchschnitt|mittel)\b"
-    r"|\bim (?:schnitt|durchschnitt|mittel)\b.{0,40}?\b(?:brauchen|benotigen|bearbeiten"
+    r"|(?:viel|viele|hoch)\b (?:\w+ ){0,4}?(?:haben wir|hatten wir|waren|gab es|wurden)\b"
+    r".{0,60}?\binsgesamt\b"
+    r"|(?:viel|viele|hoch)\b.{0,60}?\binsgesamt\b.{0,40}?\b(?:ausgegeben|eingenommen"
+    r"|verkauft|bestellt|gezahlt|bezahlt|umgesetzt|angefallen)\b"
+    r"| ?viele (?:\w+ ){1,2}?(?:sind|wurden|haben) (?:\w+ ){0,4}?(?:eingegangen|eingereicht"
+    r"|gemeldet|eroffnet|erstellt|bearbeitet|verkauft|bestellt|storniert|gekundigt"
+    r"|abgeschlossen|angelegt|registriert)\b)"
+    r"|\b(?:schnitt|durchschnitt|mittel)\b.{0,40}?\b(?:brauchen|benotigen|bearbeiten"
     r"|erhalten|bekommen|verkaufen) wir\b"
     r"|\b(?:bearbeitung|abwicklung|erledigung|beantwortung|behebung) (?:\w+ ){0,3}?im"
     r" (?:schnitt|durchschnitt)\b"
     r"|\bdurchschnittlich\w* " + _DE_NOT_STATED + r"(?:\w+ )?\w*(?:bestellwert|warenkorb\w*"
     r"|umsatz|auftragswert|bearbeitungszeit|antwortzeit|losungszeit|verweildauer|auslastung"
     r"|belegung|belegungsrate|bewertung|quote|rate|lieferzeit|wartezeit)\b"
-    r"|\bwie (?:viel|viele|hoch)\b (?:\w+ ){0,4}?(?:haben wir|hatten wir|waren|gab es|wurden)\b"
-    r".{0,60}?\binsgesamt\b"
-    r"|\bwie (?:viel|viele|hoch)\b.{0,60}?\binsgesamt\b.{0,40}?\b(?:ausgegeben|eingenommen"
-    r"|verkauft|bestellt|gezahlt|bezahlt|umgesetzt|angefallen)\b"
-    r"|\bwie ?viele (?:\w+ ){1,2}?(?:sind|wurden|haben) (?:\w+ ){0,4}?(?:eingegangen|eingereicht"
-    r"|gemeldet|eroffnet|erstellt|bearbeitet|verkauft|bestellt|storniert|gekundigt"
-    r"|abgeschlossen|angelegt|registriert)\b"
     r"|^(?:welche[rsnm]?|wer) (?!(?:tarif|plan|paket|abo|version|modell|option|variante|angebot"
     r"|laptop|handy|smartphone|gerat|auto|zimmer|sitz|karte|versicherung)\w*\b)(?:\w+ ){0,2}?"
     r"(?:hat|haben|hatte|hatten|bekommt|bekommen|bekam|erhielt|erhalt|verursacht\w*"
@@ -257,7 +262,7 @@ _DE_STATS = (
     r"|treue)\b"
     r"|^(?:die )?(?:\d+|drei|funf|zehn|zwanzig) (?:\w+ )?\w+ mit (?:den|dem|der)"
     r" (?:meisten|wenigsten|hochsten|niedrigsten|grossten|kleinsten)\b"
-    r"|\bin welche[mn] (?:monat|jahr|quartal|land|lager|werk|markt|filiale|region) (?:gab es"
+    r"|\bwelche[mn] (?:monat|jahr|quartal|land|lager|werk|markt|filiale|region) (?:gab es"
     r"|hatten wir|wurden|hatte)\b.{0,40}?\b(?:die meisten|die wenigsten|am meisten"
     r"|am wenigsten|den hochsten|den niedrigsten)\b"
     r"|^welche (?:\d+|drei|funf|zehn) \w+ (?:sind|haben|waren) (?:am|die) \w+st\w*\b"
@@ -289,7 +294,8 @@ _DE_RECENT = (
     r".{0,60}?\b(?:in (?:diesem|dem letzten|dem vergangenen) (?:monat|quartal|jahr|sprint)"
     r"|seit (?:anfang|beginn|ende|mitte) \w+|seit (?:\w+ )?(?:\d+|zwei|drei|vier|paar) (?:tagen"
     r"|wochen|monaten)|in den letzten (?:vierzehn|zehn|zwei|drei|\d+) (?:tagen|wochen))\b"
-    r"|\b(?:in (?:diesem|dem letzten) (?:monat|quartal|jahr|sprint)|gestern|heute|vorgestern"
+    r"|\b(?:diesem (?:monat|quartal|jahr|sprint)|letzten (?:monat|quartal|jahr|sprint)|gestern"
+    r"|heute|vorgestern"
     r"|kurzlich|neulich|in letzter zeit)\b.{0,40}?\b(?:ausgeliefert|angekundigt|bearbeitet"
     r"|live geschaltet|ausgerollt|eingefuhrt|deployt|gemergt|eingecheckt|freigeschaltet)\b"
 )
@@ -321,7 +327,7 @@ _DE_CORPUS = (
     r"|\b(?:themen|muster|trends|schwerpunkte)\b (?:\w+ ){0,3}?(?:ergeben sich|zeigen sich"
     r"|kristallisieren sich) (?:\w+ ){0,2}?(?:aus|in)\b"
     r"|\btypische\w* grunde\b|\bgrunde,? warum (?:\w+ )?(?:kunden|nutzer|mitarbeiter|gaste)\b"
-    r"|\bam (?:unzufriedensten|zufriedensten)\b"
+    r"|\b(?:unzufriedensten|zufriedensten)\b"
 )
 
 _MONTHS_FR = (
@@ -345,10 +351,11 @@ _FR_STATS = (
     r"|livraisons|ventes|appels|reservations|sejours|patients|interventions|sinistres"
     r"|candidatures)|sur (?:l annee|le mois|le trimestre|les (?:\d+|trois|six|douze) derniers)"
     r"|en " + _MONTHS_FR + r"|en (?:19|20)\d\d|ce (?:mois|trimestre)|cette (?:annee|semaine))\b"
-    r"|\ben moyenne\b.{0,60}?\b(?:recev|trait|vend|perd|gagn|depens|mett|livr|embauch|sign"
+    r"|\bmoyenne(?<=\ben moyenne)\b.{0,60}?\b(?:recev|trait|vend|perd|gagn|depens|mett|livr"
+    r"|embauch|sign"
     r"|factur|encaiss)ons\b"
     r"|\b(?:recev|trait|vend|perd|gagn|depens|mett|livr|embauch|sign|factur|encaiss)ons nous\b"
-    r".{0,60}?\ben moyenne\b"
+    r".{0,60}?\bmoyenne(?<=\ben moyenne)\b"
     r"|^(?:quel|quelle|quels|quelles) (?!(?:forfait|offre|abonnement|plan|formule|option"
     r"|version|modele|tarif|ordinateur|telephone|portable|appareil|voiture|siege|chambre|carte"
     r"|assurance)s?\b)(?:\w+ ){1,3}?(?:a|ont|affiche|affichent|enregistre|enregistrent|a eu"
@@ -357,7 +364,8 @@ _FR_STATS = (
     r"|la plus|la moins|les plus|les moins)\b"
     r"|\bnotre (?:\w+ )?(?:le plus|la plus|les plus) (?:vendu|vendue|vendus|commande|commandee"
     r"|populaire|rentable|consulte)\w*\b"
-    r"|\b(?:le|la|les) plus (?:vendu|vendue|vendus|vendues|commandes?|rentables?|consultes?"
+    r"|\bplus (?<=\ble plus |\bla plus )(?:vendu|vendue|vendus|vendues|commandes?|rentables?"
+    r"|consultes?"
     r"|telecharges?) (?:en|du|des|cette|ce|sur|chez)\b"
     r"|\bles (?:\d+|deux|trois|quatre|cinq|dix|vingt) (?!(?:etapes|conseils|regles|criteres"
     r"|documents a)\b)(?:\w+ ){1,3}?(?:les plus|les moins|qui rapportent le plus|avec le plus"
@@ -418,7 +426,7 @@ _FR_RECENT = (
     r"|le dernier|(?:\d+|deux|trois|quinze) (?:jours|semaines))\b"
 )
 _FR_CORPUS = (
-    r"\b(?:ressort|ressortent|se degage|se degagent|emerge|emergent) (?:\w+ ){0,3}?(?:des|de nos"
+    r"\b(?:ressort|ressortent|degage|degagent|emerge|emergent) (?:\w+ ){0,3}?(?:des|de nos"
     r"|de tous|de toutes|dans les|dans nos)\b"
     r"|\b(?:reviennent|revient) (?:le plus )?souvent\b"
     r"|\b(?:grands|grandes|principaux|principales|recurrents?|recurrentes?|frequents?)"
@@ -432,11 +440,13 @@ _FR_CORPUS = (
     r"|\bplus grands risques\b.{0,40}?\b(?:dans|des) (?:les |nos )?(?:\w+ )?"
     + _FR_COLLECTION
     + r"|\bpoints forts et (?:les )?points faibles\b"
-    r"|\b(?:apprecient|aiment) et (?:ce qu ils )?(?:reprochent|detestent|critiquent"
+    r"|\bapprecient et (?:ce qu ils )?(?:reprochent|detestent|critiquent|n aiment pas)\b"
+    r"|\baiment et (?:ce qu ils )?(?:reprochent|detestent|critiquent"
     r"|n aiment pas)\b"
-    r"|\b(?:raisons|motifs) typiques\b|\bse contredisent\b"
-    r"|\bd apres (?:tous|toutes) (?:les|nos)\b"
-    r"|\ble plus (?:de )?(?:plaintes|questions|reclamations|critiques|mecontents|mecontentes)\b"
+    r"|\b(?:raisons|motifs) typiques\b|\bcontredisent\b"
+    r"|\bapres (?<=\bd apres )(?:tous|toutes) (?:les|nos)\b"
+    r"|\bplus (?<=\ble plus )(?:de )?(?:plaintes|questions|reclamations|critiques|mecontents"
+    r"|mecontentes)\b"
     r"|\b(?:climat|ton|ambiance|humeur|tonalite)\b (?:\w+ ){0,2}?(?:general|global|d ensemble"
     r"|qui ressort|qui se degage)\b"
 )
@@ -473,7 +483,8 @@ _ES_STATS = (
     r"|documentos)\b)(?:\w+ ){1,2}?(?:que mas|que menos|con mas|con menos|mas|menos)\b"
     r"|\b(?:nuestro|nuestra|nuestros|nuestras) (?:\w+ )?(?:mas|menos) (?:vendid|pedid|rentabl"
     r"|popular|visitad|descargad)\w*\b"
-    r"|\b(?:mas|menos) vendid\w* (?:en|de|del|este|esta|durante)\b"
+    r"|\bmas vendid\w* (?:en|de|del|este|esta|durante)\b|\bmenos vendid\w* (?:en|de|del|este"
+    r"|esta|durante)\b"
     r"|^(?:ordena|ordename|clasifica|clasificame) (?:los |las |nuestros |nuestras )?(?:\w+ ){0,2}?"
     r"por (?:\w+ )?(?:tasa|numero|volumen|importe|facturacion|ventas|margen|nota|puntuacion"
     r"|tiempo|cuota)\b"
@@ -512,7 +523,7 @@ _ES_RECENT = (
     r" |hace )?(?:verano|invierno|otono|primavera|inicio|principio|comienzo|ultim\w*|lunes"
     r"|martes|miercoles|jueves|viernes|" + _MONTHS_ES[3:-1] + r"|\d+ (?:dias|semanas)|dos semanas"
     r"|unas? \w+)\b"
-    r"|\b\w+s (?:mas recientes|mas nuevas|mas nuevos)\b"
+    r"|\bmas (?:recientes|nuevas|nuevos)\b"
     r"|\b(?:actualiz|modific|cambi|anad|public)\w* (?:\w+ )?(?:despues de|desde|tras) (?:la|el)"
     r" (?:ultim[oa]|anterior) (?:version|actualizacion|despliegue|release|sprint|auditoria)\b"
     r"|\b(?:ultimas|recientes) (?:novedades|actualizaciones|modificaciones|cambios|evoluciones"
@@ -534,13 +545,13 @@ _ES_CORPUS = (
     + r"|\bpuntos fuertes y (?:los )?(?:puntos )?debiles\b"
     r"|\b(?:valoran|aprecian|gusta|gustan|aman) y (?:lo que )?(?:critican|odian|reprochan"
     r"|no les gusta)\b"
-    r"|\ba juzgar por (?:sus|los|las|nuestros|nuestras|todos|todas)\b"
+    r"|\bjuzgar por (?:sus|los|las|nuestros|nuestras|todos|todas)\b"
     r"|\b(?:que|cual es la) (?:percepcion|opinion|imagen|sensacion|impresion) (?:general )?"
     r"tienen (?:los|las|nuestros|nuestras)\b"
     r"|\b(?:objeciones|quejas|preguntas|dudas|problemas) (?:\w+ ){0,2}?(?:habitualmente"
     r"|normalmente|tipicamente|generalmente|con frecuencia|a menudo|mas a menudo)\b"
     r"|\b(?:motivos|razones) tipic[oa]s\b"
-    r"|\b(?:preguntan|se quejan|reclaman|comentan|piden) mas (?:nuestros|los|las|nuestras)\b"
+    r"|\b(?:preguntan|quejan|reclaman|comentan|piden) mas (?:nuestros|los|las|nuestras)\b"
     r"|\breciben mas (?:quejas|reclamaciones|criticas)\b"
     r"|\bvision (?:general|global|de conjunto) de (?:los|las) (?:grandes |principales )?"
     r"(?:temas|problemas|tendencias|quejas|comentarios)\b"
@@ -601,7 +612,7 @@ ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
 ROUTE_RULES_DE: tuple[Rule, ...] = _rules(
     ("retrieve", r"^wie ?viele (?:urlaubstage|tage|wochen|stunden|monate|versuche)\b (?:\w+ ){0,2}?(?:habe ich|haben wir|hat man|bekomme ich|bekommen wir|bekommt man|darf ich|durfen wir|kann ich)\b|^(?:wie (?:kann|konnen|muss|soll) (?:ich|man|wir)|wie (?:setze|richte|andere|losche|aktiviere|deaktiviere|installiere|exportiere|importiere) ich)\b|\b(?:alle|jede[nrs]?) (?:der )?schritte?\b|(?<!nach dem )(?<!seit dem )\b(?:neueste|aktuelle|letzte)n? (?:\w+ )?(?:version|release|ausgabe)\b|^wann (?:wurde|wurden|hat|haben|ist|sind)\b|\bich habe\b.{0,40}?\b(?:aktualisiert|installiert|geandert|heruntergeladen|upgedatet)\b|\bwas ist neu (?:im|in der|in den|bei) (?:\w+ )?(?:tarif|version|release|update|abo|plan|paket)\w*\b", "eine Anleitung, die Schritte eines Vorgangs oder die neueste Version von einem Ding: ein Nachschlagen"),  # noqa: E501
     ("aggregate", r"^(?:wer|welche[rsnm]? \w+)\b.{0,60}?\bdie (?:meisten|wenigsten) \w+ (?:\w+ )?(?:gewonnen|verkauft|abgeschlossen|gelost|geschlossen|bearbeitet|erhalten|bekommen|eroffnet|gemeldet|eingestellt|generiert|erzielt|gemacht)\b|^(?:wer|welche[rsnm]? \w+) (?:hat|haben|hatte) (?:\w+ ){0,3}?am (?:meisten|wenigsten) (?:verkauft|umgesetzt|ausgegeben|eingenommen|bestellt)\b|\bdurchschnittlich\w* (?:\w+ ){0,2}?(?:pro|je|aller|uber alle)\b|\bim (?:durchschnitt|mittel|schnitt) (?:aller|pro|je|uber alle)\b|\bmittlere[rn]? (?:\w+ )?(?:pro|je|aller)\b|\bwie ?viele (?:der |unserer |von den |von unseren )?(?:\w+ ){0,2}?(?:\w+ )?(?:enthalt\w*|verwend\w*|nutz\w*|erwahn\w*|zitier\w*|gibt es|haben wir|existier\w*|sind (?:noch |derzeit |aktuell )?(?:offen|uberfallig|archiviert|veraltet|abgelaufen|aktiv|inaktiv|ausverkauft|vegetarisch|vegan)|wurden|haben sich|kamen|liefen)\b|\bwie ?viele (?:\w+ ){0,2}?(?:rezept|ticket|dokument|kunde|kundin|bestellung|artikel|produkt|vertrag|vertrage|mitarbeit|datei|bewertung|seite|beitrag|beitrage|nutzer|benutzer|rechnung|lieferant|anfrage|fehler|bug|eintrag|eintrage|bericht|buch|bucher|projekt|bewerb|abonnent|mitglied|reklamation|retoure|vorfall|vorfalle|hotel|wohnung|inserat|patient|studierend|student|kurs|video|veranstaltung|buchung|zahlung|transaktion|server|anmeldung|abschluss|abschlusse|rezension|kommentar|nachricht|beschwerde|lager|filiale|flug|fluge)\w*\b(?! (?:darf|darfen|durfen|kann|konnen|soll|sollen|muss|mussen|pro|passen|bekomm\w*|hat ein|hat eine|braucht)\b)", "eine Anzahl über den Bestand: eine Datenbankabfrage"),  # noqa: E501
-    ("aggregate", r"^(?:bitte )?zahl\w* (?:alle|die|wie)\b|^anzahl (?:der|aller|von)\b|\bgesamtzahl\b|\bgeben wir am meisten\b|\b(?:verdienen|verkaufen|zahlen|bezahlen|verlieren) wir am meisten\b|\b(?:umsatz|verkauf\w*|ausgaben|gewinn|bestellungen)\b.{0,40}?\bjede[rsnm]? (?:region|land|monat|quartal|team|filiale|produkt|kategorie|abteilung|kanal)\b|\bwie ?viel (?:prozent|anteil)\b|\b(?:welcher anteil|prozentsatz) (?:der|aller|unserer)\b|\b(?:durchschnitt\w*|mittler\w*|gesamt\w*|summe) (?:\w+ ){0,2}?(?:aller|von allen|uber alle|unserer|der \w+en)\b|\b(?:aufgeschlusselt|aufgeteilt|gruppiert) nach\b|\b(?:welche[rs]?|welchen) (?!(?:tarif|plan|paket|abo|version|modell|option|variante|angebot)\w*\b)(?:\w+ ){0,2}?(?:hat|haben|hatte|hatten|verschickt|verschicken|verkauft|verkaufen|bekommt|bekommen|erhalt|erhielt|macht|machte) (?:im \w+ |letztes jahr |letzten monat |dieses jahr )?(?:die |den |das |am )?(?:meist|wenigst|hochst|niedrigst|grosst|kleinst|best|schlechtest)\w*\b|\bam (?:besten|schlechtesten|haufigsten|meisten|wenigsten) (?:bewertet|verkauft|bestellt|gekauft|besucht|gelesen|angesehen|ausgegeben|umgesetzt|verdient)\b|\bunser\w* (?:meistverkauft|bestbewertet|beliebtest|teuerst|gunstigst)\w*\b|\bwie (?:hoch|gross) ist der anteil\b|\b(?:gunstigst|teuerst|meistverkauft|bestbewertet|beliebtest)\w* (?:\w+ ){0,3}?(?:im sortiment|die wir|das wir|den wir|bei uns)\b", "eine Kennzahl oder Rangfolge über viele Einträge: eine Datenbankabfrage"),  # noqa: E501
+    ("aggregate", r"^(?:bitte )?zahl\w* (?:alle|die|wie)\b|^anzahl (?:der|aller|von)\b|\bgesamtzahl\b|\bgeben wir am meisten\b|\b(?:verdienen|verkaufen|zahlen|bezahlen|verlieren) wir am meisten\b|\b(?:umsatz|verkauf\w*|ausgaben|gewinn|bestellungen)\b.{0,40}?\bjede[rsnm]? (?:region|land|monat|quartal|team|filiale|produkt|kategorie|abteilung|kanal)\b|\bwie ?viel (?:prozent|anteil)\b|\b(?:welcher anteil|prozentsatz) (?:der|aller|unserer)\b|\b(?:durchschnitt\w*|mittler\w*|gesamt\w*|summe) (?:\w+ ){0,2}?(?:aller|von allen|uber alle|unserer|der \w+en)\b|\b(?:aufgeschlusselt|aufgeteilt|gruppiert) nach\b|\b(?:welche[rs]?|welchen) (?!(?:tarif|plan|paket|abo|version|modell|option|variante|angebot)\w*\b)(?!\w+(?:tarif|paket|modell|angebot)(?:e|en|s|es)?\b)(?:\w+ ){0,2}?(?:hat|haben|hatte|hatten|verschickt|verschicken|verkauft|verkaufen|bekommt|bekommen|erhalt|erhielt|macht|machte) (?:im \w+ |letztes jahr |letzten monat |dieses jahr )?(?:die |den |das |am )?(?:meist|wenigst|hochst|niedrigst|grosst|kleinst|best|schlechtest)\w*\b|\bam (?:besten|schlechtesten|haufigsten|meisten|wenigsten) (?:bewertet|verkauft|bestellt|gekauft|besucht|gelesen|angesehen|ausgegeben|umgesetzt|verdient)\b|\bunser\w* (?:meistverkauft|bestbewertet|beliebtest|teuerst|gunstigst)\w*\b|\bwie (?:hoch|gross) ist der anteil\b|\b(?:gunstigst|teuerst|meistverkauft|bestbewertet|beliebtest)\w* (?:\w+ ){0,3}?(?:im sortiment|die wir|das wir|den wir|bei uns)\b", "eine Kennzahl oder Rangfolge über viele Einträge: eine Datenbankabfrage"),  # noqa: E501
     ("recency", r"\b(?:diese|dieser|diesen|letzte|letzten|vergangene|vergangenen) (?:woche|monat|monats|quartal|quartals|tag|tagen|nacht)\b|\bin den (?:letzten|vergangenen) (?:\d+ |paar |zwei |drei |sieben )?(?:stunden|tagen|wochen|monaten)\b|\bneu seit\b|\bseit (?:gestern|heute|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|letzte[rnm]? \w+|anfang)\w*\b|\b(?:heute|gestern|diese woche|diesen monat) neu\b|\bheute (?:morgen|fruh|vormittag|nachmittag)\b|\bnach dem letzten (?:release|update|deployment|audit|sprint)\b|\b(?:gestern|heute|kurzlich|neulich|jungst|zuletzt|neu|uber nacht|in letzter zeit|heute morgen|diese woche) (?:\w+ ){0,3}?(?:hinzugefugt|veroffentlicht|geandert|aktualisiert|erstellt|hochgeladen|eingestellt|erschienen|dazugekommen|geoffnet|eroffnet|geschlossen|gepostet|eingegangen|reingekommen|hinzugekommen)\w*\b|\b(?:hinzugefugt|veroffentlicht|geandert|aktualisiert|erstellt|hochgeladen)\w* (?:\w+ ){0,2}?(?:gestern|heute|kurzlich|zuletzt)\b|\bwas (?:ist|gibt s|gibt es) neu(?:es)?(?: (?:im|in der|in den|auf der|auf dem) (?:\w+ )?(?:wiki|blog|katalog|shop|doku\w*|wissensdatenbank|intranet|portal|seite|website|webseite|kanal|sammlung|archiv|handbuch)\b| (?:diese[nrm]?|heute|seit)\b|$)", "was neu ist: nach Zeit sortieren, nicht nach Relevanz"),  # noqa: E501
     ("recency", r"\b(?:die|zeig\w* (?:mir |uns )?die|liste (?:die )?) ?(?:neuesten|aktuellsten|jungsten|letzten (?:\d+|zehn|funf|drei))\b|\b(?:neueste|neuesten|jungste|jungsten) (?:\w+ )?(?:zuerst|eintrage|artikel|beitrage|dokumente|tickets|rezepte|zugange|anderungen)\b|\bnach datum (?:sortiert|sortieren|geordnet|ordnen)\b|\bsortier\w* (?:\w+ ){0,4}?nach (?:datum|veroffentlichungsdatum|erstellungsdatum|anderungsdatum|aktualitat)\b|\bdie (?:\d+|zehn|funf|drei|zwanzig) (?:letzten|neuesten)\b|\bin letzter zeit\b", "die neuesten Einträge: nach Zeit sortieren"),  # noqa: E501
     ("exhaustive", r"\b(?:liste|listen|zeig|zeige|zeigen|finde|finden|gib|geben|nenne|nennen|such|suche|suchen|hol|hole|sammle|exportiere|brauche|benotige) (?:mir |uns |bitte )?(?:\w+ )?(?:alle|jede[nrs]?|samtliche|saemtliche)\b|\b(?:vollstandig|komplett|gesamt)\w* liste\b|\bohne ausnahme\b|^(?:alle|samtliche) \w+(?: \w+)? (?:die|in denen|mit|bei denen|welche)\b", "jeder passende Eintrag: ein Filter über den Bestand, keine Stichprobe"),  # noqa: E501
