@@ -3,6 +3,7 @@
     python scripts/train_routing.py            # cross-validate the threshold, train, write
     python scripts/train_routing.py --check    # retrain and compare with the shipped weights
     python scripts/train_routing.py --sweep    # only print the cross-validated threshold sweep
+    python scripts/train_routing.py --table    # the sweep, then per language and kind
 
 Training rows (kind, question), every one labelled in this repository and all of them
 development data (nothing here is a held-out measure):
@@ -136,6 +137,34 @@ def sweep(predicted: list[tuple[Labelled, tuple[str, float]]]) -> float:
     return chosen
 
 
+def table(predicted: list[tuple[Labelled, tuple[str, float]]], threshold: float) -> None:
+    """Print, per language, rules + model at ``threshold`` on the given predictions: routed as
+    labelled, ordinary questions sent away, and recall per kind."""
+    kinds = [k for k in MODEL_KINDS if k != "retrieve"]
+    print("| language | routed as labelled | ordinary sent away | " + " | ".join(kinds) + " |")
+    print("|---|---:|---:|" + "---:|" * len(kinds))
+    tally: dict[str, dict[str, list[int]]] = {}
+    for (lang, kind, q), (guess, p) in predicted:
+        r = bp.route(q, lang=lang, model=None)
+        by_rule = r.kind if r.decided_by == "rule" else None
+        got = by_rule or (guess if guess != "retrieve" and p >= threshold else "retrieve")
+        for key in (lang, "all"):
+            cell = tally.setdefault(key, {}).setdefault(kind, [0, 0])
+            cell[0] += got == kind
+            cell[1] += 1
+
+    def pct(a: int, n: int) -> str:
+        return f"{100 * a / n:.0f}% ({a}/{n})" if n else "n/a"
+
+    for key in (*LANGS, "all"):
+        per = tally.get(key, {})
+        right = sum(a for a, _ in per.values())
+        n = sum(m for _, m in per.values())
+        ok, ordinary = per.get("retrieve", [0, 0])
+        cells = " | ".join(pct(*per.get(k, [0, 0])) for k in kinds)
+        print(f"| {key} | {pct(right, n)} | {pct(ordinary - ok, ordinary)} | {cells} |")
+
+
 def build() -> Model:
     """Choose the threshold by cross-validation, then train on every row."""
     rows = training_rows()
@@ -150,10 +179,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the shipped weights")
     parser.add_argument("--sweep", action="store_true", help="print the cross-validated sweep only")
+    parser.add_argument(
+        "--table", action="store_true", help="the cross-validated sweep and a per-language table"
+    )
     parser.add_argument("--out", type=Path, default=OUT, help=f"default {OUT.relative_to(ROOT)}")
     args = parser.parse_args()
-    if args.sweep:
-        sweep(out_of_fold(training_rows()))
+    if args.sweep or args.table:
+        predicted = out_of_fold(training_rows())
+        chosen = sweep(predicted)
+        if args.table:
+            print()
+            table(predicted, chosen)
         return
     model = build()
     data = model.to_bytes()
