@@ -459,3 +459,100 @@ def test_whole_corpus_checks_the_route_before_any_work() -> None:
     asm = bp.Assembler(budget=500, tokenizer="approx", backend="python")
     with pytest.raises(bp.InputError, match=r"route must be a briefpack\.Route"):
         asm.whole_corpus("q", WHOLE, route="whole_corpus")  # type: ignore[arg-type]
+
+
+# ---- the widened patterns (revision 5): each with a phrasing no labelled set has, and a near
+# miss that shares its words and stays retrieval -------------------------------------------------
+
+WIDENED = [
+    # (lang, question, kind): averages, medians and rankings over records
+    ("en", "What was the median resolution time for billing tickets last quarter?", "aggregate"),
+    ("en", "What is the median response time the SLA guarantees?", "retrieve"),
+    ("en", "Average basket value for customers from Portugal", "aggregate"),
+    ("en", "What's the average salary for a data analyst in our pay bands?", "retrieve"),
+    ("en", "Which depot had the highest damage rate in 2025?", "aggregate"),
+    ("en", "Which laptop has the longest battery life?", "retrieve"),
+    ("en", "Rank the stores by conversion rate", "aggregate"),
+    ("en", "Rank the steps of the onboarding checklist by importance", "retrieve"),
+    ("en", "How much did we spend on catering in 2025?", "aggregate"),
+    ("en", "How much do we pay for parental leave?", "retrieve"),
+    ("en", "How many days do customers have to return a product?", "retrieve"),
+    # complete lists, which of the items include or lack something
+    ("en", "Give me a complete list of the suppliers that failed the audit", "exhaustive"),
+    ("en", "Where can I find the full list of supported file formats?", "retrieve"),
+    ("en", "Which of our leases include a break clause?", "exhaustive"),
+    ("en", "Which of the plans include SSO?", "retrieve"),
+    ("en", "In which handbooks is the travel allowance mentioned?", "exhaustive"),
+    ("en", "Which contractors haven't returned their laptops?", "exhaustive"),
+    ("en", "Which browsers haven't been tested yet?", "retrieve"),
+    ("en", "Which apps are still using the deprecated SDK?", "exhaustive"),
+    ("en", "Which employees have to attend the fire safety training?", "retrieve"),
+    # recency over a relative period, anywhere in the clause
+    ("en", "What went live on the intranet over the past fortnight?", "recency"),
+    ("en", "What did the platform team deploy yesterday?", "recency"),
+    ("en", "What did we announce at the conference?", "retrieve"),
+    ("en", "Any updates lately to the leave policy?", "recency"),
+    ("en", "What happened in the last board meeting?", "retrieve"),
+    # corpus analysis: tone, topics, gaps, typical objections, change over time
+    ("en", "How would you characterize the mood in our employee surveys?", "corpus_analysis"),
+    ("en", "How would you describe the tone of our brand guidelines?", "retrieve"),
+    ("en", "What do the support chats mostly revolve around?", "corpus_analysis"),
+    ("en", "What topics does the onboarding course cover?", "retrieve"),
+    ("en", "Are there blind spots in our help center articles?", "corpus_analysis"),
+    ("en", "Is there a gap between the two doors?", "retrieve"),
+    ("en", "What insights can we take from all the usability test reports?", "corpus_analysis"),
+    ("en", "What are the key takeaways from the Q3 report?", "retrieve"),
+    ("en", "How has the tone of the press coverage shifted over the past year?", "corpus_analysis"),
+    ("en", "Is the styling consistent across browsers?", "retrieve"),
+    # German: averages "im Schnitt", rankings, "betroffen von", "in welchen … geregelt",
+    # relative periods, "zieht sich durch", the tone of a collection
+    ("de", "Wie lange brauchen wir im Durchschnitt, um eine Rechnung zu prüfen?", "aggregate"),
+    ("de", "Wie lange dauert der Versand im Durchschnitt laut AGB?", "retrieve"),
+    ("de", "Welche Filiale hatte 2024 die wenigsten Retouren?", "aggregate"),
+    ("de", "Welches Handy hat die längste Akkulaufzeit?", "retrieve"),
+    ("de", "Welche Anlagen sind von dem Stromausfall am Montag betroffen?", "exhaustive"),
+    ("de", "Welche Geräte sind von der Garantie abgedeckt?", "retrieve"),
+    ("de", "In welchen Verträgen wird die Kündigungsfrist geregelt?", "exhaustive"),
+    ("de", "In welchem Dokument wird die Reisekostenregel beschrieben?", "retrieve"),
+    ("de", "Welche Neuerungen wurden in diesem Quartal eingeführt?", "recency"),
+    ("de", "Was wurde gestern im Meeting besprochen?", "retrieve"),
+    ("de", "Welche Probleme ziehen sich durch die Projektberichte?", "corpus_analysis"),
+    ("de", "Was sind die wichtigsten Erkenntnisse aus dem Bericht?", "retrieve"),
+    ("de", "Wie viele Urlaubstage habe ich im Jahr?", "retrieve"),
+    # French: "le plus / la plus forte", "en moyenne … nous", "dans quels X figure",
+    # "ces N derniers jours", "ressort des", "grands sujets abordés dans les retours"
+    ("fr", "Quelle agence a enregistré la plus forte hausse des ventes cette année ?", "aggregate"),
+    ("fr", "Quel forfait a le plus de data ?", "retrieve"),
+    ("fr", "Quel est le temps moyen de traitement des réclamations en mars ?", "aggregate"),
+    ("fr", "Quel est le délai moyen de réponse prévu par le SLA ?", "retrieve"),
+    ("fr", "Dans quels règlements figure une clause de confidentialité ?", "exhaustive"),
+    ("fr", "Dans quel document figure la politique de voyage ?", "retrieve"),
+    ("fr", "Quels articles ont été ajoutés ces dix derniers jours ?", "recency"),
+    ("fr", "Quel est le planning des dix prochains jours ?", "retrieve"),
+    ("fr", "Quels irritants ressortent des enquêtes de satisfaction ?", "corpus_analysis"),
+    ("fr", "Qu'est-ce qui ressort du rapport annuel ?", "retrieve"),
+    ("fr", "Tickets attribués à Julie et ouverts depuis plus de cinq jours", "filter"),
+    ("fr", "Combien de jours de congé avons-nous par an ?", "retrieve"),
+    # Spanish: "más veces", "media … por / en agosto", "siguen usando", "desde el verano",
+    # "patrones comunes en los…", "a juzgar por sus comentarios"
+    ("es", "¿Qué producto se devolvió más veces en la tienda de Sevilla?", "aggregate"),
+    ("es", "¿Qué plan tiene más almacenamiento?", "retrieve"),
+    ("es", "Estancia media de los huéspedes en julio", "aggregate"),
+    ("es", "¿Cuál es el tiempo medio de respuesta que garantiza el SLA?", "retrieve"),
+    ("es", "¿Qué oficinas siguen usando el antiguo sistema de fichaje?", "exhaustive"),
+    ("es", "¿Qué empleados tienen derecho a teletrabajo?", "retrieve"),
+    ("es", "¿Qué productos nuevos hemos publicado desde el lunes?", "recency"),
+    ("es", "¿Desde cuándo está vigente la nueva política de gastos?", "retrieve"),
+    ("es", "¿Hay patrones comunes en las quejas de los pasajeros?", "corpus_analysis"),
+    ("es", "¿Cuáles son los principales riesgos del proyecto según el acta?", "retrieve"),
+    ("es", "Pedidos asignados a Lucía con entrega para diciembre de 2026", "filter"),
+    ("es", "¿Cuántos días de vacaciones tenemos al año?", "retrieve"),
+]
+
+
+@pytest.mark.parametrize(("lang", "question", "kind"), WIDENED)
+def test_widened_patterns_fire_and_their_near_misses_stay_retrieval(
+    lang: str, question: str, kind: str
+) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind) == (lang, kind)

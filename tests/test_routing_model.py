@@ -137,7 +137,7 @@ def test_bad_training_rows_are_input_errors(rows: object, options: dict, message
 
 
 def test_the_model_decides_only_when_no_rule_fires_and_it_is_sure_enough() -> None:
-    q = "which warehouse ships the most orders"  # no rule fires
+    q = "which warehouse packs the most orders"  # no rule fires
     always = Model(**{**_fields(default_model()), "threshold": 0.0})
     never = Model(**{**_fields(default_model()), "threshold": 1.01})
     kind, score = default_model().predict(normalize(q))
@@ -218,9 +218,9 @@ def test_cli_trains_a_model_and_routes_with_it(
     assert cli.main(["route", "--train", str(rows), "--model", str(out)]) == 0
     assert capsys.readouterr().out.startswith(f"wrote {out}: trained on {len(FIXTURE)} ")
     assert Model.load(out) == train(FIXTURE)
-    assert cli.main(["route", "which warehouse ships the most orders", "--model", str(out)]) == 0
+    assert cli.main(["route", "which warehouse packs the most orders", "--model", str(out)]) == 0
     assert "model: " in capsys.readouterr().out
-    code = cli.main(["route", "which warehouse ships the most orders", "--model", "none"])
+    code = cli.main(["route", "which warehouse packs the most orders", "--model", "none"])
     assert code == 0
     text = capsys.readouterr().out
     assert "model:" not in text
@@ -309,7 +309,7 @@ def test_detect_prefers_english_on_no_evidence_and_ties() -> None:
 
 
 def _labelled_questions() -> list[str]:
-    rows = train_routing.training_rows() + train_routing.dev_rows()
+    rows = train_routing.training_rows()
     return [q for _, _, q in rows]
 
 
@@ -473,28 +473,23 @@ def test_model_kinds_are_route_kinds() -> None:
     assert set(MODEL_KINDS) == set(bp.routing.KINDS) - {"whole_corpus"}
 
 
-def test_the_last_blind_set_is_kept_out_of_training_and_of_the_dev_split() -> None:
-    # Blind set 4 was scored once; a question of it in the training or dev rows would make
-    # its numbers in docs/routing.md a measure of fit.
+def test_blind_sets_are_training_rows_and_the_next_one_is_not() -> None:
+    # Blind sets 1-4 were each scored once and are development data now: training rows (the
+    # threshold is cross-validated over them). Blind set 5 is scored by
+    # scripts/eval_routing.py once after this revision; the training script must not read it.
     import eval_routing
 
-    blind = eval_routing.load_jsonl(ROOT / "tests" / "data" / "routing_blind2_2026-12-01.jsonl")
-    assert len(blind) == 320
-    assert {lang for lang, _ in blind} == {"en", "de", "fr", "es"}
-    seen = {normalize(q) for _, _, q in train_routing.training_rows() + train_routing.dev_rows()}
-    # five questions of it were also written, word for word, by the author of blind set 3
-    # (both were given the same label examples); docs/routing.md reports the set without them
-    shared = {q for _, (_, _, _, q) in blind if normalize(q) in seen}
-    assert shared == {
-        "¿Qué proveedor tiene la tasa de devoluciones más alta?",
-        "What's the general sentiment of our app store reviews?",
-        "Quelle est la règle la plus importante de la charte informatique ?",
-        "How many vacation days do new hires get in their first year?",
-        "What is the most important rule in the lab safety policy?",
-    }
-    third = eval_routing.load_jsonl(ROOT / "tests" / "data" / "routing_blind_2026-12-01.jsonl")
-    assert shared <= {q for _, (_, _, _, q) in third}
-    # the previous blind set is training data now, with the recency convention applied
-    rows = {q: kind for _, kind, q in train_routing.training_rows()}
-    assert rows["Any news on the Salesforce integration?"] == "recency"
-    assert rows["What's new in release 5.1?"] == "retrieve"
+    data = ROOT / "tests" / "data"
+    rows = train_routing.training_rows()
+    seen = {normalize(q) for _, _, q in rows}
+    for name in ("routing_blind_2026-12-01.jsonl", "routing_blind2_2026-12-01.jsonl"):
+        blind = eval_routing.load_jsonl(data / name)
+        assert {normalize(q) for _, (_, _, _, q) in blind} <= seen, name
+    by_question = {q: kind for _, kind, q in rows}
+    assert by_question["Any news on the Salesforce integration?"] == "recency"
+    assert by_question["What's new in release 5.1?"] == "retrieve"  # the recency convention
+    source = (ROOT / "scripts" / "train_routing.py").read_text(encoding="utf-8")
+    assert "blind5" not in source
+    for path in data.glob("routing_blind5*.jsonl"):
+        fifth = {normalize(q) for _, (_, _, _, q) in eval_routing.load_jsonl(path)}
+        assert len(fifth & seen) <= 0.05 * len(fifth)  # at most chance overlaps of wording
