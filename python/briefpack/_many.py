@@ -6,16 +6,28 @@ module builds the shared ``Assembler`` from the shared options and hands both to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .assembler import Assembler
 from .assembly import Assembly
 from .batch import PER_REQUEST, Failed, Request, _known, base_options, check_run, run_many
 from .errors import BriefpackError, InputError
+from .options import AssembleOptions
 
-__all__ = ["assemble_many"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+__all__ = ["ManyOptions", "assemble_many"]
+
+
+class ManyOptions(AssembleOptions, total=False):
+    """``assemble_many``'s shared keyword arguments: every option, and the per-request
+    ``history`` and ``query_vector`` (a request's own keys override them)."""
+
+    history: str | Sequence[Mapping[str, str]] | None
+    query_vector: Any
 
 
 @overload
@@ -25,7 +37,7 @@ def assemble_many(
     workers: int | None = None,
     executor: Literal["threads", "processes"] | Executor = "threads",
     return_exceptions: Literal[False] = False,
-    **options: Any,
+    **options: Unpack[ManyOptions],
 ) -> list[Assembly]: ...
 
 
@@ -36,7 +48,7 @@ def assemble_many(
     workers: int | None = None,
     executor: Literal["threads", "processes"] | Executor = "threads",
     return_exceptions: Literal[True],
-    **options: Any,
+    **options: Unpack[ManyOptions],
 ) -> list[Assembly | BriefpackError]: ...
 
 
@@ -46,7 +58,7 @@ def assemble_many(
     workers: int | None = None,
     executor: Literal["threads", "processes"] | Executor = "threads",
     return_exceptions: bool = False,
-    **options: Any,
+    **options: Unpack[ManyOptions],
 ) -> list[Assembly] | list[Assembly | BriefpackError]:
     """Run ``assemble`` over many requests on ``workers`` threads; results in request order.
 

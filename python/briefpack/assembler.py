@@ -26,8 +26,11 @@ from .errors import BudgetError, InputError
 from .options import FIELDS, READ_EVERYTHING, Options
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from .batch import Request
     from .errors import BriefpackError
+    from .options import AssembleOptions
 
 __all__ = ["Assembler"]
 
@@ -49,7 +52,9 @@ class Assembler:
 
     __slots__ = ("_kernels", "_options", "_plan")
 
-    def __init__(self, options: Options | None = None, /, **changes: Any) -> None:
+    def __init__(
+        self, options: Options | None = None, /, **changes: Unpack[AssembleOptions]
+    ) -> None:
         if options is None:
             opts = Options.from_mapping(changes)
         else:
@@ -73,7 +78,7 @@ class Assembler:
         """The backend that does the work: ``"rust"`` or ``"python"``."""
         return self._kernels.name
 
-    def replace(self, **changes: Any) -> Assembler:
+    def replace(self, **changes: Unpack[AssembleOptions]) -> Assembler:
         """A checked copy with some options changed (``asm.replace(budget=8_000)``)."""
         return Assembler(self._options.replace(**changes))
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from . import _option_rules as r
 from ._checks import ENCODINGS
@@ -71,6 +71,9 @@ from ._specs import (
 from .errors import InputError
 from .types import Budget, Chunk
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 __all__ = [
     "AS_GIVEN",
     "BACKENDS",
@@ -89,6 +92,7 @@ __all__ = [
     "OVERRIDABLE",
     "READ_EVERYTHING",
     "SPECS",
+    "AssembleOptions",
     "Flag",
     "Options",
     "Resolved",
@@ -100,6 +104,55 @@ __all__ = [
 
 Method = Literal["auto", "exact", "jaccard", "minhash", "cosine"]
 OrderName = Literal["relevance", "edges", "round_robin", "document"]
+
+
+class AssembleOptions(TypedDict, total=False):
+    """The options as keyword arguments: what ``assemble``, ``Assembler``, ``assemble_many``,
+    ``Assembler.replace`` and ``Options.replace`` take as ``**options``.
+
+    For type checkers only (``Unpack[AssembleOptions]``): a misspelt option or a value outside
+    an option's fixed set (``order="random"``) is a type error; at run time every option is
+    still checked by ``Options`` (``InputError``). One key per field of ``Options``, with the
+    field's type; ``tokenizer``, ``rerank`` and ``sentence_scorer`` are as wide as the run-time
+    check (a model name, a tiktoken ``Encoding``, a callable returning an array).
+
+    >>> import briefpack as bp
+    >>> opts: AssembleOptions = {"budget": 500, "order": "relevance", "tokenizer": "approx"}
+    >>> len(bp.assemble("Cap?", ["The cap is 4000 EUR."], **opts).sources)
+    1
+    """
+
+    system: str
+    instructions: str | None
+    budget: int | Budget
+    dedupe: Method | None
+    threshold: float | None
+    scope: Literal["global", "document"]
+    supersede: Literal["url", "doc"] | None
+    parents: Mapping[str, Any] | Callable[[Chunk], Any] | None
+    neighbors: int
+    chunks_of: Mapping[str, Sequence[Any]] | Callable[[str], Sequence[Any]] | None
+    rerank: Callable[[str, list[Chunk]], Any] | None
+    max_per_doc: int | None
+    mmr: float | None
+    mmr_k: int | None
+    order: OrderName
+    labels: LabelStyle
+    overflow: Literal["stop", "skip"]
+    tokenizer: Any
+    backend: Literal["auto", "rust", "python"]
+    minhash: Mapping[str, int] | None
+    dedupe_guard: bool
+    compress: Literal["overflow", "all"] | None
+    sentence_scorer: Callable[[str, list[str]], Any] | None
+    image_tokens: ImageTokenRule
+    page_max_distance: int
+    max_page_pixels: int
+    max_decoded_bytes: int
+    fallback: Literal["compress"] | None
+    first_label: int
+    history_turns: bool
+    compress_cut: float | None
 
 
 def _record_budget(b: Budget, at: Resolved) -> dict[str, Any]:
@@ -512,7 +565,7 @@ max_page_pixels, max_decoded_bytes, fallback, first_label, history_turns, compre
         check_names(options, FIELDS)
         return cls(**options)
 
-    def replace(self, **changes: Any) -> Options:
+    def replace(self, **changes: Unpack[AssembleOptions]) -> Options:
         """A checked copy with some options changed.
 
         >>> Options().replace(order="document").order

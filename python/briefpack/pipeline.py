@@ -21,13 +21,18 @@ import threading
 import types
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._stages.budget import MESSAGE_OVERHEAD
 from .assembler import Assembler
 from .assembly import Assembly
 from .options import DEDUPE_METHODS, DEFAULT_THRESHOLDS
 from .types import Budget
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .options import AssembleOptions
 
 __all__ = ["CACHE_SIZE", "DEDUPE_METHODS", "DEFAULT_THRESHOLDS", "MESSAGE_OVERHEAD", "assemble"]
 
@@ -100,7 +105,7 @@ def assemble(
     *,
     history: str | Sequence[Mapping[str, str]] | None = None,
     query_vector: Any = None,
-    **options: Any,
+    **options: Unpack[AssembleOptions],
 ) -> Assembly:
     """Assemble deduplicated, budgeted, ordered, labelled context into a prompt.
 

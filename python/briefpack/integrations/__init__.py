@@ -13,8 +13,8 @@ it raises an ``ImportError`` that names the extra to install:
 * ``briefpack.integrations.haystack``: ``BriefpackPromptBuilder`` (a Haystack component that
   replaces ``LostInTheMiddleRanker`` plus a prompt builder). ``pip install 'briefpack[haystack]'``
 * ``briefpack.integrations.chat`` (no dependency, re-exported here): ``to_openai``,
-  ``to_anthropic`` (with a prompt-cache breakpoint after the stable system prompt) and
-  ``cache_report``.
+  ``to_openai_responses`` (the Responses API's ``input``), ``to_anthropic`` (with a
+  prompt-cache breakpoint after the stable system prompt) and ``cache_report``.
 
 The drop-ins raise ``briefpack.InputError`` for their own errors and log at DEBUG on the
 ``briefpack.integrations`` logger. See ``docs/integrations.md`` for an example of each.
@@ -22,6 +22,6 @@ The drop-ins raise ``briefpack.InputError`` for their own errors and log at DEBU
 
 from __future__ import annotations
 
-from .chat import CacheReport, cache_report, to_anthropic, to_openai
+from .chat import CacheReport, cache_report, to_anthropic, to_openai, to_openai_responses
 
-__all__ = ["CacheReport", "cache_report", "to_anthropic", "to_openai"]
+__all__ = ["CacheReport", "cache_report", "to_anthropic", "to_openai", "to_openai_responses"]

@@ -25,12 +25,19 @@ from ._common import resolve_tokenizer, shown
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam
+    from openai.types.responses import ResponseInputItemParam
+    from typing_extensions import NotRequired
 
     from ..pages import PageImage
 
 __all__ = [
     "CACHE_MINIMUM",
+    "AnthropicAssistantMessage",
+    "AnthropicRequest",
+    "AnthropicTextBlock",
+    "AnthropicUserMessage",
     "AssistantMessage",
+    "CacheControl",
     "CacheReport",
     "DeveloperMessage",
     "Message",
@@ -40,42 +47,98 @@ __all__ = [
     "cached_system_block",
     "to_anthropic",
     "to_openai",
+    "to_openai_responses",
 ]
 
 CACHE_MINIMUM = 1024
 """The usual shortest prefix (in tokens) that providers cache."""
 
+CacheTTL = Literal["5m", "1h"]
+
 
 class SystemMessage(TypedDict):
-    """The system prompt as a chat message."""
+    """The system prompt as a chat message.
+
+    The message TypedDicts have the keys of the openai SDK's message params, so a list of them
+    is a ``messages=`` of ``client.chat.completions.create`` under mypy and pyright. ``content``
+    is a str (a user message with page images: a list of content parts, see ``to_openai``),
+    typed ``Any``: a TypedDict's items are invariant, so a ``content: str`` is not the SDK's
+    ``str | Iterable[...part]`` and would be rejected."""
 
     role: Literal["system"]
-    content: str
+    content: Any
+    name: NotRequired[str]
 
 
 class DeveloperMessage(TypedDict):
     """The system prompt in the ``developer`` role (OpenAI's name for it on newer models)."""
 
     role: Literal["developer"]
-    content: str
+    content: Any
+    name: NotRequired[str]
 
 
 class UserMessage(TypedDict):
     """The user message: history, sources and the question."""
 
     role: Literal["user"]
-    content: str
+    content: Any
+    name: NotRequired[str]
 
 
 class AssistantMessage(TypedDict):
-    """An earlier answer, as a history turn under ``history_turns=True``."""
+    """An earlier answer, as a history turn under ``history_turns=True`` (its ``content`` is
+    always set; it is not-required here because it is in the SDK's type)."""
 
     role: Literal["assistant"]
-    content: str
+    content: NotRequired[Any]
+    name: NotRequired[str]
+    audio: NotRequired[Any]
+    function_call: NotRequired[Any]
+    refusal: NotRequired[Any]
+    tool_calls: NotRequired[Any]
 
 
 Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage
 """One message of ``Assembly.messages`` / ``to_openai``, with its literal role."""
+
+
+class CacheControl(TypedDict):
+    """An Anthropic cache breakpoint: ``{"type": "ephemeral"}``, with an optional ``ttl``."""
+
+    type: Literal["ephemeral"]
+    ttl: NotRequired[CacheTTL]
+
+
+class AnthropicTextBlock(TypedDict):
+    """A text block of an Anthropic request (the system prompt, a history turn)."""
+
+    type: Literal["text"]
+    text: str
+    cache_control: NotRequired[CacheControl | None]
+    citations: NotRequired[Any]
+
+
+class AnthropicUserMessage(TypedDict):
+    """A user message of an Anthropic request: ``content`` is a str or a list of blocks
+    (text, ``image``, ``search_result``), typed ``Any`` as in ``SystemMessage``."""
+
+    role: Literal["user"]
+    content: Any
+
+
+class AnthropicAssistantMessage(TypedDict):
+    """An earlier answer of an Anthropic request (``history_turns=True``)."""
+
+    role: Literal["assistant"]
+    content: Any
+
+
+class AnthropicRequest(TypedDict):
+    """What ``to_anthropic`` returns: keyword arguments of ``client.messages.create``."""
+
+    system: NotRequired[list[AnthropicTextBlock]]
+    messages: list[AnthropicUserMessage | AnthropicAssistantMessage]
 
 
 def to_openai(
@@ -129,6 +192,42 @@ _OPENAI_DETAIL = {"openai": "high", "openai-low": "low"}
 provider charges what the budget counted); another rule leaves ``detail`` out ("auto")."""
 
 
+def to_openai_responses(
+    assembly: Assembly, *, system_role: Literal["system", "developer"] = "system"
+) -> list[ResponseInputItemParam]:
+    """The ``input`` of an OpenAI Responses request: ``to_openai``'s messages in that API's
+    form, for ``client.responses.create(model=..., input=to_openai_responses(a))``.
+
+    Each message is ``{"role": ..., "content": ...}`` with the same text as ``to_openai``;
+    with page images the user message's ``content`` is a list of ``input_text`` parts with an
+    ``input_image`` part (a ``data:`` URL) at each page's placeholder; its ``detail`` is
+    ``"high"`` under ``image_tokens="openai"``, ``"low"`` under ``"openai-low"`` and
+    ``"auto"`` under other rules (the Responses API requires one). Typed with the openai SDK's
+    own item type (its ``input`` is a ``list``, invariant, so no structural type fits); where
+    the SDK is not installed, type checkers see no constraint.
+
+    >>> import briefpack as bp
+    >>> a = bp.assemble("Why?", ["Because."], budget=100, tokenizer="approx")
+    >>> [m["role"] for m in to_openai_responses(a)]
+    ['system', 'user']
+    >>> to_openai_responses(a, system_role="developer")[0]["role"]
+    'developer'
+    """
+    messages: list[dict[str, Any]] = [dict(m) for m in to_openai(assembly, system_role=system_role)]
+    user = messages[-1]
+    if not isinstance(user["content"], str):
+        detail = _OPENAI_DETAIL.get(
+            str(assembly.settings.get("pages", {}).get("image_tokens")), "auto"
+        )
+        user["content"] = [
+            {"type": "input_text", "text": part["text"]}
+            if part["type"] == "text"
+            else {"type": "input_image", "image_url": part["image_url"]["url"], "detail": detail}
+            for part in user["content"]
+        ]
+    return cast("list[ResponseInputItemParam]", messages)
+
+
 def _user_pieces(assembly: Assembly) -> list[str | PageImage] | None:
     """The user message split at its image placeholders: text pieces and each page image in
     its place (whitespace-only pieces between two images left out); None when there are no
@@ -149,9 +248,6 @@ def _user_pieces(assembly: Assembly) -> list[str | PageImage] | None:
         if image is not None:
             pieces.append(image)
     return pieces
-
-
-CacheTTL = Literal["5m", "1h"]
 
 
 def _cache_control(cache: object, ttl: object) -> dict[str, str] | None:
@@ -195,7 +291,7 @@ def to_anthropic(
     cache: bool = True,
     ttl: CacheTTL | None = None,
     native_citations: bool = False,
-) -> dict[str, Any]:
+) -> AnthropicRequest:
     """The ``system`` and ``messages`` of an Anthropic Messages request.
 
     With ``cache=True`` the system block carries ``"cache_control": {"type": "ephemeral"}``:
@@ -250,11 +346,11 @@ def to_anthropic(
     if native_citations:
         content = _search_result_content(assembly)
         request["messages"] = [*turns, {"role": "user", "content": content}]
-        return request
+        return cast("AnthropicRequest", request)
     pieces = _user_pieces(assembly)
     if pieces is None:
         request["messages"] = [*turns, {"role": "user", "content": assembly.user}]
-        return request
+        return cast("AnthropicRequest", request)
     blocks: list[dict[str, Any]] = [
         {"type": "text", "text": piece}
         if isinstance(piece, str)
@@ -265,7 +361,7 @@ def to_anthropic(
         for piece in pieces
     ]
     request["messages"] = [*turns, {"role": "user", "content": blocks}]
-    return request
+    return cast("AnthropicRequest", request)
 
 
 def _anthropic_turns(assembly: Assembly, control: dict[str, str] | None) -> list[dict[str, Any]]:
