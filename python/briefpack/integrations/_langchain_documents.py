@@ -16,10 +16,12 @@ from ..assembly import Assembly
 from ..errors import InputError
 from ..types import Chunk
 from ._common import annotation, member_index, merge_keys, pick_fields, shown, untouched
+from ._trace import Timed
 from .chat import CacheTTL, cached_system_block
 
 __all__ = [
     "DEFAULT_KEYS",
+    "EVENT",
     "LABEL_KEY",
     "parents_from_store",
     "to_chunks",
@@ -53,6 +55,12 @@ gives its file name as the title (``title="report.pdf" page="14"``).
 several documents share with different texts (a loader's record id, copied by a splitter onto
 every chunk) identifies none of them: those documents fall back to their index.
 """
+
+EVENT = "briefpack"
+"""The name of the custom callback event every briefpack runnable sends once per request
+(``on_custom_event``): the compressor in any form (``compress_documents``, ``retriever |
+compressor``, ``as_runnable()``) and ``prompt_runnable``. Its data is ``trace_summary``'s dict
+plus ``"assembly"``, the request's ``Assembly``."""
 
 LABEL_KEY = "source_label"
 """Top-level metadata key with each returned document's label (for prompt templates)."""
@@ -263,19 +271,11 @@ def parents_from_store(store: Any) -> Any:
     return parent_of
 
 
-def _event(assembly: Assembly) -> dict[str, Any]:
-    """The custom callback event of one request: counts, drops, why the context is empty
-    (``empty_reason``, None when it is not) and the assembly."""
-    return {
-        "sources": [s.chunk.id for s in assembly.sources],
-        "empty_reason": assembly.empty_reason,
-        "dropped": [
-            {"id": d.chunk.id, "reason": d.reason, "detail": dict(d.detail)}
-            for d in assembly.dropped
-        ],
-        "tokens": dict(assembly.tokens),
-        "assembly": assembly,
-    }
+def _event(done: Timed) -> dict[str, Any]:
+    """The data of one request's ``EVENT``: ``trace_summary``'s keys (placed ids, drops
+    counted by reason, token counts, ``empty_reason``, wall time) and the ``Assembly`` itself,
+    whose ``record()`` is the full account."""
+    return {**done.summary(), "assembly": done.assembly}
 
 
 def _documents_in(inputs: Mapping[str, Any], names: Sequence[str]) -> list[Document]:
