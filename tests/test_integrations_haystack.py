@@ -631,3 +631,23 @@ def test_the_traced_assembly_is_still_equal_and_pickles_as_before() -> None:
     assert a == plain
     assert pickle.loads(pickle.dumps(a)) == plain
     assert not hasattr(pickle.loads(pickle.dumps(a)), "_to_trace_dict")
+
+
+def test_the_file_name_is_the_title_on_both_paths() -> None:
+    docs = [
+        Document(content="Caps.", id="a", meta={"file_path": "/srv/report.pdf", "page_number": 14}),
+        Document(content="Leave.", id="b", meta={"file_path": "x.pdf", "title": "Handbook"}),
+        Document(content="Sick.", id="c", meta={"file_name": "notes.txt"}),
+        Document(content="Web.", id="d", meta={"file_path": "https://x.org/a.pdf"}),
+    ]
+    chunks = to_chunks(docs)
+    assert [c.title for c in chunks] == ["report.pdf", "Handbook", "notes.txt", ""]
+    assert to_chunks(docs[:1], keys={"title": "heading"})[0].title == ""  # your key only
+    opts = {"budget": 1000, "tokenizer": "approx", "order": "relevance"}
+    direct = bp.assemble("q?", docs, **opts)
+    converted = bp.assemble("q?", chunks, **opts)
+    assert direct.user == converted.user
+    assert json.dumps(direct.record(), default=str) == json.dumps(converted.record(), default=str)
+    assert '<source id="1" title="report.pdf" page="14">' in direct.user
+    out = BriefpackPromptBuilder(budget=1000, tokenizer="approx").run(documents=docs, query="q?")
+    assert '<source id="1" title="report.pdf" page="14">' in out["text"]

@@ -642,3 +642,33 @@ def test_the_summary_is_bounded_for_many_long_ids() -> None:
     assert len(data["sources"]) == SUMMARY_IDS
     assert all(len(i) <= SUMMARY_ID_CHARS for i in data["sources"])
     assert len(json.dumps({k: v for k, v in data.items() if k != "assembly"})) < 10_000
+
+
+def test_assemble_reads_langchain_documents_as_to_chunks_does() -> None:
+    from briefpack._metadata_keys import LANGCHAIN_KEYS
+    from briefpack.integrations.langchain import DEFAULT_KEYS
+
+    assert DEFAULT_KEYS is LANGCHAIN_KEYS  # one table for both paths
+    docs = [
+        Document("Caps are 4000 EUR.", id="a", metadata={"source": "/d/report.pdf", "page": 13}),
+        Document(
+            "Leave is 14 weeks.",
+            id="b",
+            metadata={"source": "r.pdf", "page_label": "xii", "title": "Handbook"},
+        ),
+        Document("Sick leave.", id="c", metadata={"source": "https://x.org/a.pdf", "page": 0}),
+        Document("Remote work.", id="d", metadata={"start_index": 40, "title": 3, "page": -1}),
+    ]
+    opts = {"budget": 1000, "tokenizer": "approx", "order": "relevance"}
+    direct = bp.assemble("q?", docs, **opts)
+    converted = bp.assemble("q?", to_chunks(docs), **opts)
+    assert direct.user == converted.user
+    assert json.dumps(direct.record(), default=str) == json.dumps(converted.record(), default=str)
+    labels = [line for line in direct.user.splitlines() if line.startswith("<source id=")]
+    assert labels == [
+        '<source id="1" title="report.pdf" page="14">',
+        '<source id="2" title="Handbook" page="xii">',
+        '<source id="3" page="1">',  # a URL is no title
+        '<source id="4">',  # a title that is no str, a page that is no page: skipped
+    ]
+    assert [s.chunk.position for s in direct.sources] == [None, None, None, 40]

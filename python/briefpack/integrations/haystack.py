@@ -35,7 +35,7 @@ except ImportError as exc:  # pragma: no cover - exercised by test_missing_extra
 from collections.abc import Mapping, Sequence
 
 from .._checks import check_count, choice
-from .._metadata_keys import HAYSTACK_KEYS
+from .._metadata_keys import HAYSTACK_IMPLIED, HAYSTACK_KEYS, Implied, implied_fields
 from ..assembly import Assembly
 from ..errors import InputError
 from ..types import Budget, Chunk
@@ -77,7 +77,8 @@ DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = HAYSTACK_KEYS
 """Where a ``Document``'s ``meta`` holds each ``Chunk`` field, tried in turn.
 
 ``source_id`` and ``split_id`` are what ``DocumentSplitter`` sets, ``__parent_id`` what
-``HierarchicalDocumentSplitter`` sets, ``file_path`` what the file converters set. Besides
+``HierarchicalDocumentSplitter`` sets, ``file_path`` what the file converters set (its file
+name is also the title of a document without a ``title``). Besides
 ``meta``: ``id`` is ``Document.id``, ``score`` ``Document.score`` and ``vector``
 ``Document.embedding`` (so ``dedupe="auto"`` compares by cosine when every document has one).
 """
@@ -100,15 +101,21 @@ def to_chunks(
     ...                           meta={"source_id": "hr", "split_id": 3})])
     >>> c.id, c.score, c.doc, c.position
     ('d1', 0.7, 'hr', 3)
+    >>> [c] = to_chunks([Document(content="Caps.", meta={"file_path": "hr/report.pdf",
+    ...                                                  "page_number": 14})])
+    >>> c.title, c.page
+    ('report.pdf', 14)
 
     A document without text (``content=None``: an image or a blob) has nothing to put in a
     prompt; ``BriefpackPromptBuilder`` leaves such documents out before calling this.
     """
     where = merge_keys(DEFAULT_KEYS, keys)
+    implied = Implied() if keys and "title" in keys else HAYSTACK_IMPLIED
     out = []
     for d in documents:
         meta = d.meta or {}
         fields = pick_fields(meta, where)
+        fields.update(implied_fields(meta, fields, implied))  # the file's name as the title
         out.append(
             Chunk(
                 d.content or "",
