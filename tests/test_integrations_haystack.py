@@ -651,3 +651,17 @@ def test_the_file_name_is_the_title_on_both_paths() -> None:
     assert '<source id="1" title="report.pdf" page="14">' in direct.user
     out = BriefpackPromptBuilder(budget=1000, tokenizer="approx").run(documents=docs, query="q?")
     assert '<source id="1" title="report.pdf" page="14">' in out["text"]
+
+
+def test_two_senders_give_the_fused_scores_as_join_documents_does() -> None:
+    bm25 = _docs()
+    dense = list(reversed(_docs()))
+    for annotate in (True, False):
+        builder = BriefpackPromptBuilder(budget=2000, tokenizer="approx", annotate=annotate)
+        out = builder.run(documents=[bm25, dense], query="Leave?")
+        fused = {d.id: d.score for d in join_documents([bm25, dense])}
+        assert [d.score for d in out["documents"]] == [fused[d.id] for d in out["documents"]]
+        assert [s.chunk.score for s in out["assembly"].sources] == [
+            fused[d.id] for d in out["documents"]
+        ]
+    assert [d.score for d in bm25] == [d.score for d in _docs()]  # the inputs are unchanged

@@ -109,10 +109,17 @@ def to_chunks(
     A document without text (``content=None``: an image or a blob) has nothing to put in a
     prompt; ``BriefpackPromptBuilder`` leaves such documents out before calling this.
     """
+    return _chunks(documents, keys, [_KEPT] * len(documents))
+
+
+def _chunks(
+    documents: Sequence[Document], keys: Mapping[str, Any] | None, scores: Sequence[Any]
+) -> list[Chunk]:
+    """``to_chunks``, each with its score from ``scores`` (``_KEPT``: the document's own)."""
     where = merge_keys(DEFAULT_KEYS, keys)
     implied = Implied() if keys and "title" in keys else HAYSTACK_IMPLIED
     out = []
-    for d in documents:
+    for d, score in zip(documents, scores):
         meta = d.meta or {}
         fields = pick_fields(meta, where)
         fields.update(implied_fields(meta, fields, implied))  # the file's name as the title
@@ -120,7 +127,7 @@ def to_chunks(
             Chunk(
                 d.content or "",
                 id=d.id,
-                score=d.score,
+                score=d.score if score is _KEPT else score,
                 vector=d.embedding,
                 meta=meta,
                 **fields,
@@ -150,6 +157,21 @@ def join_documents(
     >>> [d.id for d in join_documents([bm25, dense], "concatenate")]
     ['a', 'b', 'c']
     """
+    return [
+        doc if score is _KEPT else dataclasses.replace(doc, score=score)
+        for doc, score in _fused(lists, join, rrf_k)
+    ]
+
+
+_KEPT = object()
+"""``_fused``'s score of a document whose own score stands (``"concatenate"``, ``"score"``)."""
+
+
+def _fused(
+    lists: Sequence[Sequence[Document]], join: str, rrf_k: int
+) -> list[tuple[Document, Any]]:
+    """``join_documents`` as (document, its fused score or ``_KEPT``) pairs: a new ``Document``
+    costs ~100 us in Haystack, so ``run`` copies only the placed ones."""
     choice("join", join, JOINS)
     k = check_count("rrf_k", rrf_k)
     # per id: (fused score, best rank, list of the best rank, position in that list, document)
@@ -173,12 +195,12 @@ def join_documents(
                 entry[1], entry[2], entry[4] = rank, li, doc
     entries = list(seen.values())
     if join == "concatenate":
-        return [e[4] for e in entries]  # first appearance, the best-ranked copy
+        return [(e[4], _KEPT) for e in entries]  # first appearance, the best-ranked copy
     if join == "score":
         entries.sort(key=lambda e: (not e[0][0], -e[0][1], e[3]))
-        return [e[4] for e in entries]
+        return [(e[4], _KEPT) for e in entries]
     entries.sort(key=lambda e: (-e[0], e[1], e[2], e[3]))
-    return [dataclasses.replace(e[4], score=e[0]) for e in entries]
+    return [(e[4], e[0]) for e in entries]
 
 
 def _senders(documents: Any) -> list[list[Document]]:
@@ -390,8 +412,12 @@ class BriefpackPromptBuilder:
         (the ``briefpack.Assembly``).
         """
         lists = _senders(documents)
-        given = lists[0] if len(lists) == 1 else join_documents(lists, self.join, rrf_k=self.rrf_k)
-        texts = [d for d in given if d.content is not None]
+        if len(lists) == 1:
+            given: list[tuple[Document, Any]] = [(d, _KEPT) for d in lists[0]]
+        else:
+            given = _fused(lists, self.join, self.rrf_k)
+        kept = [(d, score) for d, score in given if d.content is not None]
+        texts = [d for d, _ in kept]
         if len(texts) < len(given):
             LOG.debug(
                 "BriefpackPromptBuilder: left out %d document(s) without text (content=None)",
@@ -403,7 +429,7 @@ class BriefpackPromptBuilder:
         built = self._built
         if overrides:
             built = build({**self._built, **overrides})
-        chunks = to_chunks(texts, keys=self.keys)
+        chunks = _chunks(texts, self.keys, [score for _, score in kept])
         note_vectors(
             "BriefpackPromptBuilder",
             built.get("dedupe"),
@@ -417,13 +443,15 @@ class BriefpackPromptBuilder:
         a = done.assembly
         out_docs = []
         for s in a.sources:
-            original = texts[member_index(s)]
+            original, fused = kept[member_index(s)]
             extra = annotation(s) if self.annotate else None
             if untouched(s, original.content or ""):
                 doc = original
+                update: dict[str, Any] = {} if fused is _KEPT else {"score": fused}
                 if extra is not None:
-                    meta = {**(original.meta or {}), _ANNOTATION_KEY: extra}
-                    doc = dataclasses.replace(original, meta=meta)
+                    update["meta"] = {**(original.meta or {}), _ANNOTATION_KEY: extra}
+                if update:
+                    doc = dataclasses.replace(original, **update)
             else:
                 meta = dict(s.chunk.meta or {})
                 if extra is not None:
