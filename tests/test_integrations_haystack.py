@@ -501,3 +501,167 @@ def test_a_direct_run_takes_one_list_or_one_list_per_sender() -> None:
     assert builder.run(documents=[], query="q")["documents"] == []
     with pytest.raises(bp.InputError, match=r"documents\[1\] must be a list of Documents"):
         builder.run(documents=[docs, "not a list"], query="q")
+
+
+# ---- tracing: a compact summary by default, the record on request ----
+
+
+class RecordingTracer:
+    """A Haystack tracer that keeps every span's tags, coerced as the real tracers coerce them
+    (``coerce_tag_value``: what a tracing backend would receive)."""
+
+    def __init__(self) -> None:
+        from haystack.tracing.utils import coerce_tag_value
+
+        self.coerce = coerce_tag_value
+        self.spans: list[dict[str, Any]] = []
+        self._current: list[Any] = []
+
+    def trace(self, operation_name: str, tags: Any = None, parent_span: Any = None) -> Any:
+        import contextlib
+
+        from haystack.tracing import Span
+
+        tracer = self
+
+        class Recorded(Span):
+            def __init__(self) -> None:
+                self.tags: dict[str, Any] = {"operation": operation_name}
+
+            def set_tag(self, key: str, value: Any) -> None:
+                self.tags[key] = tracer.coerce(value)
+
+        @contextlib.contextmanager
+        def span() -> Any:
+            s = Recorded()
+            for k, v in (tags or {}).items():
+                s.set_tag(k, v)
+            self._current.append(s)
+            try:
+                yield s
+            finally:
+                self._current.pop()
+                self.spans.append(s.tags)
+
+        return span()
+
+    def current_span(self) -> Any:
+        return self._current[-1] if self._current else None
+
+
+def _thirty() -> list[Document]:
+    import random
+
+    rng = random.Random(3)
+    words = [f"w{k}" for k in range(2000)]
+    return [
+        Document(
+            content=" ".join(rng.choice(words) for _ in range(150)) + ".",
+            id=f"doc-{i}",
+            score=1.0 - i / 100,
+            meta={"file_path": f"handbook-{i % 4}.pdf", "page_number": i + 1},
+        )
+        for i in range(30)
+    ]
+
+
+def _traced_run(builder: BriefpackPromptBuilder) -> tuple[dict[str, Any], Any]:
+    from haystack import tracing
+
+    tracer = RecordingTracer()
+    tracing.enable_tracing(tracer)  # type: ignore[arg-type]
+    tracing.tracer.is_content_tracing_enabled = True
+    try:
+        rag = Pipeline()
+        rag.add_component("briefpack", builder)
+        out = rag.run({"briefpack": {"documents": _thirty(), "query": "leave?"}})
+    finally:
+        tracing.tracer.is_content_tracing_enabled = False
+        tracing.disable_tracing()
+    [span] = [s for s in tracer.spans if s.get("haystack.component.name") == "briefpack"]
+    return span, out["briefpack"]["assembly"]
+
+
+def _supports_trace_hook() -> bool:
+    import inspect
+
+    from haystack.tracing import utils
+
+    return "_to_trace_dict" in inspect.getsource(utils)
+
+
+def test_a_span_carries_the_summary_and_the_assembly_traces_compactly() -> None:
+    span, a = _traced_run(BriefpackPromptBuilder(budget=2000, tokenizer="approx"))
+    summary = json.loads(span["briefpack.summary"])
+    assert summary["adapter"] == "BriefpackPromptBuilder"
+    assert summary["candidates"] == 30
+    assert summary["placed"] == len(a.sources)
+    assert summary["placed"] < 30
+    assert summary["dropped"] == {"over_budget": 30 - len(a.sources)}
+    assert summary["sources"] == [s.chunk.id for s in a.sources]
+    assert summary["tokens"] == a.tokens
+    assert summary["prompt_sha256"] == a.record()["prompt_sha256"]
+    if _supports_trace_hook():
+        traced = json.loads(span["haystack.component.output"])["assembly"]
+        assert traced == {**summary, "ms": traced["ms"]}
+        assert len(json.dumps(traced)) < 2_000
+        assert len(json.dumps(a.to_dict())) > 30_000  # what was traced before
+
+
+def test_trace_record_traces_the_full_record_and_round_trips() -> None:
+    builder = BriefpackPromptBuilder(budget=2000, tokenizer="approx", trace="record")
+    span, a = _traced_run(builder)
+    assert "briefpack.summary" in span
+    if _supports_trace_hook():
+        traced = json.loads(span["haystack.component.output"])["assembly"]
+        assert traced == json.loads(json.dumps(a.record()))
+    assert BriefpackPromptBuilder.from_dict(builder.to_dict()).trace == "record"
+    with pytest.raises(bp.InputError, match="trace"):
+        BriefpackPromptBuilder(trace="everything")
+
+
+def test_the_traced_assembly_is_still_equal_and_pickles_as_before() -> None:
+    import pickle
+
+    out = BriefpackPromptBuilder(budget=2000, tokenizer="approx").run(
+        documents=_thirty(), query="leave?"
+    )
+    a = out["assembly"]
+    plain = bp.Assembly.from_dict(a.to_dict())
+    assert a == plain
+    assert pickle.loads(pickle.dumps(a)) == plain
+    assert not hasattr(pickle.loads(pickle.dumps(a)), "_to_trace_dict")
+
+
+def test_the_file_name_is_the_title_on_both_paths() -> None:
+    docs = [
+        Document(content="Caps.", id="a", meta={"file_path": "/srv/report.pdf", "page_number": 14}),
+        Document(content="Leave.", id="b", meta={"file_path": "x.pdf", "title": "Handbook"}),
+        Document(content="Sick.", id="c", meta={"file_name": "notes.txt"}),
+        Document(content="Web.", id="d", meta={"file_path": "https://x.org/a.pdf"}),
+    ]
+    chunks = to_chunks(docs)
+    assert [c.title for c in chunks] == ["report.pdf", "Handbook", "notes.txt", ""]
+    assert to_chunks(docs[:1], keys={"title": "heading"})[0].title == ""  # your key only
+    opts = {"budget": 1000, "tokenizer": "approx", "order": "relevance"}
+    direct = bp.assemble("q?", docs, **opts)
+    converted = bp.assemble("q?", chunks, **opts)
+    assert direct.user == converted.user
+    assert json.dumps(direct.record(), default=str) == json.dumps(converted.record(), default=str)
+    assert '<source id="1" title="report.pdf" page="14">' in direct.user
+    out = BriefpackPromptBuilder(budget=1000, tokenizer="approx").run(documents=docs, query="q?")
+    assert '<source id="1" title="report.pdf" page="14">' in out["text"]
+
+
+def test_two_senders_give_the_fused_scores_as_join_documents_does() -> None:
+    bm25 = _docs()
+    dense = list(reversed(_docs()))
+    for annotate in (True, False):
+        builder = BriefpackPromptBuilder(budget=2000, tokenizer="approx", annotate=annotate)
+        out = builder.run(documents=[bm25, dense], query="Leave?")
+        fused = {d.id: d.score for d in join_documents([bm25, dense])}
+        assert [d.score for d in out["documents"]] == [fused[d.id] for d in out["documents"]]
+        assert [s.chunk.score for s in out["assembly"].sources] == [
+            fused[d.id] for d in out["documents"]
+        ]
+    assert [d.score for d in bm25] == [d.score for d in _docs()]  # the inputs are unchanged

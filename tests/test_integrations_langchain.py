@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import math
 import re
@@ -14,6 +15,7 @@ import pytest
 
 pytest.importorskip("langchain_core")
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.documents import BaseDocumentCompressor, BaseDocumentTransformer, Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.fake_chat_models import ParrotFakeChatModel
@@ -26,7 +28,9 @@ from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
 import briefpack as bp
+from briefpack.integrations._trace import SUMMARY_ID_CHARS, SUMMARY_IDS
 from briefpack.integrations.langchain import (
+    EVENT,
     BriefpackCompressor,
     parents_from_store,
     prompt_runnable,
@@ -397,8 +401,9 @@ def test_a_contextual_compression_retriever_with_split_chunks_and_callbacks() ->
     assert sorted(d.metadata["source_label"] for d in got) == list(range(1, len(chunks) + 1))
     [(name, data)] = events
     assert name == "briefpack"
-    assert [d["reason"] for d in data["dropped"]] == ["duplicate"]
+    assert data["dropped"] == {"duplicate": 1}
     assert isinstance(data["assembly"], bp.Assembly)
+    assert [d.reason for d in data["assembly"].dropped] == ["duplicate"]
 
 
 def test_the_label_is_reachable_from_a_prompt_template() -> None:
@@ -557,3 +562,113 @@ def test_assemble_options_given_directly_join_options_and_typos_are_errors() -> 
     assert direct.assemble(_docs(), "Leave?").settings["scope"] == "document"
     with pytest.raises(bp.InputError, match="BriefpackCompressor has no option 'ordr'"):
         BriefpackCompressor(ordr="relevance")
+
+
+class _Events(BaseCallbackHandler):
+    """Records every custom event a run sends, sync or async."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any], Any]] = []
+
+    def on_custom_event(self, name: str, data: Any, *, run_id: Any, **kwargs: Any) -> None:
+        self.events.append((name, data, run_id))
+
+
+def _one_event(handler: _Events) -> dict[str, Any]:
+    [(name, data, run_id)] = handler.events
+    assert name == EVENT == "briefpack"
+    assert run_id is not None
+    return data
+
+
+def _assert_summary(data: dict[str, Any], adapter: str) -> None:
+    a = data["assembly"]
+    assert isinstance(a, bp.Assembly)
+    assert data["adapter"] == adapter
+    assert data["sources"] == [s.chunk.id for s in a.sources]
+    assert data["placed"] == len(a.sources) == 4
+    assert data["candidates"] == 5
+    assert data["dropped"] == {"duplicate": 1}
+    assert data["tokens"] == a.tokens
+    assert data["tokens"]["context_budget"] == 1000
+    assert data["empty_reason"] is None
+    assert data["prompt_sha256"] == a.record()["prompt_sha256"]
+    assert isinstance(data["ms"], float)
+    assert data["ms"] >= 0
+    json.dumps({k: v for k, v in data.items() if k != "assembly"})  # plain JSON data
+
+
+def test_every_runnable_form_sends_the_one_event() -> None:
+    compressor = BriefpackCompressor(budget=1000, tokenizer="approx")
+    question = {"documents": _docs(), "question": "How long is parental leave?"}
+    forms: list[tuple[str, Any, Any]] = [
+        ("BriefpackCompressor", compressor.as_runnable(), question),
+        ("BriefpackCompressor", RunnableLambda(lambda _: _docs()) | compressor, "Leave?"),
+        ("prompt_runnable", prompt_runnable(budget=1000, tokenizer="approx"), question),
+    ]
+    for adapter, step, given in forms:
+        handler = _Events()
+        step.invoke(given, config={"callbacks": [handler]})
+        _assert_summary(_one_event(handler), adapter)
+        handler = _Events()
+        asyncio.run(step.ainvoke(given, config={"callbacks": [handler]}))
+        _assert_summary(_one_event(handler), adapter)
+
+
+def test_the_event_reaches_astream_events_and_a_pipeline_without_handlers_pays_nothing() -> None:
+    step = BriefpackCompressor(budget=1000, tokenizer="approx").as_runnable()
+
+    async def stream() -> list[Any]:
+        return [
+            e
+            async for e in step.astream_events({"documents": _docs()}, version="v2")
+            if e["event"] == "on_custom_event"
+        ]
+
+    [event] = asyncio.run(stream())
+    assert event["name"] == EVENT
+    assert event["data"]["dropped"] == {"duplicate": 1}
+    assert len(step.invoke(_docs())) == 4  # no callbacks: no event, same documents
+
+
+def test_the_summary_is_bounded_for_many_long_ids() -> None:
+    docs = [Document(f"passage {i} " * 5, id=f"{i}-" + "x" * 500) for i in range(300)]
+    handler = _Events()
+    BriefpackCompressor(budget=100_000, tokenizer="approx").compress_documents(
+        docs, "?", callbacks=[handler]
+    )
+    data = _one_event(handler)
+    assert data["placed"] == 300
+    assert len(data["sources"]) == SUMMARY_IDS
+    assert all(len(i) <= SUMMARY_ID_CHARS for i in data["sources"])
+    assert len(json.dumps({k: v for k, v in data.items() if k != "assembly"})) < 10_000
+
+
+def test_assemble_reads_langchain_documents_as_to_chunks_does() -> None:
+    from briefpack._metadata_keys import LANGCHAIN_KEYS
+    from briefpack.integrations.langchain import DEFAULT_KEYS
+
+    assert DEFAULT_KEYS is LANGCHAIN_KEYS  # one table for both paths
+    docs = [
+        Document("Caps are 4000 EUR.", id="a", metadata={"source": "/d/report.pdf", "page": 13}),
+        Document(
+            "Leave is 14 weeks.",
+            id="b",
+            metadata={"source": "r.pdf", "page_label": "xii", "title": "Handbook"},
+        ),
+        Document("Sick leave.", id="c", metadata={"source": "https://x.org/a.pdf", "page": 0}),
+        Document("Remote work.", id="d", metadata={"start_index": 40, "title": 3, "page": -1}),
+    ]
+    opts = {"budget": 1000, "tokenizer": "approx", "order": "relevance"}
+    direct = bp.assemble("q?", docs, **opts)
+    converted = bp.assemble("q?", to_chunks(docs), **opts)
+    assert direct.user == converted.user
+    assert json.dumps(direct.record(), default=str) == json.dumps(converted.record(), default=str)
+    labels = [line for line in direct.user.splitlines() if line.startswith("<source id=")]
+    assert labels == [
+        '<source id="1" title="report.pdf" page="14">',
+        '<source id="2" title="Handbook" page="xii">',
+        '<source id="3" page="1">',  # a URL is no title
+        '<source id="4">',  # a title that is no str, a page that is no page: skipped
+    ]
+    assert [s.chunk.position for s in direct.sources] == [None, None, None, 40]

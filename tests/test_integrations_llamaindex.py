@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import math
 import re
@@ -14,7 +15,10 @@ import pytest
 pytest.importorskip("llama_index.core")
 
 from llama_index.core import Document, VectorStoreIndex
+from llama_index.core.bridge.pydantic import Field
 from llama_index.core.embeddings import BaseEmbedding, MockEmbedding
+from llama_index.core.instrumentation import get_dispatcher
+from llama_index.core.instrumentation.event_handlers import BaseEventHandler
 from llama_index.core.llms import MockLLM
 from llama_index.core.node_parser import HierarchicalNodeParser, SentenceSplitter, get_leaf_nodes
 from llama_index.core.postprocessor import SimilarityPostprocessor
@@ -34,6 +38,7 @@ from pydantic_core import PydanticSerializationError
 
 import briefpack as bp
 from briefpack.integrations.llamaindex import (
+    BriefpackAssembled,
     BriefpackPostprocessor,
     chunks_resolver,
     node_chunk,
@@ -419,3 +424,120 @@ def test_assemble_options_given_directly_join_options_and_typos_are_errors() -> 
     assert direct.options == {"scope": "document"}
     with pytest.raises(bp.InputError, match="BriefpackPostprocessor has no option 'ordr'"):
         BriefpackPostprocessor(ordr="relevance")
+
+
+# ---- the event and the async embedding path ----
+
+
+class Counting(BagOfWords):
+    """``BagOfWords`` that counts each kind of call (a batch call is one call)."""
+
+    calls: dict[str, int] = Field(default_factory=dict)
+
+    def _count(self, kind: str) -> None:
+        self.calls[kind] = self.calls.get(kind, 0) + 1
+
+    def get_text_embedding_batch(self, texts: list[str], **kwargs: Any) -> list[list[float]]:
+        self._count("sync batch")
+        return [self._vector(t) for t in texts]
+
+    async def aget_text_embedding_batch(self, texts: list[str], **kwargs: Any) -> list[list[float]]:
+        self._count("async batch")
+        return [self._vector(t) for t in texts]
+
+    def get_query_embedding(self, query: str) -> list[float]:
+        self._count("sync query")
+        return self._vector(query)
+
+    async def aget_query_embedding(self, query: str) -> list[float]:
+        self._count("async query")
+        return self._vector(query)
+
+
+def test_the_async_path_embeds_with_the_async_batch_call() -> None:
+    model = Counting()
+    post = BriefpackPostprocessor(
+        budget=1000, tokenizer="approx", embed_model=model, options={"mmr": 0.5}
+    )
+    got = asyncio.run(post.apostprocess_nodes(_nodes(), query_str="Leave?"))
+    assert model.calls == {"async batch": 1, "async query": 1}
+    assert post.last_assembly is not None
+    assert post.last_assembly.settings["dedupe"] == "cosine"
+    sync = post.postprocess_nodes(_nodes(), query_str="Leave?")
+    assert model.calls == {"async batch": 1, "async query": 1, "sync batch": 1, "sync query": 1}
+    assert [n.node_id for n in got] == [n.node_id for n in sync]
+    a = asyncio.run(post.aassemble(_nodes(), "Leave?"))
+    assert model.calls["async batch"] == 2
+    assert [s.chunk.id for s in a.sources] == [n.node_id for n in sync]
+
+
+def test_aquery_embeds_with_the_async_batch_call() -> None:
+    docs = [
+        Document(text="Parental leave in Germany is 14 weeks at full pay.", id_="hr"),
+        Document(text="The relocation cap for Berlin is 4000 EUR.", id_="move"),
+    ]
+    index = VectorStoreIndex.from_documents(docs, embed_model=BagOfWords())
+    model = Counting()
+    post = BriefpackPostprocessor(budget=1000, tokenizer="approx", embed_model=model)
+    engine = RetrieverQueryEngine.from_args(
+        index.as_retriever(similarity_top_k=2), llm=MockLLM(), node_postprocessors=[post]
+    )
+    asyncio.run(engine.aquery("How long is parental leave?"))
+    assert model.calls == {"async batch": 1}
+
+
+class _Collect(BaseEventHandler):
+    events: list[Any] = Field(default_factory=list)
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "Collect"
+
+    def handle(self, event: Any, **kwargs: Any) -> None:
+        if isinstance(event, BriefpackAssembled):
+            self.events.append(event)
+
+
+def test_each_request_sends_one_instrumentation_event_with_the_summary() -> None:
+    root = get_dispatcher()
+    handler = _Collect()
+    root.add_event_handler(handler)
+    try:
+        docs = [
+            Document(text="Parental leave in Germany is 14 weeks at full pay.", id_="hr"),
+            Document(text="Parental leave in Germany is 14 weeks at full pay!", id_="faq"),
+            Document(text="The relocation cap for Berlin is 4000 EUR.", id_="move"),
+        ]
+        index = VectorStoreIndex.from_documents(docs, embed_model=MockEmbedding(embed_dim=8))
+        post = BriefpackPostprocessor(budget=1000, tokenizer="approx")
+        engine = RetrieverQueryEngine.from_args(
+            index.as_retriever(similarity_top_k=3), llm=MockLLM(), node_postprocessors=[post]
+        )
+        engine.query("How long is parental leave?")
+        asyncio.run(engine.aquery("How long is parental leave?"))
+    finally:
+        root.event_handlers.remove(handler)
+    assert len(handler.events) == 2
+    for event in handler.events:
+        summary = event.summary
+        a = event.assembly
+        assert summary["adapter"] == "BriefpackPostprocessor"
+        assert summary["candidates"] == 3
+        assert summary["placed"] == 2 == len(a.sources)
+        assert summary["dropped"] == {"duplicate": 1}
+        assert summary["sources"] == [s.chunk.id for s in a.sources]
+        assert summary["tokens"] == a.tokens
+        assert summary["prompt_sha256"] == a.record()["prompt_sha256"]
+        assert event.span_id is not None  # inside the postprocessor's span
+        dumped = event.model_dump()
+        assert dumped["class_name"] == "BriefpackAssembled"
+        assert "assembly" not in dumped
+        json.dumps(dumped, default=str)
+
+
+def test_no_handler_no_event_built() -> None:
+    from briefpack.integrations import llamaindex
+
+    assert not llamaindex._listened()
+    post = BriefpackPostprocessor(budget=1000, tokenizer="approx")
+    assert len(post.postprocess_nodes(_nodes(), query_str="Leave?")) == 4

@@ -10,7 +10,15 @@ from difflib import get_close_matches
 from typing import Any
 
 from ._checks import MAX_SIZE, check_text, integer, real, shown, type_name
-from ._metadata_keys import HAYSTACK_KEYS, LLAMAINDEX_KEYS, PAGE_KEYS
+from ._metadata_keys import (
+    HAYSTACK_IMPLIED,
+    HAYSTACK_KEYS,
+    LANGCHAIN_IMPLIED,
+    LANGCHAIN_KEYS,
+    LLAMAINDEX_KEYS,
+    PAGE_KEYS,
+    implied_fields,
+)
 from .errors import InputError
 from .pages import MAX_PAGE_PIXELS, DecodeBudget, PageImage, decode_page
 from .types import Chunk
@@ -140,27 +148,28 @@ def _from_mapping(obj: Mapping[str, Any], where: str) -> Chunk:
 
 
 def _from_document(obj: Any) -> Chunk:
-    """A LangChain-style object: ``page_content`` plus a ``metadata`` dict."""
+    """A LangChain-style object: ``page_content`` plus a ``metadata`` dict, its fields read as
+    ``briefpack.integrations.langchain.to_chunks`` reads them (``LANGCHAIN_KEYS``: a value of
+    the wrong type is skipped; a PDF loader's 0-based ``page`` plus one; the file name of a
+    ``source`` path as the title). ``id`` (``obj.id``, else ``metadata["id"]``), ``score``
+    and ``metadata["vector"]`` are taken as given and checked as a candidate's."""
     meta = dict(getattr(obj, "metadata", None) or {})
     cid = getattr(obj, "id", None) or meta.get("id")
+    fields = _picked(meta, _LANGCHAIN_KEYS)
+    fields.update(implied_fields(meta, fields, LANGCHAIN_IMPLIED))
     return Chunk(
         text=obj.page_content,
         id=cid,
         score=meta.get("score", meta.get("relevance_score")),
-        doc=meta.get("doc", meta.get("source")),
-        position=meta.get("position"),
-        parent=meta.get("parent"),
-        title=meta.get("title") or "",
-        url=meta.get("url") or "",
-        updated=meta.get("updated") or "",
-        tokens=meta.get("tokens"),
         vector=meta.get("vector"),
         meta=meta,
+        **fields,
     )
 
 
 _HAYSTACK_KEYS = {**HAYSTACK_KEYS, "page": PAGE_KEYS}
 _LLAMAINDEX_KEYS = LLAMAINDEX_KEYS
+_LANGCHAIN_KEYS = {k: v for k, v in LANGCHAIN_KEYS.items() if k not in ("id", "score")}
 """The adapters' default metadata keys (``_metadata_keys``: one table for both), for their
 objects passed to ``assemble`` directly."""
 
@@ -204,6 +213,7 @@ def _from_haystack(obj: Any) -> Chunk:
     """A Haystack ``Document`` (as ``briefpack.integrations.haystack.to_chunks`` reads it)."""
     meta = obj.meta or {}
     fields = _picked(meta, _HAYSTACK_KEYS)
+    fields.update(implied_fields(meta, fields, HAYSTACK_IMPLIED))
     return Chunk(
         obj.content or "", id=obj.id, score=obj.score, vector=obj.embedding, meta=meta, **fields
     )

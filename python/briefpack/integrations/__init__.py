@@ -17,11 +17,22 @@ it raises an ``ImportError`` that names the extra to install:
   prompt-cache breakpoint after the stable system prompt) and ``cache_report``.
 
 The drop-ins raise ``briefpack.InputError`` for their own errors and log at DEBUG on the
-``briefpack.integrations`` logger. See ``docs/integrations.md`` for an example of each.
+``briefpack.integrations`` logger. Each request is reported once, as ``trace_summary``'s dict
+(re-exported here): LangChain's custom event ``"briefpack"``, LlamaIndex's instrumentation
+event ``BriefpackAssembled``, Haystack's span tag ``briefpack.summary``. See
+``docs/integrations.md`` for an example of each.
 """
 
 from __future__ import annotations
 
+from ._trace import trace_summary
 from .chat import CacheReport, cache_report, to_anthropic, to_openai, to_openai_responses
 
-__all__ = ["CacheReport", "cache_report", "to_anthropic", "to_openai", "to_openai_responses"]
+__all__ = [
+    "CacheReport",
+    "cache_report",
+    "to_anthropic",
+    "to_openai",
+    "to_openai_responses",
+    "trace_summary",
+]

@@ -39,6 +39,7 @@ from ._metadata import (
     pick_fields,
     untouched,
 )
+from ._trace import Timed, timed, trace_summary
 
 __all__ = [
     "ASSEMBLE_OPTIONS",
@@ -62,8 +63,10 @@ __all__ = [
     "pick_fields",
     "resolve_tokenizer",
     "run",
+    "run_timed",
     "shown",
     "tokenizer_name",
+    "trace_summary",
     "untouched",
 ]
 
@@ -196,7 +199,7 @@ def build(options: Mapping[str, Any]) -> Built:
     return built
 
 
-def run(
+def run_timed(
     built: Mapping[str, Any],
     question: str,
     candidates: Sequence[Any],
@@ -204,15 +207,19 @@ def run(
     history: Any = None,
     adapter: str = "adapter",
     **per_request: Any,
-) -> Assembly:
+) -> Timed:
     """One request: the built ``Assembler`` with ``history`` and per-request keywords (a query
     vector; resolvers and run-time overrides of options give a checked copy for this request
     only). Logs the outcome at DEBUG, and an empty context (candidates, none placed) as a
     WARNING naming the adapter and ``assembly.empty_reason``.
 
+    Returns the ``Assembly`` with the count and wall time the adapters' events report
+    (``Timed.summary()``).
+
     >>> built = build({"budget": 100, "tokenizer": "approx"})
-    >>> run(built, "Why?", ["Because.", "Because."], adapter="doc").settings["dedupe"]
-    'jaccard'
+    >>> done = run_timed(built, "Why?", ["Because.", "Because."], adapter="doc")
+    >>> done.assembly.settings["dedupe"], done.summary()["dropped"]
+    ('jaccard', {'duplicate': 1})
     """
     asm = built.assembler if isinstance(built, Built) else build(built).assembler
     request = {k: built[k] for k in PER_REQUEST if k in built}
@@ -227,11 +234,32 @@ def run(
         request["history"] = history
     if changes:
         asm = asm.replace(**changes)
-    assembly = asm(question, candidates, **request)
+    done = timed(adapter, len(candidates), lambda: asm(question, candidates, **request))
+    assembly = done.assembly
     log_request(adapter, assembly, len(candidates))
     if assembly.empty_reason is not None:
         LOG.warning("%s: empty context: %s", adapter, assembly.empty_reason)
-    return assembly
+    return done
+
+
+def run(
+    built: Mapping[str, Any],
+    question: str,
+    candidates: Sequence[Any],
+    *,
+    history: Any = None,
+    adapter: str = "adapter",
+    **per_request: Any,
+) -> Assembly:
+    """``run_timed``'s ``Assembly`` alone.
+
+    >>> built = build({"budget": 100, "tokenizer": "approx"})
+    >>> run(built, "Why?", ["Because.", "Because."], adapter="doc").settings["dedupe"]
+    'jaccard'
+    """
+    return run_timed(
+        built, question, candidates, history=history, adapter=adapter, **per_request
+    ).assembly
 
 
 def log_request(adapter: str, assembly: Assembly, n: int) -> None:

@@ -5,21 +5,23 @@
 """
 
 from collections.abc import Mapping, Sequence
-from pathlib import PurePath
-from typing import Any, TypeGuard
+from typing import Any
 
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from .._checks import type_name
+from .._metadata_keys import LANGCHAIN_IMPLIED, LANGCHAIN_KEYS, Implied, implied_fields
 from ..assembly import Assembly
 from ..errors import InputError
 from ..types import Chunk
 from ._common import annotation, member_index, merge_keys, pick_fields, shown, untouched
+from ._trace import Timed
 from .chat import CacheTTL, cached_system_block
 
 __all__ = [
     "DEFAULT_KEYS",
+    "EVENT",
     "LABEL_KEY",
     "parents_from_store",
     "to_chunks",
@@ -28,18 +30,7 @@ __all__ = [
     "to_messages",
 ]
 
-DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = {
-    "id": ("id",),
-    "score": ("score", "relevance_score"),
-    "doc": ("doc", "source"),
-    "position": ("position", "start_index"),
-    "parent": ("parent",),
-    "title": ("title",),
-    "url": ("url",),
-    "updated": ("updated",),
-    "tokens": ("tokens",),
-    "page": ("page_label", "page_number"),
-}
+DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = LANGCHAIN_KEYS
 """Where a ``Document``'s metadata holds each ``Chunk`` field, tried in turn.
 
 ``source`` is what LangChain's loaders set (a file path or URL), ``start_index`` what text
@@ -54,19 +45,16 @@ several documents share with different texts (a loader's record id, copied by a 
 every chunk) identifies none of them: those documents fall back to their index.
 """
 
+EVENT = "briefpack"
+"""The name of the custom callback event every briefpack runnable sends once per request
+(``on_custom_event``): the compressor in any form (``compress_documents``, ``retriever |
+compressor``, ``as_runnable()``) and ``prompt_runnable``. Its data is ``trace_summary``'s dict
+plus ``"assembly"``, the request's ``Assembly``."""
+
 LABEL_KEY = "source_label"
 """Top-level metadata key with each returned document's label (for prompt templates)."""
 
 _ANNOTATION_KEY = "briefpack"
-
-
-def _is_index(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _is_file_path(value: object) -> TypeGuard[str]:
-    """A loader's ``source`` that names a file (not a URL, nor empty)."""
-    return isinstance(value, str) and "://" not in value and bool(PurePath(value).name)
 
 
 def _state_vector(document: Document) -> Any:
@@ -103,20 +91,17 @@ def to_chunks(
     [None, None]
     """
     where = merge_keys(DEFAULT_KEYS, keys)
-    own_page = keys is not None and "page" in keys
-    own_title = keys is not None and "title" in keys
+    implied = Implied(
+        page_from_zero=() if keys and "page" in keys else LANGCHAIN_IMPLIED.page_from_zero,
+        title_paths=() if keys and "title" in keys else LANGCHAIN_IMPLIED.title_paths,
+    )
     picked = []
     for d in documents:
         meta = d.metadata or {}
         fields = pick_fields(meta, where)
         if d.id is not None:
             fields["id"] = str(d.id)
-        page = meta.get("page")
-        if not own_page and "page" not in fields and _is_index(page):
-            fields["page"] = page + 1  # the PDF loaders count from 0; a label counts from 1
-        source = meta.get("source")
-        if not own_title and "title" not in fields and _is_file_path(source):
-            fields["title"] = PurePath(source).name
+        fields.update(implied_fields(meta, fields, implied))  # a 0-based page, a file's name
         picked.append(fields)
     texts_of: dict[str, set[str]] = {}
     for d, fields in zip(documents, picked):
@@ -263,19 +248,11 @@ def parents_from_store(store: Any) -> Any:
     return parent_of
 
 
-def _event(assembly: Assembly) -> dict[str, Any]:
-    """The custom callback event of one request: counts, drops, why the context is empty
-    (``empty_reason``, None when it is not) and the assembly."""
-    return {
-        "sources": [s.chunk.id for s in assembly.sources],
-        "empty_reason": assembly.empty_reason,
-        "dropped": [
-            {"id": d.chunk.id, "reason": d.reason, "detail": dict(d.detail)}
-            for d in assembly.dropped
-        ],
-        "tokens": dict(assembly.tokens),
-        "assembly": assembly,
-    }
+def _event(done: Timed) -> dict[str, Any]:
+    """The data of one request's ``EVENT``: ``trace_summary``'s keys (placed ids, drops
+    counted by reason, token counts, ``empty_reason``, wall time) and the ``Assembly`` itself,
+    whose ``record()`` is the full account."""
+    return {**done.summary(), "assembly": done.assembly}
 
 
 def _documents_in(inputs: Mapping[str, Any], names: Sequence[str]) -> list[Document]:

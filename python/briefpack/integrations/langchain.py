@@ -20,7 +20,11 @@ try:
     from langchain_core.documents import BaseDocumentCompressor, BaseDocumentTransformer, Document
     from langchain_core.embeddings import Embeddings
     from langchain_core.prompt_values import ChatPromptValue
-    from langchain_core.runnables import RunnableLambda
+    from langchain_core.runnables import RunnableConfig, RunnableLambda
+    from langchain_core.runnables.config import (
+        get_async_callback_manager_for_config,
+        get_callback_manager_for_config,
+    )
     from pydantic import (
         ConfigDict,
         Field,
@@ -49,12 +53,13 @@ from ._common import (
     fold_options,
     merge_keys,
     note_vectors,
-    run,
+    run_timed,
     shown,
     tokenizer_name,
 )
 from ._langchain_documents import (
     DEFAULT_KEYS,
+    EVENT,
     LABEL_KEY,
     _documents_in,
     _event,
@@ -64,10 +69,12 @@ from ._langchain_documents import (
     to_history,
     to_messages,
 )
+from ._trace import Timed
 from .chat import CacheTTL, cached_system_block
 
 __all__ = [
     "DEFAULT_KEYS",
+    "EVENT",
     "LABEL_KEY",
     "BriefpackCompressor",
     "BriefpackPromptValue",
@@ -81,6 +88,32 @@ __all__ = [
 _NO_VECTORS_HINT = "pass embeddings= to compare by cosine (one embed_documents call per request)"
 
 _OWN_FIELDS = ("budget", "order", "dedupe", "threshold", "max_per_doc", "tokenizer")
+
+
+def _manager(callbacks: Callbacks | None) -> CallbackManager | None:
+    """The callback manager of a compressor call's ``callbacks``, or None without handlers."""
+    if callbacks is None:
+        return None
+    manager = CallbackManager.configure(inheritable_callbacks=callbacks)
+    return manager if manager.handlers else None
+
+
+def _amanager(callbacks: Callbacks | None) -> AsyncCallbackManager | None:
+    if callbacks is None:
+        return None
+    manager = AsyncCallbackManager.configure(inheritable_callbacks=callbacks)
+    return manager if manager.handlers else None
+
+
+def _emit(manager: CallbackManager | None, done: Timed) -> None:
+    """Send the request's ``EVENT`` to the handlers (built only when there are some)."""
+    if manager is not None and manager.handlers:
+        manager.on_custom_event(EVENT, _event(done), run_id=manager.parent_run_id)
+
+
+async def _aemit(manager: AsyncCallbackManager | None, done: Timed) -> None:
+    if manager is not None and manager.handlers:
+        await manager.on_custom_event(EVENT, _event(done), run_id=manager.parent_run_id)
 
 
 class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
@@ -183,9 +216,9 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
         vectors: Sequence[Any] | None,
         query_vector: Any,
         history: Any,
-    ) -> Assembly:
+    ) -> Timed:
         extra = {} if query_vector is None else {"query_vector": query_vector}
-        return run(
+        return run_timed(
             self._options(),
             query,
             self._chunks(documents, vectors),
@@ -205,6 +238,9 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
 
         ``history``: earlier turns (LangChain messages, role/content dicts or a str).
         """
+        return self._timed(documents, query, history).assembly
+
+    def _timed(self, documents: Sequence[Document], query: str, history: Any = None) -> Timed:
         docs = list(documents)
         vectors = query_vector = None
         if self.embeddings is not None and docs:
@@ -217,6 +253,11 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
         self, documents: Sequence[Document], query: str = "", *, history: Any = None
     ) -> Assembly:
         """``assemble`` with the embeddings' async calls (``aembed_documents``)."""
+        return (await self._atimed(documents, query, history)).assembly
+
+    async def _atimed(
+        self, documents: Sequence[Document], query: str, history: Any = None
+    ) -> Timed:
         docs = list(documents)
         vectors = query_vector = None
         if self.embeddings is not None and docs:
@@ -228,20 +269,31 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
     def _kept(self, assembly: Assembly, docs: list[Document]) -> list[Document]:
         return to_documents(assembly, docs, annotate=self.annotate)
 
+    def _compress(
+        self, documents: Sequence[Document], query: str, manager: CallbackManager | None
+    ) -> list[Document]:
+        docs = list(documents)
+        done = self._timed(docs, query)
+        _emit(manager, done)
+        return self._kept(done.assembly, docs)
+
+    async def _acompress(
+        self, documents: Sequence[Document], query: str, manager: AsyncCallbackManager | None
+    ) -> list[Document]:
+        docs = list(documents)
+        done = await self._atimed(docs, query)
+        await _aemit(manager, done)
+        return self._kept(done.assembly, docs)
+
     def compress_documents(
         self,
         documents: Sequence[Document],
         query: str,
         callbacks: Callbacks | None = None,
     ) -> Sequence[Document]:
-        """Keep the documents briefpack places, in its order, for ``query``."""
-        docs = list(documents)
-        a = self.assemble(docs, query)
-        if callbacks is not None:
-            CallbackManager.configure(inheritable_callbacks=callbacks).on_custom_event(
-                "briefpack", _event(a)
-            )
-        return self._kept(a, docs)
+        """Keep the documents briefpack places, in its order, for ``query``; ``callbacks``
+        get the request's ``EVENT``."""
+        return self._compress(documents, query, _manager(callbacks))
 
     async def acompress_documents(
         self,
@@ -250,59 +302,56 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
         callbacks: Callbacks | None = None,
     ) -> Sequence[Document]:
         """``compress_documents`` with the embeddings' async calls."""
-        docs = list(documents)
-        a = await self.aassemble(docs, query)
-        if callbacks is not None:
-            await AsyncCallbackManager.configure(inheritable_callbacks=callbacks).on_custom_event(
-                "briefpack", _event(a)
-            )
-        return self._kept(a, docs)
+        return await self._acompress(documents, query, _amanager(callbacks))
 
     def transform_documents(
         self, documents: Sequence[Document], **kwargs: Any
     ) -> Sequence[Document]:
-        """Same as ``compress_documents``; pass the query as ``query=`` if there is one."""
-        docs = list(documents)
-        return self._kept(self.assemble(docs, kwargs.get("query", "")), docs)
+        """Same as ``compress_documents``; pass the query as ``query=`` if there is one (and
+        ``callbacks=`` for the ``EVENT``)."""
+        manager = _manager(kwargs.get("callbacks"))
+        return self._compress(documents, kwargs.get("query", ""), manager)
 
     async def atransform_documents(
         self, documents: Sequence[Document], **kwargs: Any
     ) -> Sequence[Document]:
         """``transform_documents`` with the embeddings' async calls."""
-        docs = list(documents)
-        return self._kept(await self.aassemble(docs, kwargs.get("query", "")), docs)
+        manager = _amanager(kwargs.get("callbacks"))
+        return await self._acompress(documents, kwargs.get("query", ""), manager)
 
     def as_runnable(self) -> RunnableLambda[Any, list[Document]]:
         """This compressor as an LCEL step: documents in (a list, or a dict with
         ``"documents"`` and ``"question"`` / ``"query"``), documents out.
 
         ``retriever | compressor`` builds the same step (the retriever's query is not passed
-        on in that form; a compressor only needs it for MMR with embeddings).
+        on in that form; a compressor only needs it for MMR with embeddings). Either way the
+        run's callbacks get the request's ``EVENT``.
         """
 
-        def compress(inputs: Any) -> list[Document]:
-            if isinstance(inputs, Mapping):
-                docs = _documents_in(inputs, ("documents", "context"))
-                query = inputs.get("question", inputs.get("query", inputs.get("input", "")))
-                return list(self.compress_documents(docs, query))
-            return list(
-                self.transform_documents(_documents_in({"documents": inputs}, ("documents",)))
-            )
+        def compress(inputs: Any, config: RunnableConfig) -> list[Document]:
+            docs, query = _compress_input(inputs)
+            return self._compress(docs, query, get_callback_manager_for_config(config))
 
-        async def acompress(inputs: Any) -> list[Document]:
-            if isinstance(inputs, Mapping):
-                docs = _documents_in(inputs, ("documents", "context"))
-                query = inputs.get("question", inputs.get("query", inputs.get("input", "")))
-                return list(await self.acompress_documents(docs, query))
-            docs = _documents_in({"documents": inputs}, ("documents",))
-            return list(await self.atransform_documents(docs))
+        async def acompress(inputs: Any, config: RunnableConfig) -> list[Document]:
+            docs, query = _compress_input(inputs)
+            manager = get_async_callback_manager_for_config(config)
+            return await self._acompress(docs, query, manager)
 
         return RunnableLambda(compress, afunc=acompress, name="BriefpackCompressor")
 
-    def __call__(self, inputs: Any) -> list[Document]:
+    def __call__(self, inputs: Any, config: RunnableConfig | None = None) -> list[Document]:
         """Compress ``inputs`` (what ``as_runnable`` takes); lets ``retriever | compressor``
-        coerce the compressor into a runnable step."""
-        return self.as_runnable().invoke(inputs)
+        coerce the compressor into a runnable step (which passes its ``config`` on)."""
+        return self.as_runnable().invoke(inputs, config)
+
+
+def _compress_input(inputs: Any) -> tuple[list[Document], str]:
+    """What ``as_runnable`` takes: a list of documents, or a dict with the documents and the
+    question."""
+    if isinstance(inputs, Mapping):
+        docs = _documents_in(inputs, ("documents", "context"))
+        return docs, inputs.get("question", inputs.get("query", inputs.get("input", "")))
+    return _documents_in({"documents": inputs}, ("documents",)), ""
 
 
 class BriefpackPromptValue(ChatPromptValue):
@@ -356,7 +405,7 @@ def prompt_runnable(
     d_keys = (documents_key,) if isinstance(documents_key, str) else tuple(documents_key)
     h_keys = (history_key,) if isinstance(history_key, str) else tuple(history_key)
 
-    def make_prompt(inputs: Mapping[str, Any]) -> BriefpackPromptValue:
+    def make_prompt(inputs: Mapping[str, Any], config: RunnableConfig) -> BriefpackPromptValue:
         if not isinstance(inputs, Mapping):
             raise InputError(
                 f"prompt_runnable takes a dict with the question ({' or '.join(q_keys)}) and "
@@ -372,7 +421,11 @@ def prompt_runnable(
         docs = _documents_in(inputs, d_keys)
         history = next((inputs[k] for k in h_keys if k in inputs), None)
         chunks = to_chunks(docs, keys=keys)
-        a = run(opts, question, chunks, history=to_history(history), adapter="prompt_runnable")
+        done = run_timed(
+            opts, question, chunks, history=to_history(history), adapter="prompt_runnable"
+        )
+        _emit(get_callback_manager_for_config(config), done)
+        a = done.assembly
         return BriefpackPromptValue(messages=to_messages(a, cache=cache), assembly=a)
 
     return RunnableLambda(make_prompt, name="briefpack")

@@ -23,6 +23,7 @@ instructions) around the labelled sources.
 Needs ``llama-index-core``: ``pip install 'briefpack[llamaindex]'``.
 """
 
+import asyncio
 import json
 import threading
 import uuid
@@ -40,6 +41,11 @@ try:
         field_serializer,
         field_validator,
     )
+    from llama_index.core.instrumentation import (  # type: ignore[attr-defined]
+        get_dispatcher,
+    )
+    from llama_index.core.instrumentation.event_handlers import NullEventHandler
+    from llama_index.core.instrumentation.events import BaseEvent
     from llama_index.core.postprocessor.types import BaseNodePostprocessor
     from llama_index.core.prompts import ChatPromptTemplate
     from llama_index.core.schema import (
@@ -72,7 +78,7 @@ from ._common import (
     fold_options,
     merge_keys,
     note_vectors,
-    run,
+    run_timed,
     tokenizer_name,
 )
 from ._llamaindex_nodes import (
@@ -84,6 +90,7 @@ from ._llamaindex_nodes import (
     parent_resolver,
     to_nodes,
 )
+from ._trace import Timed
 
 __all__ = [
     "ASSEMBLY_KEY",
@@ -91,6 +98,7 @@ __all__ = [
     "LABEL_KEY",
     "MAX_CHAIN",
     "MAX_HELD",
+    "BriefpackAssembled",
     "BriefpackPostprocessor",
     "assembly_of",
     "chunks_resolver",
@@ -105,6 +113,44 @@ ASSEMBLY_KEY = "briefpack_assembly"
 """The metadata key of the key ``assembly_of`` finds a returned node's ``Assembly`` by."""
 MAX_HELD = 1024
 """Assemblies held for ``assembly_of``: the latest this many queries' (older ones are let go)."""
+
+
+class BriefpackAssembled(BaseEvent):
+    """The instrumentation event of one ``BriefpackPostprocessor`` request, sent through
+    LlamaIndex's dispatcher (``llama_index.core.instrumentation``) to every event handler
+    attached to it or to the root dispatcher.
+
+    ``summary`` is ``briefpack.integrations.trace_summary``'s dict (placed ids, drops counted
+    by reason, token counts, ``empty_reason``, wall time: JSON data of bounded size, what
+    ``model_dump()`` writes); ``assembly`` is the request's ``Assembly`` (left out of
+    ``model_dump``), whose ``record()`` is the full account.
+    """
+
+    summary: dict[str, Any]
+    assembly: Any = Field(default=None, exclude=True)
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "BriefpackAssembled"
+
+
+_dispatcher = get_dispatcher(__name__)
+
+
+def _listened() -> bool:
+    """Whether an event handler (other than the root's null one) would receive an event."""
+    d: Any = _dispatcher
+    while d is not None:
+        if any(not isinstance(h, NullEventHandler) for h in d.event_handlers):
+            return True
+        d = d.parent if d.propagate else None
+    return False
+
+
+def _emit(done: Timed) -> None:
+    if _listened():
+        _dispatcher.event(BriefpackAssembled(summary=done.summary(), assembly=done.assembly))
+
 
 _held: "OrderedDict[str, Assembly]" = OrderedDict()
 _held_lock = threading.Lock()
@@ -335,23 +381,70 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
             self._built = built
         return self._built
 
-    def _vectors(self, ranked: list[NodeWithScore]) -> list[Any]:
-        vectors = [n.node.embedding for n in ranked]
-        missing = [i for i, v in enumerate(vectors) if v is None]
-        if self.embed_model is not None and missing:
-            texts = [ranked[i].node.get_content(metadata_mode=MetadataMode.EMBED) for i in missing]
-            for i, v in zip(missing, self.embed_model.get_text_embedding_batch(texts)):
-                vectors[i] = v
-        return vectors
-
-    def _run(
+    def _ranked(
         self, nodes: Sequence[NodeWithScore], query: str | QueryBundle | None
-    ) -> tuple[Assembly, list[NodeWithScore], NodeMap, dict[str, list[BaseNode]]]:
-        opts = self._options()
+    ) -> tuple[list[NodeWithScore], QueryBundle | None]:
         ranked = list(nodes)
         if self.sort:
             ranked.sort(key=lambda n: (n.score is None, -(n.score or 0.0)))
-        bundle = QueryBundle(query) if isinstance(query, str) else query
+        return ranked, QueryBundle(query) if isinstance(query, str) else query
+
+    def _to_embed(self, ranked: list[NodeWithScore]) -> tuple[list[Any], list[int], list[str]]:
+        """The nodes' own embeddings, and which nodes ``embed_model`` embeds (with their text)."""
+        vectors = [n.node.embedding for n in ranked]
+        missing = [i for i, v in enumerate(vectors) if v is None] if self.embed_model else []
+        texts = [ranked[i].node.get_content(metadata_mode=MetadataMode.EMBED) for i in missing]
+        return vectors, missing, texts
+
+    def _query_text(self, bundle: QueryBundle | None) -> str | None:
+        """The query ``embed_model`` embeds for MMR, when it has to (None: no call)."""
+        opts = self._options()
+        if opts.get("mmr") is None or opts.get("query_vector") is not None or bundle is None:
+            return None
+        if bundle.embedding is not None or self.embed_model is None or not bundle.query_str:
+            return None
+        return bundle.query_str
+
+    def _embedded(
+        self, ranked: list[NodeWithScore], bundle: QueryBundle | None
+    ) -> tuple[list[Any], Any]:
+        """The vectors of the ranked nodes and the query's, with ``embed_model``'s sync calls."""
+        vectors, missing, texts = self._to_embed(ranked)
+        if missing and self.embed_model is not None:
+            for i, v in zip(missing, self.embed_model.get_text_embedding_batch(texts)):
+                vectors[i] = v
+        query = self._query_text(bundle)
+        if query is not None and self.embed_model is not None:
+            return vectors, self.embed_model.get_query_embedding(query)
+        return vectors, None
+
+    async def _aembedded(
+        self, ranked: list[NodeWithScore], bundle: QueryBundle | None
+    ) -> tuple[list[Any], Any]:
+        """``_embedded`` with the async calls (``aget_text_embedding_batch``,
+        ``aget_query_embedding``), for ``aquery`` / ``apostprocess_nodes``."""
+        vectors, missing, texts = self._to_embed(ranked)
+        if missing and self.embed_model is not None:
+            got = await self.embed_model.aget_text_embedding_batch(texts)
+            for i, v in zip(missing, got):
+                vectors[i] = v
+        query = self._query_text(bundle)
+        if query is not None and self.embed_model is not None:
+            return vectors, await self.embed_model.aget_query_embedding(query)
+        return vectors, None
+
+    def _run(
+        self,
+        nodes: Sequence[NodeWithScore],
+        query: str | QueryBundle | None,
+        embedded: tuple[list[NodeWithScore], QueryBundle | None, list[Any], Any] | None = None,
+    ) -> tuple[Assembly, list[NodeWithScore], NodeMap, dict[str, list[BaseNode]]]:
+        opts = self._options()
+        if embedded is None:
+            ranked, bundle = self._ranked(nodes, query)
+            vectors, query_vector = self._embedded(ranked, bundle)
+        else:
+            ranked, bundle, vectors, query_vector = embedded
         keys = merge_keys(DEFAULT_KEYS, self.keys)
         tokens: list[int | None] = [None] * len(ranked)
         tokens_of: Callable[[BaseNode], int] | None = None
@@ -365,18 +458,17 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
             if ranked:
                 shown = [n.node.get_content(metadata_mode=mode) for n in ranked]
                 tokens = list(count_tokens(shown, encoding=tokenizer))
-        vectors = self._vectors(ranked)
-        chunks = [
-            node_chunk(n.node, n.score, keys=keys, tokens=t).replace(vector=v)
-            for n, t, v in zip(ranked, tokens, vectors)
-        ]
+        chunks = [node_chunk(n.node, n.score, keys=keys, tokens=t) for n, t in zip(ranked, tokens)]
+        for i, (n, v) in enumerate(zip(ranked, vectors)):
+            if v is not n.node.embedding:  # embedded here: a copy (replace costs ~40 us)
+                chunks[i] = chunks[i].replace(vector=v)
         note_vectors("BriefpackPostprocessor", self.dedupe, vectors, _NO_VECTORS_HINT)
         extra: dict[str, Any] = {}
         if opts.get("mmr") is not None and opts.get("query_vector") is None and bundle is not None:
             if bundle.embedding is not None:
                 extra["query_vector"] = bundle.embedding
-            elif self.embed_model is not None and bundle.query_str:
-                extra["query_vector"] = self.embed_model.get_query_embedding(bundle.query_str)
+            elif query_vector is not None:
+                extra["query_vector"] = query_vector
         fetched: NodeMap = {}
         chains: dict[str, list[BaseNode]] = {}
         if self.docstore is not None and (self.parents or self.neighbors):
@@ -391,15 +483,32 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
                     self.docstore, [n.node for n in ranked], keys=keys, chains=chains
                 )
         question = bundle.query_str if bundle is not None else ""
-        a = run(opts, question, chunks, adapter="BriefpackPostprocessor", **extra)
-        self._last = a
+        done = run_timed(opts, question, chunks, adapter="BriefpackPostprocessor", **extra)
+        _emit(done)
+        a = self._last = done.assembly
         return a, ranked, fetched, chains
+
+    async def _arun(
+        self, nodes: Sequence[NodeWithScore], query: str | QueryBundle | None
+    ) -> tuple[Assembly, list[NodeWithScore], NodeMap, dict[str, list[BaseNode]]]:
+        """``_run`` with the embedding model's async calls; the rest runs in a worker thread
+        (as LlamaIndex runs a postprocessor without an async path)."""
+        ranked, bundle = self._ranked(nodes, query)
+        vectors, query_vector = await self._aembedded(ranked, bundle)
+        embedded = (ranked, bundle, vectors, query_vector)
+        return await asyncio.to_thread(self._run, nodes, query, embedded)
 
     def assemble(
         self, nodes: Sequence[NodeWithScore], query: str | QueryBundle | None = None
     ) -> Assembly:
         """The full ``Assembly`` for these nodes: prompt, sources, drops and record."""
         return self._run(nodes, query)[0]
+
+    async def aassemble(
+        self, nodes: Sequence[NodeWithScore], query: str | QueryBundle | None = None
+    ) -> Assembly:
+        """``assemble`` with ``embed_model``'s async calls (``aget_text_embedding_batch``)."""
+        return (await self._arun(nodes, query))[0]
 
     def qa_template(self) -> ChatPromptTemplate:
         """A ``text_qa_template`` whose system message is briefpack's system prompt (this
@@ -439,7 +548,23 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
         nodes: list[NodeWithScore],
         query_bundle: QueryBundle | None = None,
     ) -> list[NodeWithScore]:
-        assembly, ranked, fetched, chains = self._run(nodes, query_bundle)
+        return self._nodes_out(*self._run(nodes, query_bundle))
+
+    async def _apostprocess_nodes(
+        self,
+        nodes: list[NodeWithScore],
+        query_bundle: QueryBundle | None = None,
+    ) -> list[NodeWithScore]:
+        """The async path of ``aquery``: embeds with ``aget_text_embedding_batch``."""
+        return self._nodes_out(*await self._arun(nodes, query_bundle))
+
+    def _nodes_out(
+        self,
+        assembly: Assembly,
+        ranked: list[NodeWithScore],
+        fetched: NodeMap,
+        chains: dict[str, list[BaseNode]],
+    ) -> list[NodeWithScore]:
         out = to_nodes(assembly, ranked, fetched, chains=chains, neighbors=self.neighbors)
         if not self.label_nodes or not out:
             return out
