@@ -285,3 +285,46 @@ def test_assemble_alone(benchmark: Any, framework: str, n: int) -> None:
     benchmark.group = f"{framework} n={n}"
     a = benchmark(bp.assemble, "relocation policy?", chunks, budget=BUDGET, tokenizer="approx")
     _info(benchmark, [s.chunk.id for s in a.sources], [s.chunk.text for s in a.sources], corpus)
+
+
+# ---------------------------------------------------------------- side by side (the script)
+# ``benches/integrations_side_by_side.py`` measures these pairs in turns and reports medians
+# (docs/integrations.md, "Side by side"); here each side of each case runs once (timing off),
+# 40 hits, with and without the 1536-d seeded vectors.
+
+
+def _side_by_side() -> Any:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import integrations_side_by_side
+
+    return integrations_side_by_side
+
+
+@pytest.mark.parametrize("dims", [0, 1536])
+@pytest.mark.parametrize("framework", ["langchain", "llamaindex", "haystack"])
+def test_side_by_side(benchmark: Any, framework: str, dims: int) -> None:
+    sbs = _side_by_side()
+    pytest.importorskip(
+        {"langchain": "langchain_core", "llamaindex": "llama_index.core"}.get(framework, framework)
+    )
+    if dims:
+        pytest.importorskip("numpy")
+    case = sbs.CASES[framework](sbs.hits(40, dims))
+    native, ours = case.sides
+    benchmark.group = f"side by side {framework} vectors={dims}"
+    got = benchmark(ours.call)
+    handed = sbs.handed(got)
+    assert handed["exact"] == 0  # briefpack hands no text twice
+    assert 0 < handed["tokens"] <= sbs.BUDGET
+    assert sbs.handed(native.call())["documents"] > 0
+    [row_native, row_ours] = sbs.measure(case, runs=1, inner=1)
+    assert (row_native["side"], row_ours["side"]) == (native.name, ours.name)
+
+
+def test_side_by_side_trace_bytes() -> None:
+    pytest.importorskip("haystack")
+    got = _side_by_side().trace_bytes(30)
+    assert got["summary"] < 2_000 < got["record"] < got["to_dict"]
