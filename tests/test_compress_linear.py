@@ -69,7 +69,8 @@ def _exhaustive_fit(text: str, question: str, budget: int, backend: str) -> tupl
     framing_budget = a.tokens["context_budget"]
     spans = sentence_spans([text])[0]
     scores = get_kernels(backend).score_sentences(question, [text[x:y] for x, y in spans], [text])
-    relevant = max(sum(1 for s in scores if s > 0), 1)
+    floor = compress.DEFAULT_CUT * max(scores, default=0.0)  # the default compress_cut
+    relevant = max(sum(1 for s in scores if s > 0 and s >= floor), 1)
     n_sep = bp.count_tokens(["\n\n"])[0]
     for j in range(relevant, 0, -1):
         keep = _exhaustive_keep(text, scores, j, backend)

@@ -195,8 +195,8 @@ def _cut_all(backend: str, cut: float | None) -> bp.Assembly:
     )
 
 
-def test_compress_cut_keeps_only_sentences_near_the_best(backend: str) -> None:
-    loose = _cut_all(backend, None)
+def test_compress_cut_keeps_only_sentences_near_the_requests_best(backend: str) -> None:
+    loose = _cut_all(backend, 0)  # no cut: every sentence sharing a term
     tight = _cut_all(backend, 0.9)
     source = next(s for s in loose.sources if s.chunk.id == "a")
     assert source.compression is not None
@@ -206,14 +206,40 @@ def test_compress_cut_keeps_only_sentences_near_the_best(backend: str) -> None:
     assert list(source.compression.kept) == [0]
     assert source.chunk.text == "Pro includes single sign-on and seats."
     assert tight.record()["settings"]["compress_cut"] == 0.9
-    assert "compress_cut" not in loose.record()["settings"]
+    assert loose.record()["settings"]["compress_cut"] == 0
     # a source that shares no term keeps its best sentence, as without a cut
     assert [s.chunk.text for s in tight.sources if s.chunk.id == "b"] == ["Other text about cats."]
 
 
-@pytest.mark.parametrize("bad", [0, 0.0, -0.5, 1.5, float("nan"), "0.5", True])
+def test_the_default_cut_is_a_fifth_of_the_requests_best(backend: str) -> None:
+    default = _cut_all(backend, None)
+    assert "compress_cut" not in default.record()["settings"]
+    assert [s.chunk.text for s in default.sources] == [
+        s.chunk.text for s in _cut_all(backend, 0.2).sources
+    ]
+    # the cut is relative to the request's best, not the source's: a source whose best
+    # sentence scores under a fifth of the request's best keeps just that one
+    chunks = [
+        {"id": "a", "text": "Pro includes single sign-on. Pro has seats."},
+        {"id": "b", "text": "Seats are billed monthly. Pro is the plan. Cats purr."},
+    ]
+    got = bp.assemble(
+        "Does Pro include single sign-on?",
+        chunks,
+        budget=400,
+        tokenizer="approx",
+        compress="all",
+        backend=backend,
+    )
+    assert [s.chunk.text for s in got.sources] == [
+        "Pro includes single sign-on.",
+        "Pro is the plan.",
+    ]
+
+
+@pytest.mark.parametrize("bad", [-0.5, 1.5, float("nan"), "0.5", True])
 def test_compress_cut_out_of_range_is_an_input_error(bad: Any) -> None:
-    with pytest.raises(bp.InputError, match=r"compress_cut must be a number in \(0, 1\]") as e:
+    with pytest.raises(bp.InputError, match=r"compress_cut must be a number in \[0, 1\]") as e:
         bp.Assembler(compress="all", compress_cut=bad)
     assert e.value.option == "compress_cut"
 
@@ -245,7 +271,7 @@ _options = st.fixed_dictionaries(
         "labels": st.sampled_from(["xml", "brackets"]),
         "tokenizer": st.sampled_from(["approx", "o200k_base"]),
         "dedupe": st.sampled_from([None, "jaccard"]),
-        "compress_cut": st.sampled_from([None, 0.5, 1.0]),
+        "compress_cut": st.sampled_from([None, 0, 0.5, 1.0]),
     }
 )
 _question = st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join)

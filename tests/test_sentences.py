@@ -203,16 +203,16 @@ def test_caveat_scores_as_relevant_thanks_to_the_learned_alias(backend: str) -> 
     scores = k.score_sentences(CAVEAT_QUESTION, sentences, texts)
     plain = k.score_sentences(CAVEAT_QUESTION, sentences, [])
     caveat = sentences.index(CAVEAT)
-    # Relevant by the rule "at least half the best score of the request" ...
-    assert scores[caveat] >= 0.5 * max(scores)
+    # Relevant by the rule "at least two fifths of the best score of the request" ...
+    assert scores[caveat] >= 0.4 * max(scores)
     # ... only because of the alias: without it, the caveat is below that line ...
-    assert plain[caveat] < 0.5 * max(plain)
+    assert plain[caveat] < 0.4 * max(plain)
     # ... and below the setup guides that spell "single sign-on" out, which it now outranks.
     guides = [i for i, s in enumerate(sentences) if "URL" in s and "ingle sign-on" in s]
     assert guides
     assert all(plain[caveat] < plain[g] for g in guides)
     assert all(scores[caveat] > scores[g] for g in guides)
-    kept = k.select_sentences(sentences, scores, 0.5 * max(scores))
+    kept = k.select_sentences(sentences, scores, 0.4 * max(scores))
     assert caveat in kept
 
 
@@ -244,6 +244,27 @@ def test_accents_and_case_are_folded_on_both_sides(backend: str) -> None:
     learned = k.score_sentences("Is cafe creme here?", ["CC is here.", "No."], ["café crème (CC)"])
     assert learned[0] > 0.0
     assert learned[1] == 0.0
+
+
+def test_long_ascii_terms_are_stemmed_to_five_letters(backend: str) -> None:
+    k = get_kernels(backend)
+    sentences = ["The bridge spans the Tay.", "Construction finished in 1887.", "Closed Monday."]
+    got = k.score_sentences("When was it constructed? Open on Mondays?", sentences, [])
+    assert got[0] == 0.0
+    assert min(got[1:]) > 0.0  # const, monda
+    # short terms, digits and other scripts stay whole; a stopword is dropped before the cut
+    assert k.score_sentences("Is SSO in 20245?", ["SSO 2024 here."], []) == k.score_sentences(
+        "Is SSO in 20246?", ["SSO 2024 here."], []
+    )
+    assert k.score_sentences("東京都庁舎は", ["東京都庁舎"], [])[0] > 0.0
+    assert k.score_sentences("having", ["havin haven"], []) == [0.0]
+    assert [ref.stem(t) for t in ["construction", "sso", "zürich", "2024abcdef", "plans"]] == [
+        "const",
+        "sso",
+        "zürich",
+        "2024abcdef",
+        "plans",
+    ]
 
 
 def test_fold_keeps_letters_of_other_scripts() -> None:

@@ -261,14 +261,16 @@ def sentence_scorer(value: Any, values: Mapping[str, Any]) -> Any:
 
 
 def compress_cut(value: Any, values: Mapping[str, Any]) -> Any:
-    """The relative relevance cut of the built-in sentence scorer, in (0, 1], or None."""
+    """The relative relevance cut of the built-in sentence scorer, in [0, 1], or None (the
+    default cut, ``_stages.compress.DEFAULT_CUT``)."""
     if value is None:
         return None
     x = real(value)
-    if isinstance(value, bool) or x is None or not (0.0 < x <= 1.0):  # also rejects NaN
+    if isinstance(value, bool) or x is None or not (0.0 <= x <= 1.0):  # also rejects NaN
         raise InputError(
-            f"compress_cut must be a number in (0, 1] (keep a sentence scoring at least this "
-            f"share of its source's best) or None, got {shown(value)}",
+            f"compress_cut must be a number in [0, 1] (keep a sentence scoring at least this "
+            f"share of the request's best sentence; 0: every sentence scoring above 0) or "
+            f"None (the default, 0.2), got {shown(value)}",
             option="compress_cut",
         )
     if values["sentence_scorer"] is not None:

@@ -522,8 +522,8 @@ class Options:
             record=lambda v, _: OMIT if v is None else v,
             cli=Flag(
                 "with compression, keep a sentence only when it scores at least CUT times the "
-                "best sentence of its source, in (0, 1] (default: every sentence sharing a "
-                "term with the question)",
+                "request's best sentence, in [0, 1] (default: 0.2; 0: every sentence sharing "
+                "a term with the question)",
                 "float",
                 "CUT",
                 commands=_PROMPT,

@@ -18,7 +18,8 @@
 //! * [`score`]: BM25 (k1 = 1.2, b = 0.75, idf `ln(1 + (N - df + 0.5) / (df + 0.5))`) over the
 //!   sentences as the collection, on the shared words folded for accents (decomposed, the
 //!   combining diacritical marks dropped, lowercased) with each learned long form read as its
-//!   short form; the question's distinct non-stopword terms are summed in first-occurrence
+//!   short form, then each all-ASCII-letter term longer than [`STEM`] letters cut to its
+//!   first [`STEM`] (after the stopword test); the question's distinct non-stopword terms are summed in first-occurrence
 //!   order, the same float64 operations in the same order as the reference, so the floats are
 //!   identical.
 //! * [`select`]: the sentences scoring `>= threshold`, closed under "continues": the next
@@ -465,6 +466,18 @@ fn terms(text: &str, table: &HashMap<Vec<String>, String>, longest: usize) -> Ve
     out
 }
 
+/// Terms longer than this many letters, all ASCII `a`-`z`, are cut to their first `STEM`
+/// (a truncation stemmer: "contribute" and "contribution" are one term, `contr`).
+pub const STEM: usize = 5;
+
+/// `term` cut to its first `STEM` letters when it is longer and all ASCII `a`-`z`
+/// (`reference.sentences.stem`).
+fn stem(term: &mut String) {
+    if term.len() > STEM && term.bytes().all(|b| b.is_ascii_lowercase()) {
+        term.truncate(STEM);
+    }
+}
+
 /// BM25 relevance of each sentence to `question`, the sentences being the collection, with
 /// the aliases `alias_texts` define (`reference.score_sentences`).
 #[must_use]
@@ -480,15 +493,23 @@ pub fn score<S: AsRef<str>, A: AsRef<str>>(
     let longest = table.keys().map(Vec::len).max().unwrap_or(0);
     let docs: Vec<Vec<String>> = sentences
         .iter()
-        .map(|s| terms(s.as_ref(), &table, longest))
+        .map(|s| {
+            let mut ts = terms(s.as_ref(), &table, longest);
+            ts.iter_mut().for_each(stem);
+            ts
+        })
         .collect();
     let n = docs.len();
     if n == 0 {
         return Vec::new();
     }
     let mut query: Vec<String> = Vec::new();
-    for t in terms(question, &table, longest) {
-        if !STOPWORDS.contains(&t.as_str()) && !query.contains(&t) {
+    for mut t in terms(question, &table, longest) {
+        if STOPWORDS.contains(&t.as_str()) {
+            continue;
+        }
+        stem(&mut t);
+        if !query.contains(&t) {
             query.push(t);
         }
     }
@@ -702,6 +723,19 @@ mod tests {
             &[] as &[&str],
         );
         assert!(folded[0] > 0.0 && folded[1] == 0.0);
+    }
+
+    #[test]
+    fn scores_stem_long_ascii_terms() {
+        // "contribution" and "contribute" are one term; a stopword is tested before the cut.
+        let s = score(
+            "What did it contribute to?",
+            &["Its contribution was large.", "Nothing else."],
+            &[] as &[&str],
+        );
+        assert!(s[0] > 0.0 && s[1] == 0.0);
+        let t = score("having", &["haven havin"], &[] as &[&str]);
+        assert_eq!(t, vec![0.0]);
     }
 
     #[test]

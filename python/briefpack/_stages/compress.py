@@ -5,9 +5,10 @@ Each item's text is split into sentences (``split_sentences``) and every sentenc
 against the question, in one call per request: the built-in scorer (BM25 over the request's
 sentences, with the abbreviations the candidates define read as one term: ``score_sentences``)
 or the caller's ``sentence_scorer(question, sentences)``. A sentence is *relevant* when its
-score is above 0 and, with ``compress_cut`` (built-in scorer only), at least ``compress_cut``
-times the best score of its text; a text with no relevant sentence keeps its best one (its
-first, on ties), so a compressed source is never empty. A *cut* of an item keeps the ``j``
+score is above 0 and, with the built-in scorer, at least ``compress_cut`` (default
+``DEFAULT_CUT``; 0: no cut) times the best score of the sentences scored in that call (the
+request's best); a text with no relevant sentence keeps its best one (its first, on ties), so
+a compressed source is never empty. A *cut* of an item keeps the ``j``
 best sentences (score descending, ties in text order) plus the neighbours that continue them
 (``select_sentences``: "It needs the add-on." keeps its antecedent), for ``j`` from 1 to the
 number of relevant sentences. The cut text is the kept sentences in their original order;
@@ -41,7 +42,13 @@ from ..prompt import render_source
 from ..types import Compression
 from .context import Item, Request
 
-__all__ = ["ELISION", "fit", "run", "score"]
+__all__ = ["DEFAULT_CUT", "ELISION", "fit", "run", "score"]
+
+DEFAULT_CUT = 0.2
+"""``compress_cut`` when it is not given (built-in scorer): a sentence is relevant when it
+scores at least this share of the best sentence scored with it (its request's best, as one
+scorer call sees them). Chosen on the dev splits of docs/compression.md; ``compress_cut=0``
+is the rule before it (every sentence scoring above 0)."""
 
 ELISION = " \u2026 "
 """What stands between two kept sentences that were not adjacent: `` … `` (U+2026 with a
@@ -73,24 +80,29 @@ def score(items: Sequence[Item], req: Request) -> None:
     starts, ends, offsets = req.kernels.split_sentences(texts)
     flat = [texts[i][starts[j] : ends[j]] for i in range(len(todo)) for j in _range(offsets, i)]
     scores = _scores(flat, req, todo, offsets) if flat else []
+    cut = req.options.compress_cut
+    if req.options.sentence_scorer is not None:
+        floor = 0.0  # a caller's scorer decides relevance itself: a score above 0
+    else:
+        floor = (DEFAULT_CUT if cut is None else cut) * max(scores, default=0.0)
     for i, it in enumerate(todo):
         spans = [(starts[j], ends[j]) for j in _range(offsets, i)]
         mine = scores[offsets[i] : offsets[i + 1]]
         ranking = sorted(range(len(mine)), key=lambda k: (-mine[k], k))
-        relevant = _relevant(mine, req.options.compress_cut) if mine else 0
+        relevant = _relevant(mine, floor) if mine else 0
         req.scratch.sentences[_key(it)] = Sentences(texts[i], spans, mine, ranking, relevant)
 
 
-def _relevant(scores: Sequence[float], cut: float | None) -> int:
-    """How many sentences of one text are relevant (>= 1): those scoring above 0 and, with a
-    ``compress_cut``, at least ``cut`` times the text's best score.
+def _relevant(scores: Sequence[float], floor: float) -> int:
+    """How many sentences of one text are relevant (>= 1): those scoring above 0 and at least
+    ``floor`` (the request's cut: ``compress_cut`` times the best score of the sentences
+    scored with these).
 
-    >>> _relevant([0.0, 2.0, 0.9, 1.0], None), _relevant([0.0, 2.0, 0.9, 1.0], 0.5)
+    >>> _relevant([0.0, 2.0, 0.9, 1.0], 0.0), _relevant([0.0, 2.0, 0.9, 1.0], 1.0)
     (3, 2)
-    >>> _relevant([0.0, 0.0], 0.5), _relevant([3.0, 3.0], 1.0)
-    (1, 2)
+    >>> _relevant([0.0, 0.0], 0.5), _relevant([3.0, 3.0], 3.0), _relevant([1.0, 0.5], 4.0)
+    (1, 2, 1)
     """
-    floor = 0.0 if cut is None else cut * max(scores)
     return max(sum(1 for s in scores if s > 0.0 and s >= floor), 1)
 
 

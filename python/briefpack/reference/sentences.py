@@ -423,6 +423,23 @@ def _terms(text: str, aliases: dict[tuple[str, ...], str], longest: int) -> list
     return out
 
 
+STEM = 5
+"""Scoring terms longer than this, all ASCII ``a``-``z``, are cut to their first ``STEM``
+letters."""
+
+
+def stem(term: str) -> str:
+    """``term`` cut to its first ``STEM`` letters when it is longer and all ASCII ``a``-``z``
+    (a truncation stemmer: word forms share a term), else ``term`` unchanged.
+
+    >>> stem("contribution"), stem("contribute"), stem("sso"), stem("zürich"), stem("2024abc")
+    ('contr', 'contr', 'sso', 'zürich', '2024abc')
+    """
+    if len(term) > STEM and all("a" <= c <= "z" for c in term):
+        return term[:STEM]
+    return term
+
+
 def score_sentences(
     question: str, sentences: Sequence[str], alias_texts: Sequence[str] = ()
 ) -> list[float]:
@@ -430,7 +447,9 @@ def score_sentences(
 
     Terms are the shared words (``reference.text.words``) folded for accents (``fold``: the
     question's "fiancee" matches a sentence's "fiancée"); an abbreviation defined anywhere in
-    ``alias_texts`` ("single sign-on (SSO)") makes its long form and its short form one term.
+    ``alias_texts`` ("single sign-on (SSO)") makes its long form and its short form one term;
+    then a long all-ASCII-letter term is cut to its first five letters (``stem``: "contribute"
+    matches "contribution"), the question's stopwords being dropped before that cut.
 
     >>> s = score_sentences("Is single sign-on in Pro?", ["Pro has SSO.", "Billing is monthly."],
     ...                     ["Pro includes single sign-on (SSO)."])
@@ -443,11 +462,13 @@ def score_sentences(
     for short, long in sentence_aliases(alias_texts):
         table[tuple(fold(w) for w in long.split(" "))] = fold(short)
     longest = max((len(k) for k in table), default=0)
-    docs = [_terms(s, table, longest) for s in sentences]
+    docs = [[stem(t) for t in _terms(s, table, longest)] for s in sentences]
     n = len(docs)
     if n == 0:
         return []
-    query = [t for t in dict.fromkeys(_terms(question, table, longest)) if t not in STOPWORDS]
+    query = list(
+        dict.fromkeys(stem(t) for t in _terms(question, table, longest) if t not in STOPWORDS)
+    )
     avgdl = float(sum(len(d) for d in docs)) / float(n)
     df = Counter(t for d in docs for t in set(d))
     idf = {

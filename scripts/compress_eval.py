@@ -1,0 +1,409 @@
+"""Measure compression: evidence kept against tokens spent, on a single-hop and a multi-hop set.
+
+Usage (from the repository root; the data files are not in the repository, see
+docs/compression.md for where they come from)::
+
+    python scripts/compress_eval.py --xquad xquad.en.json --hotpot dev.json test.json \\
+        --split dev [--cuts 0.2,0.3,0.5] [--only fixed|budgets] [--limit N]
+
+Single-hop: XQuAD's English file (1,190 SQuAD v1.1 development questions). Each question's
+candidates are its article's chunks ranked by BM25 (``benches/make_qa.py``), the evidence its
+gold answer strings (recall: a gold string is in the placed text). Multi-hop: HotpotQA records
+in the distractor setting (question, answer, the 10 ``context`` paragraphs, the
+``supporting_facts``), one record per line or a JSON list. Each paragraph is one candidate
+(its title is the id), ranked by BM25 against the question over title and text; recall is the
+share of the supporting-fact sentences whose text is in the placed text.
+
+Splits: XQuAD by article (even = dev, odd = held-back, as ``benches/make_qa.py``); HotpotQA by
+the parity of the first byte of SHA-1 of the record's ``_id``. Choices are made on ``dev``;
+``heldout`` is for one final run.
+
+What is run, per question:
+
+* *fixed top-k*: the ``--k`` best candidates with room for all of them (budget 1,000,000):
+  ``compress=None``, ``"all"`` with each ``compress_cut`` of ``--cuts`` (and the rule without
+  one), and the baselines;
+* *budgets* 100-2000 (``--budgets``): ``None``, ``"overflow"``, ``"all"`` (with the default
+  ``compress_cut``) and the best baseline at each budget (a baseline cuts every candidate to
+  ``k`` sentences before packing, for k = 1, 2, 3; the best k at each budget is shown).
+
+Baselines (sentences from ``briefpack.split_sentences``, so every method cuts at the same
+places; non-adjacent kept sentences joined by the same `` … `` as briefpack's cuts):
+``first-k`` (a source's first k sentences), ``bm25-k`` (its k best by Okapi BM25, k1 = 1.2,
+b = 0.75, IDF over the request's sentences) and ``tfidf-k`` (its k best by the cosine of
+TF-IDF vectors, IDF over the request's sentences), each in text order. Token counts are
+o200k_base, of the rendered source blocks (``Source.tokens``) summed.
+
+Everything is deterministic; the output is Markdown tables on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import logging
+import math
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import briefpack as bp
+
+ROOT = Path(__file__).resolve().parent.parent
+ELISION = " \u2026 "
+UNLIMITED = 1_000_000
+BUDGETS = [100, 150, 200, 300, 500, 800, 1200, 2000]
+TOKENIZER = "o200k_base"
+_WORD = re.compile(r"\w+")
+
+
+def _make_qa() -> Any:
+    spec = importlib.util.spec_from_file_location("make_qa", ROOT / "benches" / "make_qa.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_qa = _make_qa()
+
+
+@dataclass
+class Question:
+    """One labelled request: ranked candidates and the evidence that should stay placed."""
+
+    id: str
+    question: str
+    candidates: list[dict[str, Any]]
+    answers: list[str] = field(default_factory=list)  # single-hop: any one suffices
+    facts: list[str] = field(default_factory=list)  # multi-hop: the share present counts
+
+    def recall(self, placed: str) -> float:
+        if self.facts:
+            return sum(1 for f in self.facts if f in placed) / len(self.facts)
+        return 1.0 if any(a in placed for a in self.answers) else 0.0
+
+
+# ---------------------------------------------------------------------------------- data
+
+
+def xquad(path: Path, split: str, unit: str = "paragraph") -> list[Question]:
+    """XQuAD's questions of ``split``; candidates are the article's paragraphs (``unit`` =
+    "paragraph", as SQuAD's passages) or ``benches/make_qa.py``'s chunks ("chunk")."""
+    articles = json.loads(path.read_text(encoding="utf-8"))["data"]
+    out: list[Question] = []
+    limit = 10**9 if unit == "paragraph" else make_qa.CHUNK_WORDS
+    for i, article in enumerate(articles):
+        if (i % 2 == 0) != (split == "dev"):
+            continue
+        rows, _ = _article_requests(article, limit)
+        for r in rows:
+            cands = [{k: c[k] for k in ("id", "text", "title", "score")} for c in r["candidates"]]
+            out.append(Question(r["id"], r["question"], cands, answers=r["answers"]))
+    return out
+
+
+def _article_requests(article: dict[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
+    old = make_qa.CHUNK_WORDS
+    make_qa.chunks.__defaults__ = (limit,)
+    try:
+        return make_qa.article_requests(article)  # type: ignore[no-any-return]
+    finally:
+        make_qa.chunks.__defaults__ = (old,)
+
+
+def _records(path: Path) -> Iterable[dict[str, Any]]:
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("["):
+        yield from json.loads(text)
+        return
+    for line in text.splitlines():
+        if line.strip():
+            yield json.loads(line)
+
+
+def hotpot(paths: Sequence[Path], split: str) -> list[Question]:
+    out: list[Question] = []
+    seen: set[str] = set()
+    for path in paths:
+        for rec in _records(path):
+            qid = rec["_id"]
+            if qid in seen:
+                continue
+            seen.add(qid)
+            if (hashlib.sha1(qid.encode()).digest()[0] % 2 == 0) != (split == "dev"):
+                continue
+            paragraphs = dict(rec["context"])
+            facts: list[str] = []
+            for fact in rec["supporting_facts"]:
+                title, k = fact[0], fact[1]
+                k = k[0] if isinstance(k, list) else k  # some copies hold [k]
+                sents = paragraphs.get(title, [])
+                if isinstance(k, int) and 0 <= k < len(sents) and sents[k].strip():
+                    facts.append(sents[k].strip())
+            if not facts:
+                continue
+            pool = [
+                {"id": title, "title": title, "text": "".join(sents).strip()}
+                for title, sents in rec["context"]
+            ]
+            scores = make_qa.bm25(rec["question"], [f"{c['title']} {c['text']}" for c in pool])
+            ranked = sorted(range(len(pool)), key=lambda i: -scores[i])
+            cands = [{**pool[i], "score": round(scores[i], 4)} for i in ranked]
+            out.append(Question(qid, rec["question"], cands, facts=facts))
+    return out
+
+
+# ------------------------------------------------------------------------------ baselines
+
+
+def _terms(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _bm25_sentences(question: str, sentences: list[str]) -> list[float]:
+    return make_qa.bm25(question, sentences) if sentences else []
+
+
+def _tfidf_sentences(question: str, sentences: list[str]) -> list[float]:
+    bags = [Counter(_terms(s)) for s in sentences]
+    n = len(sentences)
+    df = Counter(t for b in bags for t in b)
+
+    def vec(bag: Counter[str]) -> dict[str, float]:
+        return {
+            t: (1 + math.log(c)) * math.log((1 + n) / (1 + df.get(t, 0))) for t, c in bag.items()
+        }
+
+    q = vec(Counter(_terms(question)))
+    qn = math.sqrt(sum(x * x for x in q.values()))
+    out = []
+    for bag in bags:
+        v = vec(bag)
+        vn = math.sqrt(sum(x * x for x in v.values()))
+        dot = sum(w * v.get(t, 0.0) for t, w in q.items())
+        out.append(dot / (qn * vn) if qn > 0 and vn > 0 else 0.0)
+    return out
+
+
+def _join(sentences: list[str], keep: list[int], text: str, spans: list[tuple[int, int]]) -> str:
+    pieces: list[str] = []
+    start = prev = keep[0]
+    for k in [*keep[1:], -1]:
+        if k == prev + 1:
+            prev = k
+            continue
+        pieces.append(text[spans[start][0] : spans[prev][1]])
+        start = prev = k
+    return ELISION.join(pieces)
+
+
+def baseline(q: Question, cands: list[dict[str, Any]], method: str, k: int) -> list[dict[str, Any]]:
+    """``cands`` with each text cut to ``k`` sentences by ``method``."""
+    texts = [c["text"] for c in cands]
+    spans = bp.sentence_spans(texts) if hasattr(bp, "sentence_spans") else None
+    if spans is None:
+        from briefpack.sentences import sentence_spans
+
+        spans = sentence_spans(texts)
+    per = [[t[a:b] for a, b in sp] for t, sp in zip(texts, spans, strict=True)]
+    flat = [s for ss in per for s in ss]
+    if method == "first":
+        scores = [0.0] * len(flat)
+    elif method == "bm25":
+        scores = _bm25_sentences(q.question, flat)
+    else:
+        scores = _tfidf_sentences(q.question, flat)
+    out, at = [], 0
+    for c, ss, sp in zip(cands, per, spans, strict=True):
+        mine = scores[at : at + len(ss)]
+        at += len(ss)
+        if len(ss) <= k:
+            out.append(c)
+            continue
+        best = sorted(range(len(ss)), key=lambda i: (-mine[i], i))[:k]
+        out.append({**c, "text": _join(ss, sorted(best), c["text"], sp)})
+    return out
+
+
+# ------------------------------------------------------------------------------- running
+
+
+@dataclass
+class Tally:
+    recall: float = 0.0
+    tokens: int = 0
+    sources: int = 0
+    n: int = 0
+
+    def add(self, recall: float, tokens: int, sources: int) -> None:
+        self.recall += recall
+        self.tokens += tokens
+        self.sources += sources
+        self.n += 1
+
+    @property
+    def mean_recall(self) -> float:
+        return 100.0 * self.recall / max(self.n, 1)
+
+    @property
+    def mean_tokens(self) -> float:
+        return self.tokens / max(self.n, 1)
+
+
+def run_one(
+    q: Question, cands: list[dict[str, Any]], budget: int, **options: Any
+) -> tuple[float, int, int]:
+    a = bp.assemble(q.question, cands, budget=budget, tokenizer=TOKENIZER, **options)
+    placed = "\n".join(s.chunk.text for s in a.sources)
+    return q.recall(placed), sum(s.tokens for s in a.sources), len(a.sources)
+
+
+Method = tuple[
+    str, Callable[[Question, list[dict[str, Any]]], tuple[list[dict[str, Any]], dict[str, Any]]]
+]
+
+
+def methods(
+    cuts: Sequence[float | None], with_baselines: bool, modes: Sequence[str]
+) -> list[Method]:
+    out: list[Method] = []
+    for mode in modes:
+        if mode == "none":
+            out.append(("None", lambda q, c: (c, {})))
+        elif mode == "overflow":
+            out.append(("overflow", lambda q, c: (c, {"compress": "overflow"})))
+        elif mode == "all":
+            for cut in cuts:
+                name = "all" if cut is None else f"all cut={cut:g}"
+                out.append(
+                    (name, lambda q, c, cut=cut: (c, {"compress": "all", "compress_cut": cut}))
+                )
+        elif mode.startswith(("overflow cut=", "all cut=")):
+            which, value = mode.split(" cut=")
+            out.append(
+                (
+                    mode,
+                    lambda q, c, w=which, x=float(value): (c, {"compress": w, "compress_cut": x}),
+                )
+            )
+    if with_baselines:
+        for method in ("first", "bm25", "tfidf"):
+            for k in (1, 2, 3):
+                out.append(
+                    (f"{method}-{k}", lambda q, c, m=method, k=k: (baseline(q, c, m, k), {}))
+                )
+    return out
+
+
+def sweep(
+    questions: list[Question], budgets: Sequence[int], ms: list[Method], top_k: int | None
+) -> dict[tuple[str, int], Tally]:
+    tallies: dict[tuple[str, int], Tally] = {}
+    for q in questions:
+        cands = q.candidates[:top_k] if top_k else q.candidates
+        for name, make in ms:
+            prepared, options = make(q, cands)
+            for budget in budgets:
+                r, t, s = run_one(q, prepared, budget, **options)
+                tallies.setdefault((name, budget), Tally()).add(r, t, s)
+    return tallies
+
+
+# ------------------------------------------------------------------------------ printing
+
+
+def fixed_table(title: str, tallies: dict[tuple[str, int], Tally]) -> str:
+    base = tallies[("None", UNLIMITED)]
+    lines = [
+        f"### {title}: fixed top-k, everything fits",
+        "",
+        "| method | evidence recall | of None's | source tokens | of None's |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for (name, _), t in tallies.items():
+        lines.append(
+            f"| {name} | {t.mean_recall:.1f}% | {100 * t.recall / max(base.recall, 1e-9):.1f}% "
+            f"| {t.mean_tokens:.0f} | {100 * t.tokens / max(base.tokens, 1):.1f}% |"
+        )
+    return "\n".join(lines)
+
+
+def budget_table(title: str, tallies: dict[tuple[str, int], Tally], budgets: Sequence[int]) -> str:
+    names = list(dict.fromkeys(name for name, _ in tallies))
+    ours = [n for n in names if not re.match(r"(first|bm25|tfidf)-\d$", n)]
+    lines = [
+        f"### {title}: evidence recall under a budget (mean source tokens in brackets)",
+        "",
+        "| budget | " + " | ".join(ours) + " | best baseline |",
+        "|---:|" + "---:|" * (len(ours) + 1),
+    ]
+    for b in budgets:
+        cells = [
+            f"{tallies[(n, b)].mean_recall:.1f}% ({tallies[(n, b)].mean_tokens:.0f})" for n in ours
+        ]
+        base = [(tallies[(n, b)].mean_recall, n) for n in names if n not in ours]
+        if base:
+            r, n = max(base)
+            cells.append(f"{r:.1f}% ({n})")
+        else:
+            cells.append("-")
+        lines.append(f"| {b} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--xquad", type=Path, help="xquad.en.json")
+    p.add_argument("--hotpot", type=Path, nargs="*", default=[], help="HotpotQA distractor records")
+    p.add_argument("--unit", choices=["paragraph", "chunk"], default="paragraph")
+    p.add_argument("--split", choices=["dev", "heldout"], default="dev")
+    p.add_argument("--cuts", default="", help="compress_cut values for the fixed top-k table")
+    p.add_argument("--cut", type=float, default=None, help="compress_cut of the budget table's all")
+    p.add_argument("--only", choices=["fixed", "budgets"], default=None)
+    p.add_argument("--k", type=int, default=None, help="top-k candidates (default 5 / 10)")
+    p.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    p.add_argument("--modes", default="none,overflow,all")
+    p.add_argument("--no-baselines", action="store_true")
+    p.add_argument("--limit", type=int, default=None, help="first N questions of each set")
+    args = p.parse_args(argv)
+    logging.disable(logging.WARNING)  # empty contexts at tiny budgets are expected here
+    cuts: list[float | None] = [None] + [float(x) for x in args.cuts.split(",") if x]
+    budgets = [int(x) for x in args.budgets.split(",") if x]
+    modes = [m for m in args.modes.split(",") if m]
+    sets: list[tuple[str, list[Question], int]] = []
+    if args.xquad:
+        sets.append(
+            ("single-hop (XQuAD en)", xquad(args.xquad, args.split, args.unit), args.k or 5)
+        )
+    if args.hotpot:
+        sets.append(
+            ("multi-hop (HotpotQA distractor)", hotpot(args.hotpot, args.split), args.k or 10)
+        )
+    for title, questions, k in sets:
+        questions = questions[: args.limit] if args.limit else questions
+        head = f"{title}, {args.split}: {len(questions)} questions"
+        print(f"## {head}\n")
+        started = time.perf_counter()
+        if args.only != "budgets":
+            ms = methods(cuts, not args.no_baselines, ["none", "all"])
+            print(fixed_table(f"{title} (top {k})", sweep(questions, [UNLIMITED], ms, k)), "\n")
+        if args.only != "fixed":
+            ms = methods([args.cut], not args.no_baselines, modes)
+            print(budget_table(title, sweep(questions, budgets, ms, None), budgets), "\n")
+        print(f"({time.perf_counter() - started:.0f} s)\n", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
