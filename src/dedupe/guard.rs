@@ -135,9 +135,10 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
 
     fn ensure_profile(&mut self, i: usize) {
         let (texts, keys, scratch) = (self.texts, &mut self.keys, &mut self.scratch);
+        let words = self.seqs.as_ref().map(|s| s.get(i));
         self.profiles
             .entry(i)
-            .or_insert_with(|| Profile::new(texts[i].as_ref(), keys, scratch));
+            .or_insert_with(|| Profile::new(texts[i].as_ref(), words, keys, scratch));
     }
 
     /// The reason texts `kept` and `item` are both kept, or `None` (a duplicate).
@@ -244,6 +245,8 @@ struct Scratch {
     shapes: Vec<bool>,
     /// Per ASCII byte: its kind (`K_WORD`, `K_JOINER` bits), built on first use.
     ascii: Option<[u8; 128]>,
+    /// Per kernel word id: its key id + 1 (0: not seen yet); see `Sink::words`.
+    by_word: Vec<u32>,
 }
 
 /// A character of the table's WORD class.
@@ -317,6 +320,10 @@ struct Sink<'s> {
     key: &'s mut String,
     slot: &'s mut Vec<u32>,
     shapes: &'s mut Vec<bool>,
+    /// The kernel's word ids of the text (ASCII texts only), and per word id the key id of
+    /// that word + 1 (0: not seen yet), so a one-word token needs no key built or looked up.
+    words: Option<&'s [u32]>,
+    by_word: &'s mut Vec<u32>,
 }
 
 /// Steps 2-3 over the characters `chars` of the folded text: every raw token by key id, in
@@ -340,6 +347,7 @@ fn scan<U: Unit, const ASCII: bool>(
     let mut i = 0;
     let mut on_prompt = prompt(chars, 0);
     let mut overflow = false;
+    let mut w = 0;
     while i < n {
         if chars[i].ch() == '\n' {
             on_prompt = prompt(chars, i + 1);
@@ -348,10 +356,26 @@ fn scan<U: Unit, const ASCII: bool>(
             i += 1;
             continue;
         }
-        let mut j = i;
-        while j < n && kind(j) != 0 {
+        // `runs`: the word runs of the run, so the text's next word is `words[w]` (an ASCII
+        // word is a maximal run of letters and digits, and joiners are neither).
+        let (mut j, mut runs, mut in_word) = (i, 0usize, false);
+        while j < n {
+            let k = kind(j);
+            if k == 0 {
+                break;
+            }
+            let word = k & K_WORD != 0;
+            runs += usize::from(word && !in_word);
+            in_word = word;
             j += 1;
         }
+        // A run with one word run is a token of one word (the joiners are at its ends).
+        let word_id = if ASCII && runs == 1 {
+            sink.words.and_then(|ws| ws.get(w)).map(|&x| x as usize)
+        } else {
+            None
+        };
+        w += runs;
         let (mut s, mut e) = (i, j);
         while s < e && kind(s) & K_JOINER != 0 {
             s += 1;
@@ -375,22 +399,14 @@ fn scan<U: Unit, const ASCII: bool>(
                 || caps
                 || option;
             let (start, end) = (byte(s), byte(e));
-            let key: &str = if ASCII {
-                let f = &folded[start as usize..end as usize];
-                if f.bytes().any(|b| b.is_ascii_uppercase()) {
-                    sink.key.clear();
-                    sink.key.push_str(f);
-                    sink.key.make_ascii_lowercase();
-                    sink.key
-                } else {
-                    f
-                }
-            } else {
-                sink.key.clear();
-                sink.key.extend(form.iter().map(|&c| char_lower(c.ch())));
-                sink.key
-            };
-            let Some(id) = keys.intern(key) else {
+            let Some((id, key)) = key_id::<U, ASCII>(
+                &folded[start as usize..end as usize],
+                form,
+                word_id,
+                keys,
+                sink.key,
+                sink.by_word,
+            ) else {
                 overflow = true;
                 break;
             };
@@ -429,9 +445,57 @@ fn scan<U: Unit, const ASCII: bool>(
     (!overflow).then_some(tokens)
 }
 
+/// The key id and the key of the token `f` (its characters `form`; `None` when the batch
+/// has more distinct keys than ids). The key is the form lowercased. A one-word ASCII token
+/// whose kernel word id (`word_id`) was seen before in this batch is neither lowercased nor
+/// looked up: its key id is `by_word`'s, and the form stands in for its key (the caller then
+/// reads the key only for a `-`, which a one-word form lacks; its shape is already known).
+fn key_id<'k, U: Unit, const ASCII: bool>(
+    f: &'k str,
+    form: &[U],
+    word_id: Option<usize>,
+    keys: &mut Interner,
+    buf: &'k mut String,
+    by_word: &mut Vec<u32>,
+) -> Option<(u32, &'k str)> {
+    if let Some(k) = word_id
+        .and_then(|x| by_word.get(x).copied())
+        .filter(|&k| k != 0)
+    {
+        return Some((k - 1, f));
+    }
+    let key: &str = if ASCII {
+        if f.bytes().any(|b| b.is_ascii_uppercase()) {
+            buf.clear();
+            buf.push_str(f);
+            buf.make_ascii_lowercase();
+            buf
+        } else {
+            f
+        }
+    } else {
+        buf.clear();
+        buf.extend(form.iter().map(|&c| char_lower(c.ch())));
+        buf
+    };
+    let id = keys.intern(key)?;
+    if let Some(x) = word_id {
+        if by_word.len() <= x {
+            by_word.resize(x + 1, 0);
+        }
+        by_word[x] = id + 1;
+    }
+    Some((id, key))
+}
+
 impl<'t> Profile<'t> {
     /// The profile of `text` (`None` when the batch has more distinct keys than ids).
-    fn new(text: &'t str, keys: &mut Interner, scratch: &mut Scratch) -> Option<Self> {
+    fn new(
+        text: &'t str,
+        words: Option<&[u32]>,
+        keys: &mut Interner,
+        scratch: &mut Scratch,
+    ) -> Option<Self> {
         // ASCII is its own NFKC.
         let folded = if text.is_ascii() {
             Cow::Borrowed(text)
@@ -446,8 +510,15 @@ impl<'t> Profile<'t> {
             slot,
             shapes,
             ascii,
+            by_word,
         } = scratch;
-        let mut sink = Sink { key, slot, shapes };
+        let mut sink = Sink {
+            key,
+            slot,
+            shapes,
+            words: if text.is_ascii() { words } else { None },
+            by_word,
+        };
         let mut tokens = if folded.is_ascii() {
             let lut = ascii.get_or_insert_with(|| {
                 let mut t = [0u8; 128];
@@ -697,6 +768,7 @@ mod tests {
         let mut keys = Interner::with_capacity(16);
         let p = Profile::new(
             "Use `insort_left(a, x)`; $ not\n$ run -D --sort-by EOF",
+            None,
             &mut keys,
             &mut Scratch::default(),
         )
@@ -765,8 +837,13 @@ mod tests {
     #[test]
     fn offsets_count_characters_not_bytes() {
         let mut keys = Interner::with_capacity(16);
-        let p = Profile::new("Größe ist `ÄNDERN(x)`", &mut keys, &mut Scratch::default())
-            .expect("a small batch");
+        let p = Profile::new(
+            "Größe ist `ÄNDERN(x)`",
+            None,
+            &mut keys,
+            &mut Scratch::default(),
+        )
+        .expect("a small batch");
         let id = keys.intern("ändern").expect("a small batch");
         let t = p.get(id).expect("a key of the text");
         assert_eq!((t.first, p.form(t), t.marked), (11, "ÄNDERN", 1));
