@@ -2,6 +2,7 @@
 
     python scripts/guard_kernel_eval.py            # markdown table, every method and threshold
     python scripts/guard_kernel_eval.py cost       # the Jaccard kernel's time, guard off / on
+    python scripts/guard_kernel_eval.py cost 10000 # the same at 10,000 candidates (7 rounds)
 
 Runs ``briefpack.kernels.dedupe_jaccard`` and ``dedupe_minhash`` (the Rust core when built)
 with ``guard=False`` and ``guard=True`` over the corpus's 14,646 English, man-page and code
@@ -27,7 +28,7 @@ from briefpack import kernels
 DUP = ("copy", "near_copy")
 
 
-def cost(runs: int = 21) -> None:
+def cost(runs: int = 21, sizes: tuple[int, ...] = (200, 1_000)) -> None:
     """Median time of the Jaccard kernel at 0.7, guard off / on, interleaved, same inputs.
 
     Two kinds of candidate sets over the corpus's en + code passages, 200 and 1,000 each:
@@ -51,7 +52,7 @@ def cost(runs: int = 21) -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     for kind in ("mix", "windows"):
-        for n in (200, 1_000):
+        for n in sizes:
             if kind == "mix":
                 sets = [[str(t) for t in workload.texts(n, seed=seed)] for seed in range(3)]
             else:
@@ -85,6 +86,9 @@ def cost(runs: int = 21) -> None:
 def main() -> int:
     if sys.argv[1:] == ["cost"]:
         cost()
+        return 0
+    if sys.argv[1:2] == ["cost"]:
+        cost(runs=7, sizes=tuple(int(a) for a in sys.argv[2:]))
         return 0
     rows = gp.load_corpus()
     texts = [str(r["text"]) for r in rows]

@@ -545,13 +545,33 @@ def test_minhash_drops_copies_and_records_the_estimate(backend: str) -> None:
     result = bp.assemble(
         "q", cands, dedupe="minhash", threshold=0.5, minhash=options, backend=backend, **APPROX
     )
-    oracle = reference.dedupe_minhash([c.text for c in cands], threshold=0.5, **options)
+    # The difference guard is the default (the contract changed): "ninety-one" is a word
+    # the kept text lacks, so "d" is kept and the record says why; off, it is dropped.
+    oracle = reference.dedupe_minhash([c.text for c in cands], threshold=0.5, guard=True, **options)
     assert [d.chunk.id for d in result.dropped] == [
         cands[i].id for i, of in enumerate(oracle.duplicate_of) if of is not None
     ]
     by_id = {d.chunk.id: d.detail for d in result.dropped}
     assert by_id["c"] == {"of": "a", "similarity": 1.0, "method": "minhash"}
     assert "b" not in by_id
+    assert "d" not in by_id
+    near = result.record()["candidates"][3]["near"]
+    assert (near["of"], near["kept_because"]) == ("a", "differs in 'ninety-one'")
+    off = bp.assemble(
+        "q",
+        cands,
+        dedupe="minhash",
+        threshold=0.5,
+        minhash=options,
+        backend=backend,
+        dedupe_guard=False,
+        **APPROX,
+    )
+    plain = reference.dedupe_minhash([c.text for c in cands], threshold=0.5, **options)
+    assert [d.chunk.id for d in off.dropped] == [
+        cands[i].id for i, of in enumerate(plain.duplicate_of) if of is not None
+    ]
+    assert "d" in {d.chunk.id for d in off.dropped}
     assert result.settings["minhash"] == options
     assert result.settings["threshold"] == 0.5
 

@@ -50,7 +50,7 @@ PACKAGE = Path(bp.__file__).parent
 ON = {
     "compress": "overflow",
     "fallback": None,
-    "dedupe_guard": True,
+    "dedupe_guard": False,
     "first_label": 4,
     "history_turns": True,
     "compress_cut": 0.5,

@@ -393,18 +393,18 @@ class Options:
         metadata=spec(r.minhash, record=lambda v, _: dict(v) if v else None, whole_corpus=None),
     )
     dedupe_guard: bool = field(
-        default=False,
+        default=True,
         metadata=spec(
             r.flag("dedupe_guard"),
-            record=lambda v, _: True if v else OMIT,
+            record=lambda v, _: OMIT if v else False,
             whole_corpus=KEEP,
         ),
     )
     """The difference guard of near-duplicate dedupe (jaccard, minhash, cosine with texts):
     two candidates over the threshold whose texts differ in a number, date, version, code
-    identifier or negation are both kept (``docs/dedupe_guard.md``). Off by default for now
-    (its kernel cost is over budget): every pair over the threshold is a duplicate, and every
-    output is byte for byte what it was before the guard. Recorded only when on."""
+    identifier or negation are both kept (``docs/dedupe_guard.md``). On by default;
+    ``dedupe_guard=False`` makes every pair over the threshold a duplicate, as before the
+    guard. Recorded only when off."""
     compress: Literal["overflow", "all"] | None = field(
         default=None,
         metadata=spec(

@@ -10,8 +10,10 @@
 //! Cost per call: the word comparison (step 0, which ends every copy) and, for a pair whose
 //! words differ, two lookups per key of the two texts. Building a profile is O(len(text)).
 
+use super::intern::Interner;
 use crate::text::{char_class, char_lower, for_each_word, nfkc, WHITESPACE, WORD};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 
 /// How a kernel decides a pair that meets its threshold.
 pub(crate) trait Accept {
@@ -81,9 +83,11 @@ pub struct Guard<'t, S: AsRef<str>> {
     /// Per text read so far (without `seqs`): its words joined by spaces (no word holds a
     /// space).
     words: FxHashMap<usize, String>,
-    profiles: FxHashMap<usize, Profile>,
+    /// Per text read so far: its profile (`None`: the batch has more distinct keys than ids,
+    /// and the guard lets every pair of the text go, as without it).
+    profiles: FxHashMap<usize, Option<Profile<'t>>>,
     /// Every key of a profile built so far, to its id (keys are stored once per batch).
-    keys: FxHashMap<String, u32>,
+    keys: Interner,
     /// Scratch of `Profile::new`, reused by every profile.
     scratch: Scratch,
     /// Items the guard kept some pair of (even when they ended up a duplicate).
@@ -100,7 +104,7 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
             seqs: None,
             words: FxHashMap::default(),
             profiles: FxHashMap::default(),
-            keys: FxHashMap::default(),
+            keys: Interner::with_capacity(1 << 12),
             scratch: Scratch::default(),
             saved: FxHashSet::default(),
             notes: FxHashMap::default(),
@@ -131,9 +135,10 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
 
     fn ensure_profile(&mut self, i: usize) {
         let (texts, keys, scratch) = (self.texts, &mut self.keys, &mut self.scratch);
+        let words = self.seqs.as_ref().map(|s| s.get(i));
         self.profiles
             .entry(i)
-            .or_insert_with(|| Profile::new(texts[i].as_ref(), keys, scratch));
+            .or_insert_with(|| Profile::new(texts[i].as_ref(), words, keys, scratch));
     }
 
     /// The reason texts `kept` and `item` are both kept, or `None` (a duplicate).
@@ -146,7 +151,10 @@ impl<'t, S: AsRef<str>> Guard<'t, S> {
         }
         self.ensure_profile(kept);
         self.ensure_profile(item);
-        kept_because(&self.profiles[&kept], &self.profiles[&item])
+        match (&self.profiles[&kept], &self.profiles[&item]) {
+            (Some(a), Some(b)) => kept_because(a, b),
+            _ => None,
+        }
     }
 
     /// The columns of the saved items (`n` inputs), after the kernel ran.
@@ -214,8 +222,9 @@ struct Tok {
 /// whether each is a shape.
 /// Both lists are sorted by key, so comparing two profiles is a merge.
 #[derive(Debug, Clone, Default)]
-struct Profile {
-    folded: String,
+struct Profile<'t> {
+    /// The NFKC text (borrowed when the text is ASCII).
+    folded: Cow<'t, str>,
     tokens: Vec<(u32, Tok)>,
     /// Indexes into `tokens` of the keys of a class, ascending (so by key too).
     classed: Vec<u32>,
@@ -234,6 +243,10 @@ struct Scratch {
     slot: Vec<u32>,
     /// Per key id: `key_shape` of the key (computed once per batch).
     shapes: Vec<bool>,
+    /// Per ASCII byte: its kind (`K_WORD`, `K_JOINER` bits), built on first use.
+    ascii: Option<[u8; 128]>,
+    /// Per kernel word id: its key id + 1 (0: not seen yet); see `Sink::words`.
+    by_word: Vec<u32>,
 }
 
 /// A character of the table's WORD class.
@@ -264,23 +277,231 @@ fn is_word(c: char) -> bool {
     char_class(c) == WORD
 }
 
+/// A character of a text being scanned: a byte of an ASCII text (the fast path: no
+/// character decoding, offsets in bytes are offsets in characters) or a `char`.
+trait Unit: Copy {
+    fn ch(self) -> char;
+}
+
+impl Unit for u8 {
+    #[inline]
+    fn ch(self) -> char {
+        char::from(self)
+    }
+}
+
+impl Unit for char {
+    #[inline]
+    fn ch(self) -> char {
+        self
+    }
+}
+
+/// The kind (`K_WORD`, `K_JOINER` bits) of a character.
+#[inline]
+fn kind_of(c: char) -> u8 {
+    u8::from(is_word(c)) * K_WORD + u8::from(is_joiner(c)) * K_JOINER
+}
+
 /// The line starting at `start` is a command line: after spaces and tabs, `$ ` or `>>> `.
-fn prompt(chars: &[char], start: usize) -> bool {
+fn prompt<U: Unit>(chars: &[U], start: usize) -> bool {
     let mut k = start;
-    while k < chars.len() && matches!(chars[k], ' ' | '\t') {
+    while k < chars.len() && matches!(chars[k].ch(), ' ' | '\t') {
         k += 1;
     }
     let rest = &chars[k.min(chars.len())..];
-    rest.starts_with(&['$', ' ']) || rest.starts_with(&['>', '>', '>', ' '])
+    let at = |o: usize, c: char| rest.get(o).is_some_and(|u| u.ch() == c);
+    (at(0, '$') && at(1, ' ')) || (at(0, '>') && at(1, '>') && at(2, '>') && at(3, ' '))
 }
 
-impl Profile {
-    #[allow(
-        clippy::many_single_char_names,
-        reason = "the reference's names: run i..j, token s..e"
-    )]
-    fn new(text: &str, keys: &mut FxHashMap<String, u32>, scratch: &mut Scratch) -> Self {
-        let folded = nfkc(text).into_owned();
+/// The parts of `Scratch` the scan writes: the key being built, the per key id slot and
+/// shape.
+struct Sink<'s> {
+    key: &'s mut String,
+    slot: &'s mut Vec<u32>,
+    shapes: &'s mut Vec<bool>,
+    /// The kernel's word ids of the text (ASCII texts only), and per word id the key id of
+    /// that word + 1 (0: not seen yet), so a one-word token needs no key built or looked up.
+    words: Option<&'s [u32]>,
+    by_word: &'s mut Vec<u32>,
+}
+
+/// Steps 2-3 over the characters `chars` of the folded text: every raw token by key id, in
+/// order of first occurrence (`None` when the batch has more distinct keys than ids).
+/// `kind(k)` is character `k`'s kind, `byte(k)` its byte offset in `folded` (`byte(n)` the
+/// length); with `ASCII`, `chars` are `folded`'s bytes.
+#[allow(
+    clippy::many_single_char_names,
+    reason = "the reference's names: run i..j, token s..e"
+)]
+fn scan<U: Unit, const ASCII: bool>(
+    chars: &[U],
+    kind: impl Fn(usize) -> u8,
+    byte: impl Fn(usize) -> u32,
+    folded: &str,
+    keys: &mut Interner,
+    sink: &mut Sink<'_>,
+) -> Option<Vec<(u32, Tok)>> {
+    let n = chars.len();
+    let mut tokens: Vec<(u32, Tok)> = Vec::with_capacity(n / 8);
+    let mut i = 0;
+    let mut on_prompt = prompt(chars, 0);
+    let mut overflow = false;
+    let mut w = 0;
+    while i < n {
+        if chars[i].ch() == '\n' {
+            on_prompt = prompt(chars, i + 1);
+        }
+        if kind(i) == 0 {
+            i += 1;
+            continue;
+        }
+        // `runs`: the word runs of the run, so the text's next word is `words[w]` (an ASCII
+        // word is a maximal run of letters and digits, and joiners are neither).
+        let (mut j, mut runs, mut in_word) = (i, 0usize, false);
+        while j < n {
+            let k = kind(j);
+            if k == 0 {
+                break;
+            }
+            let word = k & K_WORD != 0;
+            runs += usize::from(word && !in_word);
+            in_word = word;
+            j += 1;
+        }
+        // A run with one word run is a token of one word (the joiners are at its ends).
+        let word_id = if ASCII && runs == 1 {
+            sink.words.and_then(|ws| ws.get(w)).map(|&x| x as usize)
+        } else {
+            None
+        };
+        w += runs;
+        let (mut s, mut e) = (i, j);
+        while s < e && kind(s) & K_JOINER != 0 {
+            s += 1;
+        }
+        while e > s && kind(e - 1) & K_JOINER != 0 {
+            e -= 1;
+        }
+        if s < e {
+            let form = &chars[s..e];
+            let before = (i > 0).then(|| chars[i - 1].ch());
+            let after = (e < n).then(|| chars[e].ch());
+            let caps = form.len() >= 2 && form.iter().all(|c| c.ch().is_ascii_uppercase());
+            let option = chars[i].ch() == '-'
+                && before.is_none_or(|b| char_class(b) == WHITESPACE)
+                && !form[0].ch().is_ascii_digit();
+            let mark = after == Some('(')
+                || before == Some('`')
+                || after == Some('`')
+                || (j < n && chars[j].ch() == '`')
+                || on_prompt
+                || caps
+                || option;
+            let (start, end) = (byte(s), byte(e));
+            let Some((id, key)) = key_id::<U, ASCII>(
+                &folded[start as usize..end as usize],
+                form,
+                word_id,
+                keys,
+                sink.key,
+                sink.by_word,
+            ) else {
+                overflow = true;
+                break;
+            };
+            if id as usize == sink.shapes.len() {
+                sink.slot.push(0);
+                sink.shapes.push(key_shape(key));
+            }
+            let mark = u32::from(mark);
+            let at = &mut sink.slot[id as usize];
+            if *at == 0 {
+                let (shape, compound) = classes(sink.shapes[id as usize], key, folded, start, end);
+                tokens.push((
+                    id,
+                    Tok {
+                        start,
+                        end,
+                        first: s,
+                        count: 1,
+                        marked: mark,
+                        shape,
+                        compound,
+                    },
+                ));
+                *at = tokens.len() as u32;
+            } else {
+                let t = &mut tokens[*at as usize - 1].1;
+                t.count += 1;
+                t.marked += mark;
+            }
+        }
+        i = j;
+    }
+    for (id, _) in &tokens {
+        sink.slot[*id as usize] = 0;
+    }
+    (!overflow).then_some(tokens)
+}
+
+/// The key id and the key of the token `f` (its characters `form`; `None` when the batch
+/// has more distinct keys than ids). The key is the form lowercased. A one-word ASCII token
+/// whose kernel word id (`word_id`) was seen before in this batch is neither lowercased nor
+/// looked up: its key id is `by_word`'s, and the form stands in for its key (the caller then
+/// reads the key only for a `-`, which a one-word form lacks; its shape is already known).
+fn key_id<'k, U: Unit, const ASCII: bool>(
+    f: &'k str,
+    form: &[U],
+    word_id: Option<usize>,
+    keys: &mut Interner,
+    buf: &'k mut String,
+    by_word: &mut Vec<u32>,
+) -> Option<(u32, &'k str)> {
+    if let Some(k) = word_id
+        .and_then(|x| by_word.get(x).copied())
+        .filter(|&k| k != 0)
+    {
+        return Some((k - 1, f));
+    }
+    let key: &str = if ASCII {
+        if f.bytes().any(|b| b.is_ascii_uppercase()) {
+            buf.clear();
+            buf.push_str(f);
+            buf.make_ascii_lowercase();
+            buf
+        } else {
+            f
+        }
+    } else {
+        buf.clear();
+        buf.extend(form.iter().map(|&c| char_lower(c.ch())));
+        buf
+    };
+    let id = keys.intern(key)?;
+    if let Some(x) = word_id {
+        if by_word.len() <= x {
+            by_word.resize(x + 1, 0);
+        }
+        by_word[x] = id + 1;
+    }
+    Some((id, key))
+}
+
+impl<'t> Profile<'t> {
+    /// The profile of `text` (`None` when the batch has more distinct keys than ids).
+    fn new(
+        text: &'t str,
+        words: Option<&[u32]>,
+        keys: &mut Interner,
+        scratch: &mut Scratch,
+    ) -> Option<Self> {
+        // ASCII is its own NFKC.
+        let folded = if text.is_ascii() {
+            Cow::Borrowed(text)
+        } else {
+            nfkc(text)
+        };
         let Scratch {
             chars,
             bytes,
@@ -288,86 +509,45 @@ impl Profile {
             key,
             slot,
             shapes,
+            ascii,
+            by_word,
         } = scratch;
-        chars.clear();
-        bytes.clear();
-        kinds.clear();
-        for (b, c) in folded.char_indices() {
-            chars.push(c);
-            bytes.push(b as u32);
-            kinds.push(u8::from(is_word(c)) * K_WORD + u8::from(is_joiner(c)) * K_JOINER);
-        }
-        bytes.push(folded.len() as u32);
-        let n = chars.len();
-        let mut tokens: Vec<(u32, Tok)> = Vec::with_capacity(n / 8);
-        let mut i = 0;
-        let mut on_prompt = prompt(chars, 0);
-        while i < n {
-            if chars[i] == '\n' {
-                on_prompt = prompt(chars, i + 1);
-            }
-            if kinds[i] == 0 {
-                i += 1;
-                continue;
-            }
-            let mut j = i;
-            while j < n && kinds[j] != 0 {
-                j += 1;
-            }
-            let (mut s, mut e) = (i, j);
-            while s < e && kinds[s] & K_JOINER != 0 {
-                s += 1;
-            }
-            while e > s && kinds[e - 1] & K_JOINER != 0 {
-                e -= 1;
-            }
-            if s < e {
-                let form = &chars[s..e];
-                let before = (i > 0).then(|| chars[i - 1]);
-                let after = (e < n).then(|| chars[e]);
-                let caps = form.len() >= 2 && form.iter().all(char::is_ascii_uppercase);
-                let option = chars[i] == '-'
-                    && before.is_none_or(|b| char_class(b) == WHITESPACE)
-                    && !form[0].is_ascii_digit();
-                let mark = after == Some('(')
-                    || before == Some('`')
-                    || after == Some('`')
-                    || (j < n && chars[j] == '`')
-                    || on_prompt
-                    || caps
-                    || option;
-                key.clear();
-                key.extend(form.iter().map(|&c| char_lower(c)));
-                let id = Self::key_id(keys, key, slot, shapes);
-                let mark = u32::from(mark);
-                let at = &mut slot[id as usize];
-                if *at == 0 {
-                    let (start, end) = (bytes[s], bytes[e]);
-                    let (shape, compound) = classes(shapes[id as usize], key, &folded, start, end);
-                    tokens.push((
-                        id,
-                        Tok {
-                            start,
-                            end,
-                            first: s,
-                            count: 1,
-                            marked: mark,
-                            shape,
-                            compound,
-                        },
-                    ));
-                    *at = tokens.len() as u32;
-                } else {
-                    let t = &mut tokens[*at as usize - 1].1;
-                    t.count += 1;
-                    t.marked += mark;
+        let mut sink = Sink {
+            key,
+            slot,
+            shapes,
+            words: if text.is_ascii() { words } else { None },
+            by_word,
+        };
+        let mut tokens = if folded.is_ascii() {
+            let lut = ascii.get_or_insert_with(|| {
+                let mut t = [0u8; 128];
+                for (b, k) in t.iter_mut().enumerate() {
+                    *k = kind_of(char::from(b as u8));
                 }
+                t
+            });
+            let units = folded.as_bytes();
+            scan::<u8, true>(
+                units,
+                |k| lut[usize::from(units[k])],
+                |k| k as u32,
+                &folded,
+                keys,
+                &mut sink,
+            )?
+        } else {
+            chars.clear();
+            bytes.clear();
+            kinds.clear();
+            for (b, c) in folded.char_indices() {
+                chars.push(c);
+                bytes.push(b as u32);
+                kinds.push(kind_of(c));
             }
-            i = j;
-        }
-        for (id, _) in &tokens {
-            slot[*id as usize] = 0;
-        }
+            bytes.push(folded.len() as u32);
+            scan::<char, false>(chars, |k| kinds[k], |k| bytes[k], &folded, keys, &mut sink)?
+        };
         tokens.sort_unstable_by_key(|(id, _)| *id);
         let classed = (0..tokens.len() as u32)
             .filter(|&k| {
@@ -375,28 +555,11 @@ impl Profile {
                 t.shape || t.marked > 0
             })
             .collect();
-        Self {
+        Some(Self {
             folded,
             tokens,
             classed,
-        }
-    }
-
-    /// The id of `key`, a new one (with its slot and shape) when it is new to the batch.
-    fn key_id(
-        keys: &mut FxHashMap<String, u32>,
-        key: &str,
-        slot: &mut Vec<u32>,
-        shapes: &mut Vec<bool>,
-    ) -> u32 {
-        if let Some(&id) = keys.get(key) {
-            return id;
-        }
-        let id = keys.len() as u32;
-        keys.insert(key.to_owned(), id);
-        slot.push(0);
-        shapes.push(key_shape(key));
-        id
+        })
     }
 
     /// The first form of token `t`.
@@ -478,7 +641,7 @@ fn key_compound(key: &str) -> bool {
 
 /// `(offset, form)` of the first (by offset) of the keys of `x` of a class that differ from
 /// `y`: a merge of `x`'s class keys with `y`'s keys (both by key).
-fn differs<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, &'p str)> {
+fn differs<'p>(x: &'p Profile<'_>, y: &Profile<'_>) -> Option<(usize, &'p str)> {
     let mut best: Option<&Tok> = None;
     let mut j = 0;
     for &k in &x.classed {
@@ -536,7 +699,7 @@ fn quote(form: &str) -> String {
 /// The first (by offset) of the keys of `x` that `y` lacks, as `(offset, key, form)`, when
 /// there are 1 to `SWAP_MAX` of them. (Two keys of a text never share an offset, so the
 /// first by offset is the least `(offset, key, form)`.)
-fn only<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, String, &'p str)> {
+fn only<'p>(x: &'p Profile<'_>, y: &Profile<'_>) -> Option<(usize, String, &'p str)> {
     let mut lacks: Vec<&Tok> = Vec::new();
     let mut at = 0;
     for (key, tok) in &x.tokens {
@@ -556,7 +719,7 @@ fn only<'p>(x: &'p Profile, y: &Profile) -> Option<(usize, String, &'p str)> {
 }
 
 /// Steps 1-7 and the name swap of the rule for two texts whose words differ.
-fn kept_because(a: &Profile, b: &Profile) -> Option<String> {
+fn kept_because(a: &Profile<'_>, b: &Profile<'_>) -> Option<String> {
     match (differs(a, b), differs(b, a)) {
         (Some(x), Some(y)) => return Some(format!("differs in {} / {}", quote(x.1), quote(y.1))),
         (Some(x), None) | (None, Some(x)) => return Some(format!("differs in {}", quote(x.1))),
@@ -602,18 +765,24 @@ mod tests {
 
     #[test]
     fn marks_and_offsets() {
-        let mut keys = FxHashMap::default();
+        let mut keys = Interner::with_capacity(16);
         let p = Profile::new(
             "Use `insort_left(a, x)`; $ not\n$ run -D --sort-by EOF",
+            None,
             &mut keys,
             &mut Scratch::default(),
-        );
-        let tok = |k: &str| p.get(keys[k]).expect("a key of the text");
+        )
+        .expect("a small batch");
+        let mut tok = |k: &str| {
+            let id = keys.intern(k).expect("a small batch");
+            p.get(id).expect("a key of the text").clone()
+        };
         let t = tok("insort_left");
         assert_eq!((t.first, t.count, t.marked), (5, 1, 1));
         assert_eq!(tok("run").marked, 1);
         assert_eq!(tok("d").marked, 1);
-        assert_eq!(p.form(tok("sort-by")), "sort-by");
+        let t = tok("sort-by");
+        assert_eq!(p.form(&t), "sort-by");
         assert_eq!(tok("eof").marked, 1);
         assert_eq!(levenshtein("recieve", "receive"), 2);
     }
@@ -667,9 +836,16 @@ mod tests {
 
     #[test]
     fn offsets_count_characters_not_bytes() {
-        let mut keys = FxHashMap::default();
-        let p = Profile::new("Größe ist `ÄNDERN(x)`", &mut keys, &mut Scratch::default());
-        let t = p.get(keys["ändern"]).expect("a key of the text");
+        let mut keys = Interner::with_capacity(16);
+        let p = Profile::new(
+            "Größe ist `ÄNDERN(x)`",
+            None,
+            &mut keys,
+            &mut Scratch::default(),
+        )
+        .expect("a small batch");
+        let id = keys.intern("ändern").expect("a small batch");
+        let t = p.get(id).expect("a key of the text");
         assert_eq!((t.first, p.form(t), t.marked), (11, "ÄNDERN", 1));
     }
 
