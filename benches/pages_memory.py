@@ -74,8 +74,10 @@ def _pages(n: int) -> list[str]:
     out = []
     for i in range(n):
         path = FOLDER / f"page-{i}.png"
-        if not path.exists():
-            pagegen.rgb(pagegen.text_page(1000 + i)).save(path, "PNG")
+        if not path.exists():  # written whole then renamed: a killed run leaves no short file
+            part = path.with_suffix(".part")
+            pagegen.rgb(pagegen.text_page(1000 + i)).save(part, "PNG")
+            part.replace(path)
         out.append(str(path))
     return out
 
@@ -86,7 +88,9 @@ def _bomb(n: int) -> list[str]:
     FOLDER.mkdir(exist_ok=True)
     path = FOLDER / "bomb-49mp.png"
     if not path.exists():
-        Image.new("RGB", (7000, 7000), (255, 255, 255)).save(path, "PNG", optimize=True)
+        part = path.with_suffix(".part")
+        Image.new("RGB", (7000, 7000), (255, 255, 255)).save(part, "PNG", optimize=True)
+        part.replace(path)
     return [str(path)] * n
 
 

@@ -11,7 +11,10 @@ one page after another, without threads):
 * kernel: ``page_hashes`` on the preview (what ``hash_pages`` and the pipeline run), and on the
   full RGB pixels for comparison; Rust core and reference;
 * second look: ``dedupe_pages`` of a page and its JPEG copy (a hash match, so the detail grids
-  are compared).
+  are compared);
+* text check: the same pair with a page's text (about 3,000 characters, 450 words, numbers
+  among them): the copy with the same text (the check passes, the second look runs), and an
+  edit whose text differs in one number (the check decides, the second look does not run).
 
 Build the extension with the release profile first for numbers worth quoting.
 """
@@ -56,6 +59,9 @@ def main() -> None:
     copy = pages.hash_pages([jpeg])[0]
     sig = pages.hash_pages([page])[0]
     w, h = page.width, page.height
+    words = [f"word{i % 37}" if i % 9 else str(1000 + 7 * i) for i in range(450)]
+    text = " ".join(words)
+    edit = text.replace(words[225], "9999", 1)
     rows = [
         ("decode PNG to preview", median_ms(lambda: pages.decode_page(png), args.runs)),
         ("decode JPEG to preview", median_ms(lambda: pages.decode_page(jpeg), args.runs)),
@@ -72,6 +78,18 @@ def main() -> None:
         (
             "second look, reference",
             median_ms(lambda: reference.dedupe_pages([sig, copy]), max(1, args.runs // 3)),
+        ),
+        (
+            "same text + second look, Rust",
+            median_ms(lambda: _core.dedupe_pages([sig, copy], texts=[text, text]), args.runs),
+        ),
+        (
+            "text check of an edit, Rust",
+            median_ms(lambda: _core.dedupe_pages([sig, copy], texts=[text, edit]), args.runs),
+        ),
+        (
+            "text check of an edit, reference",
+            median_ms(lambda: reference.dedupe_pages([sig, copy], texts=[text, edit]), args.runs),
         ),
     ]
     print(f"{w}x{h} page, median of {args.runs} runs, ms")

@@ -14,6 +14,7 @@ import io
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -213,20 +214,38 @@ def signature_lists(draw: st.DrawFn) -> list[bytes]:
     return out
 
 
+# OCR texts of pages: alike, differing in a number, a negation or only in wording, or none.
+PAGE_TEXTS = [
+    "",
+    "Revenue grew 9.6% in 2024.",
+    "Revenue grew 9.8% in 2024.",
+    "Revenue grew 9.6% in 2023.",
+    "Revenue did not grow in 2024.",
+    "Revenue grew in 2024, by 9.6%.",
+    "revenue grew 9.6% in 2024",
+]
+
+
 @rust
 @given(
     hashes=signature_lists(),
     max_distance=st.sampled_from([0, 8, 66, 256]),
     look=st.sampled_from([{}, {"factor": 2, "margin": 1, "level": 5}, {"level": 0}]),
+    seed=st.one_of(st.none(), st.integers(0, 2**32)),
 )
 def test_dedupe_pages_matches_the_reference(
-    hashes: list[bytes], max_distance: int, look: dict[str, int]
+    hashes: list[bytes], max_distance: int, look: dict[str, int], seed: int | None
 ) -> None:
-    got = _core.dedupe_pages(hashes, max_distance=max_distance, details=True, **look)
-    want = reference.dedupe_pages(hashes, max_distance=max_distance, details=True, **look)
+    texts = None
+    if seed is not None:
+        rng = np.random.default_rng(seed)
+        texts = [PAGE_TEXTS[int(rng.integers(len(PAGE_TEXTS)))] for _ in hashes]
+    opts: dict[str, Any] = {**look, "texts": texts}
+    got = _core.dedupe_pages(hashes, max_distance=max_distance, details=True, **opts)
+    want = reference.dedupe_pages(hashes, max_distance=max_distance, details=True, **opts)
     assert tuple(got) == tuple(want)
-    assert tuple(_core.dedupe_pages(hashes, max_distance, **look)) == tuple(want[:3])
-    kept, dup, sim, near, look_ = want
+    assert tuple(_core.dedupe_pages(hashes, max_distance, **opts)) == tuple(want[:3])
+    kept, dup, sim, near, look_, check, because = want
     for i, k in enumerate(dup):
         if k is not None:
             d = ref_pages.hamming(hashes[i][:HB], hashes[k][:HB])
@@ -238,8 +257,19 @@ def test_dedupe_pages_matches_the_reference(
         if k is not None:
             assert look_[i] is not None
             assert look_[i][0] <= max_distance
+            if check[i] == "text":
+                assert texts is not None
+                assert texts[i]
+                assert texts[k]
+                assert because[i]
+                continue
+            assert check[i] == "grid"
+            assert because[i] is None
             f, m, lv = look.get("factor", 4), look.get("margin", 4), look.get("level", 22)
             assert look_[i][1] > f * look_[i][2] + 16 * m or look_[i][2] > 16 * lv
+        else:
+            assert check[i] is None
+            assert because[i] is None
 
 
 def _flat_signature(value: int, first_byte: int = 0) -> bytes:
@@ -266,13 +296,18 @@ def test_dedupe_pages_first_copy_wins_on_both_backends(backend: str) -> None:
         (([bytes(SIG)], -1), "max_distance must be an int >= 0, got -1"),
         (([bytes(SIG)], 1.5), "max_distance must be an int >= 0, got 1.5"),
         (([bytes(SIG)], True), "max_distance must be an int >= 0, got True"),
+        (([bytes(SIG)], 66, {"texts": "ab"}), "texts must be a list of str or None, got str"),
+        (([bytes(SIG)], 66, {"texts": [1]}), "texts\\[0\\]: text must be a str, got int"),
+        (([bytes(SIG)], 66, {"texts": ["a", "b"]}), "texts has 2 entries but hashes has 1"),
+        (([bytes(SIG)], 66, {"texts": ["\ud800"]}), "texts\\[0\\]: text contains a lone"),
     ],
 )
 def test_dedupe_pages_bad_input_same_message_on_both_backends(
     backend: str, args: tuple[object, ...], message: str
 ) -> None:
+    kw: dict[str, Any] = args[2] if len(args) > 2 else {}  # type: ignore[assignment]
     with pytest.raises(InputError, match=message):
-        pages.dedupe_pages(*args, backend=backend)  # type: ignore[arg-type]
+        pages.dedupe_pages(*args[:2], **kw, backend=backend)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -398,7 +433,9 @@ def test_the_production_constants_are_the_kernels_constants() -> None:
         ref_pages.DEFAULT_LEVEL,
     )
     if HAS_RUST:
-        sig = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False)"
+        sig = (
+            "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None)"
+        )
         assert _core.dedupe_pages.__text_signature__ == sig
 
 
@@ -491,3 +528,12 @@ def test_both_backends_agree_on_every_page_copy_and_edit(seed: int) -> None:
     fast = pages.hash_pages(decoded, backend="rust")
     assert fast == pages.hash_pages(decoded, backend="python")
     assert pages.dedupe_pages(fast, backend="rust") == pages.dedupe_pages(fast, backend="python")
+    # With their texts (ideal OCR): the copies keep the page's text, the edit has its number.
+    text = f"Table 3 gives {10_000 + 7919 * (seed - 1)} rows for 2024."
+    texts = [text] * (len(images) - 2) + [text.replace(str(10_000 + 7919 * (seed - 1)), "7")] * 2
+    texts[1] = ""  # a copy without text: the pixels decide
+    got = pages.dedupe_pages(fast, texts=texts, backend="rust")
+    assert got == pages.dedupe_pages(fast, texts=texts, backend="python")
+    assert got.duplicate_of[-2] is None  # the edit is kept ...
+    assert got.duplicate_of[-1] == len(images) - 2  # ... and its RGB copy is its duplicate
+    assert got.near_check[-2] in ("text", None)  # the text decides (None: hash too far)

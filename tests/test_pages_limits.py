@@ -230,7 +230,14 @@ def test_a_page_drop_says_the_second_look_decided_and_a_kept_near_page_says_how(
     assert r.near_of == [None, None, 0]
     assert r.near_look[2] is not None
     distance, worst, typical = r.near_look[2]
-    assert look == {"near": "orig", "distance": distance, "worst": worst, "typical": typical}
+    assert look == {
+        "near": "orig",
+        "distance": distance,
+        "worst": worst,
+        "typical": typical,
+        "check": "grid",
+    }
+    assert r.near_check[2] == "grid"
     assert worst > pages.DEFAULT_FACTOR * typical + pages.DEFAULT_MARGIN * 16  # why it was kept
     assert "second_look" not in fate(a, "orig")
     record = a.record()
@@ -265,7 +272,31 @@ def test_the_backend_gives_the_second_look_columns_by_name(backend: str) -> None
     cols = k.dedupe_pages_details(hashes, 66, factor=4, margin=4, level=22)
     assert cols[:3] == ([0, 2], [None, 0, None], [None, 1.0, None])
     assert cols[3] == [None, None, 0]
+    assert cols[5:] == ([None, None, "grid"], [None, None, None])
     assert pages.dedupe_pages(hashes, backend=backend) == pages.PageDedupeResult(*cols)
+
+
+def test_ocr_texts_that_differ_in_a_number_keep_a_pixel_copy_and_the_record_says_so(
+    backend: str,
+) -> None:
+    im = pagegen.text_page(5)
+    cands = [
+        bp.Chunk("Net sales 4,210 in 2024.", image=pagegen.png(im), page=1, id="orig"),
+        bp.Chunk("Net sales 4,210 in 2024.", image=pagegen.png(im), page=1, id="copy"),
+        bp.Chunk("Net sales 4,810 in 2024.", image=pagegen.png(im), page=1, id="other"),
+        bp.Chunk("  ", image=pagegen.png(im), page=1, id="blank"),  # no text: the pixels decide
+    ]
+    a = bp.assemble("q", cands, backend=backend, tokenizer="approx", budget=20_000)
+    assert fate(a, "copy")["detail"]["of"] == "orig"
+    assert fate(a, "blank")["detail"]["of"] == "orig"
+    assert fate(a, "other")["second_look"] == {
+        "near": "orig",
+        "distance": 0,
+        "check": "text",
+        "kept_because": "differs in '210' / '810'",
+    }
+    assert "detail" not in fate(a, "other")
+    assert bp.Assembly.from_dict(a.to_dict()).fates == a.fates
 
 
 # --- image_tokens, a caller's callable ----------------------------------------------------------

@@ -55,6 +55,8 @@ PageDedupeColumns = tuple[
     list[float | None],
     list[int | None],
     list[tuple[int, int, int] | None],
+    list[str | None],
+    list[str | None],
 ]
 """What ``Kernels.dedupe_pages_details`` returns (``pages.PageDedupeResult``'s columns)."""
 
@@ -165,20 +167,36 @@ class Kernels:
         return list(self._fns["page_hashes"](pixels, offsets, widths, heights, channels))
 
     def dedupe_pages_details(
-        self, hashes: Sequence[bytes], max_distance: int, *, factor: int, margin: int, level: int
+        self,
+        hashes: Sequence[bytes],
+        max_distance: int,
+        *,
+        factor: int,
+        margin: int,
+        level: int,
+        texts: Sequence[str] | None = None,
     ) -> PageDedupeColumns:
         """``dedupe_pages`` with ``details=True``: ``(kept, duplicate_of, similarity, near_of,
-        near_look)``, each a list (``briefpack.pages.PageDedupeResult`` names them)."""
+        near_look, near_check, kept_because)``, each a list (``briefpack.pages.PageDedupeResult``
+        names them)."""
         cols = self._fns["dedupe_pages"](
-            hashes, max_distance, factor=factor, margin=margin, level=level, details=True
+            hashes,
+            max_distance,
+            factor=factor,
+            margin=margin,
+            level=level,
+            details=True,
+            texts=texts,
         )
-        kept, dup, sim, near, look = cols
+        kept, dup, sim, near, look, check, because = cols
         return (
             list(kept),
             list(dup),
             list(sim),
             list(near),
             [None if x is None else (int(x[0]), int(x[1]), int(x[2])) for x in look],
+            list(check),
+            list(because),
         )
 
     def pack(self, costs: Sequence[int], budget: int, overflow: str) -> PackResult:

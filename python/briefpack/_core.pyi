@@ -558,9 +558,10 @@ def dedupe_pages(
     margin: int = 4,
     level: int = 22,
     details: bool = False,
+    texts: Sequence[str] | None = None,
 ) -> Any:
     """Drop each page whose hash is within ``max_distance`` bits of an earlier kept page's and
-    which a second look at the detail grids does not find different.
+    which neither the text check nor a second look at the detail grids finds different.
 
     Greedy in rank (input) order; the earliest kept page that passes both is the one a page
     duplicates (the first copy wins). Similarity is ``1 - distance / 256``. Identical to
@@ -570,14 +571,19 @@ def dedupe_pages(
         hashes: ``page_hashes`` signatures (16,416 bytes each).
         max_distance: an int >= 0, in hash bits.
         factor, margin, level: the second look's thresholds (ints >= 0, ``docs/pages.md``).
-        details: also return, per page, the kept page the second look kept it apart from and
-            that look's ``(distance, worst, typical)``.
+        details: also return, per page, the kept page the text check or the second look kept
+            it apart from, that pair's ``(distance, worst, typical)`` (``worst`` and
+            ``typical`` 0 when the text decided), the check (``"text"`` or ``"grid"``) and the
+            text check's reason.
+        texts: one str per page (``""`` for none): a near pair whose pages both have text
+            and whose texts the text dedupe's difference guard keeps apart (a number, a date,
+            a version, an identifier or a negation differs) is different.
 
     Returns:
         ``(kept, duplicate_of, similarity)`` as the other dedupe kernels, and with ``details``
-        also ``near_of`` and ``near_look``.
+        also ``near_of``, ``near_look``, ``near_check`` and ``kept_because``.
 
     Raises:
-        InputError: hashes that are not bytes or not 16,416 bytes long, or a bad threshold
-            (the reference's messages).
+        InputError: hashes that are not bytes or not 16,416 bytes long, a bad threshold, or
+            texts that are not one str per page (the reference's messages).
     """

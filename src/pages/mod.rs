@@ -36,7 +36,7 @@
 #[cfg(feature = "python")]
 pub mod py;
 
-use crate::dedupe::Dedupe;
+use crate::dedupe::{Dedupe, Guard};
 
 /// A pixel is ink when its gray value is below this.
 pub const INK_BELOW: u8 = 160;
@@ -499,29 +499,69 @@ pub struct Look {
     pub level: u64,
 }
 
-/// What [`dedupe`] decided, with the pairs the second look kept apart.
+/// The check that kept a near pair apart (the hash was within `max_distance`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// The two pages' texts differ in a number, a date, a version, an identifier or a
+    /// negation (the text dedupe's difference guard, `crate::dedupe::Guard`).
+    Text,
+    /// The second look at the detail grids.
+    Grid,
+}
+
+impl Check {
+    /// The name the record shows.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Text => "text",
+            Self::Grid => "grid",
+        }
+    }
+}
+
+/// What [`dedupe`] decided, with the pairs the second look or the text check kept apart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageDedupe {
     /// Duplicates and their similarity (`1 - distance / HASH_BITS`).
     pub dedupe: Dedupe,
     /// Per input: the earliest kept page whose hash was within `max_distance` but which the
-    /// second look found different (`None` when there was none).
+    /// text check or the second look found different (`None` when there was none).
     pub near_of: Vec<Option<usize>>,
-    /// Per input: `(distance, worst, typical)` of that second look.
+    /// Per input: `(distance, worst, typical)` of that pair (`worst` and `typical` are 0 when
+    /// the text check decided: the second look did not run).
     pub near_look: Vec<Option<(u64, u64, u64)>>,
+    /// Per input: which check kept that pair apart.
+    pub near_check: Vec<Option<Check>>,
+    /// Per input: the text check's reason (`"differs in '49' / '59'"`) when it decided.
+    pub kept_because: Vec<Option<String>>,
 }
 
 /// Greedy first-copy-wins dedupe of page signatures (all `SIGNATURE_BYTES` long; the binding
 /// checks it): a page duplicates the earliest kept page whose hash is within `max_distance` bits
-/// and which the second look does not find different.
+/// and which neither the text check nor the second look finds different.
+///
+/// `texts` (one per page, `""` for a page without text): when both pages of a near pair have
+/// text, the difference guard of the text dedupe runs first; a pair it keeps (texts that differ
+/// in a number, a date, a version, an identifier or a negation) is different whatever the pixels
+/// say.
 #[must_use]
-pub fn dedupe<H: AsRef<[u8]>>(signatures: &[H], max_distance: u64, look: Look) -> PageDedupe {
+pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
+    signatures: &[H],
+    max_distance: u64,
+    look: Look,
+    texts: Option<&[S]>,
+) -> PageDedupe {
     let n = signatures.len();
     let mut out = PageDedupe {
         dedupe: Dedupe::new(n),
         near_of: vec![None; n],
         near_look: vec![None; n],
+        near_check: vec![None; n],
+        kept_because: vec![None; n],
     };
+    let mut guard = texts.map(Guard::new);
+    let has_text = |i: usize| texts.is_some_and(|t| !t[i].as_ref().is_empty());
     let mut kept: Vec<usize> = Vec::new();
     for (i, s) in signatures.iter().enumerate() {
         let s = s.as_ref();
@@ -531,11 +571,23 @@ pub fn dedupe<H: AsRef<[u8]>>(signatures: &[H], max_distance: u64, look: Look) -
             if d > max_distance {
                 continue;
             }
+            if has_text(i) && has_text(k) {
+                if let Some(why) = guard.as_mut().and_then(|g| g.check(k, i)) {
+                    if out.near_of[i].is_none() {
+                        out.near_of[i] = Some(k);
+                        out.near_look[i] = Some((d, 0, 0));
+                        out.near_check[i] = Some(Check::Text);
+                        out.kept_because[i] = Some(why);
+                    }
+                    continue;
+                }
+            }
             let (different, worst, typical) = second_look(&t[HASH_BYTES..], &s[HASH_BYTES..], look);
             if different {
                 if out.near_of[i].is_none() {
                     out.near_of[i] = Some(k);
                     out.near_look[i] = Some((d, worst, typical));
+                    out.near_check[i] = Some(Check::Grid);
                 }
                 continue;
             }
@@ -702,7 +754,7 @@ mod tests {
             .map(|p| signature(p, 400, 500, 1))
             .collect();
         // Every hash passes: the second look decides.
-        let d = dedupe(&sigs, HASH_BITS as u64, LOOK);
+        let d = dedupe(&sigs, HASH_BITS as u64, LOOK, None::<&[&str]>);
         assert_eq!(d.dedupe.duplicate_of, [None, Some(0), None]);
         assert_eq!(d.near_of, [None, None, Some(0)]);
         assert!(d.near_look[2].is_some_and(|(_, worst, typical)| worst > 4 * typical + 64));
@@ -720,12 +772,33 @@ mod tests {
         b[0] = 0b1000_0000; // 1 bit from a
         let mut c = blank(200);
         c[0] = 0xff; // 8 bits from a, 7 from b
-        let d = dedupe(&[&a, &b, &c], 1, LOOK);
+        let d = dedupe(&[&a, &b, &c], 1, LOOK, None::<&[&str]>);
         assert_eq!(d.dedupe.duplicate_of, [None, Some(0), None]);
         assert_eq!(d.dedupe.similarity, [None, Some(1.0 - 1.0 / 256.0), None]);
-        let d = dedupe(&[&a, &c, &b], 7, LOOK);
+        let d = dedupe(&[&a, &c, &b], 7, LOOK, None::<&[&str]>);
         // b is within 1 of a and 7 of c: the earlier kept item (a) wins.
         assert_eq!(d.dedupe.duplicate_of, [None, None, Some(0)]);
         assert_eq!(distance(&[0xff; 9], &[0; 9]), 72);
+    }
+
+    #[test]
+    fn texts_that_differ_in_a_number_keep_a_pixel_copy_apart() {
+        let a = page(400, 500, [40, 50, 360, 450], 3);
+        let sig = signature(&a, 400, 500, 1);
+        let sigs = [&sig, &sig, &sig, &sig];
+        let texts = [
+            "Total: 49 units.",
+            "Total: 59 units.",
+            "",
+            "Total: 49 units.",
+        ];
+        let d = dedupe(&sigs, 66, LOOK, Some(&texts[..]));
+        // Page 1's text differs in a number; page 2 has no text (the pixels decide); page 3's
+        // text is page 0's.
+        assert_eq!(d.dedupe.duplicate_of, [None, None, Some(0), Some(0)]);
+        assert_eq!(d.near_of, [None, Some(0), None, None]);
+        assert_eq!(d.near_check[1], Some(Check::Text));
+        assert_eq!(d.near_look[1], Some((0, 0, 0)));
+        assert_eq!(d.kept_because[1].as_deref(), Some("differs in '49' / '59'"));
     }
 }

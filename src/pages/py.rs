@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyList, PySequence, PyString};
 
-use crate::checks::Arg;
+use crate::checks::{self, Arg};
 use crate::dedupe::py::DedupeOut;
 use crate::errors::InputError;
 use crate::vectors::args::{check_count, type_name};
@@ -71,12 +71,13 @@ fn page_hashes(
 }
 
 /// Drop each page whose hash is within `max_distance` bits of an earlier kept page's, unless
-/// the second look finds the two different.
+/// the text check (`texts`) or the second look finds the two different.
 #[pyfunction]
 #[pyo3(
-    signature = (hashes, max_distance = Arg::Omitted, *, factor = Arg::Omitted, margin = Arg::Omitted, level = Arg::Omitted, details = false),
-    text_signature = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False)"
+    signature = (hashes, max_distance = Arg::Omitted, *, factor = Arg::Omitted, margin = Arg::Omitted, level = Arg::Omitted, details = false, texts = None),
+    text_signature = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None)"
 )]
+#[allow(clippy::too_many_arguments)] // the Python signature's keywords
 fn dedupe_pages(
     py: Python<'_>,
     hashes: &Bound<'_, PyAny>,
@@ -85,6 +86,7 @@ fn dedupe_pages(
     margin: Arg<'_>,
     level: Arg<'_>,
     details: bool,
+    texts: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if !is_list_like(hashes) {
         return Err(InputError::new_err(format!(
@@ -118,10 +120,38 @@ fn dedupe_pages(
         margin: margin.count(py, "margin", 0, super::DEFAULT_MARGIN)?,
         level: level.count(py, "level", 0, super::DEFAULT_LEVEL)?,
     };
-    let out = py.detach(|| super::dedupe(&items, max, look));
+    let texts = match texts {
+        Some(t) if !t.is_none() => {
+            let t = checks::texts(t, "texts")?;
+            if t.len() != items.len() {
+                return Err(InputError::new_err(format!(
+                    "texts has {} entries but hashes has {}; pass one text per page ('' for a \
+                     page without text)",
+                    t.len(),
+                    items.len()
+                )));
+            }
+            Some(t)
+        }
+        _ => None,
+    };
+    let out = py.detach(|| super::dedupe(&items, max, look, texts.as_deref()));
     let (kept, dup, sim): DedupeOut = out.dedupe.into();
     if details {
-        let columns = (kept, dup, sim, out.near_of, out.near_look);
+        let check: Vec<Option<&str>> = out
+            .near_check
+            .iter()
+            .map(|c| c.map(super::Check::name))
+            .collect();
+        let columns = (
+            kept,
+            dup,
+            sim,
+            out.near_of,
+            out.near_look,
+            check,
+            out.kept_because,
+        );
         return Ok(columns.into_pyobject(py)?.into_any().unbind());
     }
     Ok((kept, dup, sim).into_pyobject(py)?.into_any().unbind())

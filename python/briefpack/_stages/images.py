@@ -187,8 +187,10 @@ hash alone never drops a page."""
 
 
 def _page_dupes(sub: list[Item], req: Request) -> PageDedupeResult:
-    """The ``dedupe_pages`` result for ``sub`` (items with one image each); each page the
-    second look kept apart from a kept page is noted for the record (``second_look``)."""
+    """The ``dedupe_pages`` result for ``sub`` (items with one image each, their OCR text as the
+    text check's texts); each page the text check or the second look kept apart from a kept
+    page is noted for the record (``second_look``, with the ``check`` that decided)."""
+    texts = [it.chunk.text if it.chunk.text.strip() else "" for it in sub]
     res = PageDedupeResult(
         *req.kernels.dedupe_pages_details(
             _hashes(sub, req),
@@ -196,18 +198,18 @@ def _page_dupes(sub: list[Item], req: Request) -> PageDedupeResult:
             factor=DEFAULT_FACTOR,
             margin=DEFAULT_MARGIN,
             level=DEFAULT_LEVEL,
+            texts=texts if any(texts) else None,
         )
     )
     notes = req.scratch.second_look
     for j, (near, look, dup) in enumerate(zip(res.near_of, res.near_look, res.duplicate_of)):
         if near is None or look is None or dup is not None:
             continue
-        note = {
-            "near": sub[near].chunk.id,
-            "distance": look[0],
-            "worst": look[1],
-            "typical": look[2],
-        }
+        note: dict[str, Any] = {"near": sub[near].chunk.id, "distance": look[0]}
+        if res.near_check[j] == "text":
+            note.update(check="text", kept_because=res.near_reason[j])
+        else:
+            note.update(worst=look[1], typical=look[2], check="grid")
         for m in sub[j].members:
             notes.setdefault(m, note)  # the first look that kept it (dedupe runs twice)
     return res

@@ -111,14 +111,21 @@ class PageDedupeResult(NamedTuple):
         duplicate_of: per page, the earliest kept page it copies, or ``None``.
         similarity: per page, ``1 - distance / 256`` to ``duplicate_of``, or ``None``.
         near_of: per page, the earliest kept page whose hash was within ``max_distance`` but
-            which the second look found different (``None`` when none was).
-        near_look: per page, ``(distance, worst, typical)`` of that second look: hash bits,
-            the worst block's and the 90th-percentile block's sums of absolute differences
-            (16 cells a block).
+            which the text check or the second look found different (``None`` when none was).
+        near_look: per page, ``(distance, worst, typical)`` of that pair: hash bits, the
+            second look's worst block's and 90th-percentile block's sums of absolute
+            differences (16 cells a block; both 0 when the text check decided, the look did
+            not run).
+        near_check: per page, the check that kept that pair apart: ``"text"`` or ``"grid"``.
+        near_reason: per page, the text check's reason (``"differs in '49' / '59'"``) when it
+            decided.
 
-    >>> r = PageDedupeResult([0, 1], [None, None], [None, None], [None, 0], [None, (3, 900, 20)])
-    >>> r.near_of
-    [None, 0]
+    >>> r = PageDedupeResult(
+    ...     [0, 1], [None, None], [None, None], [None, 0], [None, (3, 900, 20)], [None, "grid"],
+    ...     [None, None],
+    ... )
+    >>> r.near_of, r.near_check
+    ([None, 0], [None, 'grid'])
     """
 
     kept: list[int]
@@ -126,6 +133,8 @@ class PageDedupeResult(NamedTuple):
     similarity: list[float | None]
     near_of: list[int | None]
     near_look: list[tuple[int, int, int] | None]
+    near_check: list[str | None]
+    near_reason: list[str | None]
 
 
 def dedupe_pages(
@@ -135,15 +144,21 @@ def dedupe_pages(
     factor: int = DEFAULT_FACTOR,
     margin: int = DEFAULT_MARGIN,
     level: int = DEFAULT_LEVEL,
+    texts: Sequence[str | None] | None = None,
     backend: str = "auto",
 ) -> PageDedupeResult:
-    """Copies among page signatures: within ``max_distance`` hash bits and alike at a second look.
+    """Copies among page signatures: within ``max_distance`` hash bits, alike at a second look,
+    and (when both carry text) with texts that do not differ in a number.
 
     Greedy in rank order, the first copy wins; ``similarity`` is ``1 - distance / 256``. A pair
     within ``max_distance`` is compared block by block on the detail grids (``factor``,
-    ``margin``, ``level``: ``docs/pages.md``); ``near_of`` and ``near_look`` say which kept
-    page each page was kept apart from by that second look, with ``(distance, worst,
-    typical)``.
+    ``margin``, ``level``: ``docs/pages.md``). ``texts`` (one per page: its OCR or extracted
+    text, ``None`` or ``""`` for none): a near pair whose pages both have text goes first
+    through the text dedupe's difference guard; texts that differ in a number, a date, a
+    version, an identifier or a negation keep the two apart whatever the pixels say.
+    ``near_of``, ``near_look`` and ``near_check`` say which kept page each page was kept apart
+    from, with ``(distance, worst, typical)`` and the check that decided (``"text"`` or
+    ``"grid"``); ``near_reason`` the text check's reason.
 
     >>> import numpy as np
     >>> page = np.full((200, 160), 255, dtype=np.uint8)
@@ -151,11 +166,20 @@ def dedupe_pages(
     >>> edit = page.copy()
     >>> edit[100:110, 60:80] = 0
     >>> r = dedupe_pages(hash_pages([page, page.copy(), edit]), max_distance=256)
-    >>> r.duplicate_of, r.near_of
-    ([None, 0, None], [None, None, 0])
+    >>> r.duplicate_of, r.near_of, r.near_check
+    ([None, 0, None], [None, None, 0], [None, None, 'grid'])
+    >>> same = hash_pages([page, page])
+    >>> r = dedupe_pages(same, texts=["Total: 49 units.", "Total: 59 units."])
+    >>> r.duplicate_of, r.near_check, r.near_reason
+    ([None, None], [None, 'text'], [None, "differs in '49' / '59'"])
     """
     kernels = get_kernels(backend)
+    words = None
+    if texts is not None:
+        if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
+            raise InputError(f"texts must be a list of str or None, got {type_name(texts)}")
+        words = ["" if t is None else t for t in texts]
     cols = kernels.dedupe_pages_details(
-        hashes, max_distance, factor=factor, margin=margin, level=level
+        hashes, max_distance, factor=factor, margin=margin, level=level, texts=words
     )
     return PageDedupeResult(*cols)

@@ -28,10 +28,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import sub
 
-from .._checks import check_count, type_name
+from .._checks import check_count, check_texts, type_name
 from .._option_rules import DEFAULT_MAX_DISTANCE
 from .._types import DedupeResult
 from ..errors import InputError
+from .guard import Guard
 
 __all__ = [
     "COS",
@@ -370,6 +371,7 @@ def dedupe_pages(
     margin: int = DEFAULT_MARGIN,
     level: int = DEFAULT_LEVEL,
     details: bool = False,
+    texts: Sequence[str] | None = None,
 ) -> (
     DedupeResult
     | tuple[
@@ -378,16 +380,27 @@ def dedupe_pages(
         list[float | None],
         list[int | None],
         list[tuple[int, int, int] | None],
+        list[str | None],
+        list[str | None],
     ]
 ):
     """Drop each page within ``max_distance`` bits of an earlier kept page's hash, unless the
-    second look finds the two different. With ``details=True`` the columns also hold, per page,
-    the earliest kept page the second look kept it apart from (``near_of``) and that look's
-    ``(distance, worst, typical)``.
+    text check or the second look finds the two different. With ``texts`` (one per page, ``""``
+    for a page without text) a near pair whose pages both have text goes first through the
+    text dedupe's difference guard (``reference.guard``): texts that differ in a number, a date,
+    a version, an identifier or a negation keep the pair apart whatever the pixels say.
+
+    With ``details=True`` the columns also hold, per page, the earliest kept page it was kept
+    apart from (``near_of``), that pair's ``(distance, worst, typical)`` (``worst`` and
+    ``typical`` 0 when the text decided), the check that decided (``"text"`` or ``"grid"``) and
+    the text check's reason.
 
     >>> a = bytes(SIGNATURE_BYTES)
     >>> dedupe_pages([a, bytes([1]) + a[1:]])
     DedupeResult(kept=[0], duplicate_of=[None, 0], similarity=[None, 0.99609375])
+    >>> cols = dedupe_pages([a, a], texts=["Total: 49.", "Total: 59."], details=True)
+    >>> cols[1], cols[5], cols[6]
+    ([None, None], [None, 'text'], [None, "differs in '49' / '59'"])
     """
     if isinstance(hashes, (str, bytes)) or not isinstance(hashes, Sequence):
         raise InputError(f"hashes must be a list of bytes, got {type_name(hashes)}")
@@ -403,27 +416,45 @@ def dedupe_pages(
     fac = check_count("factor", factor, minimum=0)
     mar = check_count("margin", margin, minimum=0)
     lev = check_count("level", level, minimum=0)
+    words: list[str] | None = None
+    if texts is not None:
+        words = check_texts(texts, "texts")
+        if len(words) != len(hashes):
+            raise InputError(
+                f"texts has {len(words)} entries but hashes has {len(hashes)}; pass one text "
+                "per page ('' for a page without text)"
+            )
+    guard = Guard(words) if words is not None else None
     kept: list[int] = []
-    dup: list[int | None] = [None] * len(hashes)
-    sim: list[float | None] = [None] * len(hashes)
-    near: list[int | None] = [None] * len(hashes)
-    look: list[tuple[int, int, int] | None] = [None] * len(hashes)
+    n = len(hashes)
+    dup: list[int | None] = [None] * n
+    sim: list[float | None] = [None] * n
+    near: list[int | None] = [None] * n
+    look: list[tuple[int, int, int] | None] = [None] * n
+    check: list[str | None] = [None] * n
+    because: list[str | None] = [None] * n
     for i, h in enumerate(hashes):
         for k in kept:
             d = hamming(h[:HASH_BYTES], hashes[k][:HASH_BYTES])
             if d > limit:
                 continue
+            if guard is not None and words is not None and words[i] and words[k]:
+                why = guard(k, i)
+                if why is not None:
+                    if near[i] is None:
+                        near[i], look[i], check[i], because[i] = k, (d, 0, 0), "text", why
+                    continue
             different, worst, typical = second_look(
                 hashes[k][HASH_BYTES:], h[HASH_BYTES:], fac, mar, lev
             )
             if different:
                 if near[i] is None:
-                    near[i], look[i] = k, (d, worst, typical)
+                    near[i], look[i], check[i] = k, (d, worst, typical), "grid"
                 continue
             dup[i], sim[i] = k, 1.0 - d / HASH_BITS
             break
         if dup[i] is None:
             kept.append(i)
     if details:
-        return kept, dup, sim, near, look
+        return kept, dup, sim, near, look, check, because
     return DedupeResult(kept, dup, sim)
