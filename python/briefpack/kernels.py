@@ -72,7 +72,8 @@ def dedupe_jaccard(
 ) -> DedupeResult:
     """Near duplicates by Jaccard similarity of normalised word sets (``>= threshold``).
 
-    ``guard`` (default False, an opt-in for now): the difference guard
+    ``guard`` (default False for the bare kernel; ``assemble``'s ``dedupe_guard`` option, which
+    turns it on, defaults to True): the difference guard
     (``docs/dedupe_guard.md``). A pair over the threshold whose texts differ in a number, date,
     version, code identifier or negation is not a duplicate; the later item stays (unless it
     duplicates another kept item) and its ``near_of``, ``near_similarity`` and
