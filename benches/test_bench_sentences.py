@@ -11,12 +11,19 @@ are also the alias texts (each request's candidates are). The goal
 (issue #25): scoring 1,000 sentences takes at most 1 ms in Rust. ``test_compress_one_source`` is the
 compression of one 100 KB source (``compress="all"``), at 50 KB and 100 KB, to see that it
 grows linearly.
+
+To compare against an older build side by side in the same run, point
+``BRIEFPACK_BENCH_OLD_CORE`` at a copy of its ``_core.abi3.so``; the ``rust-old`` cases time it
+(and are skipped without it).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,9 +51,27 @@ def _sentences(n: int, words: int = 20) -> list[str]:
 SENTENCES = _sentences(1_000)
 
 
-@pytest.mark.parametrize("backend", ["rust", "python"])
+def _old_core() -> Any:
+    """The extension at ``BRIEFPACK_BENCH_OLD_CORE``, loaded under its own name, or a skip."""
+    path = os.environ.get("BRIEFPACK_BENCH_OLD_CORE")
+    if not path:
+        pytest.skip("set BRIEFPACK_BENCH_OLD_CORE to an older _core.abi3.so to compare")
+    # The module's init symbol is PyInit__core, so it is loaded as a top-level "_core".
+    spec = importlib.util.spec_from_file_location("_core", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _kernels(backend: str) -> Any:
+    return _old_core() if backend == "rust-old" else get_kernels(backend)
+
+
+@pytest.mark.parametrize("backend", ["rust", "rust-old", "python"])
 def test_score_1000_sentences(benchmark, backend: str) -> None:  # type: ignore[no-untyped-def]
-    kernels = get_kernels(backend)
+    kernels = _kernels(backend)
     benchmark.group = "score 1,000 sentences"
     scores = benchmark.pedantic(
         kernels.score_sentences,
@@ -57,9 +82,10 @@ def test_score_1000_sentences(benchmark, backend: str) -> None:  # type: ignore[
     assert len(scores) == len(SENTENCES)
 
 
-def test_score_1000_sentences_without_aliases(benchmark) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("backend", ["rust", "rust-old"])
+def test_score_1000_sentences_without_aliases(benchmark, backend: str) -> None:  # type: ignore[no-untyped-def]
     """The same in Rust with no alias texts: the scoring alone, without learning aliases."""
-    kernels = get_kernels("rust")
+    kernels = _kernels(backend)
     benchmark.group = "score 1,000 sentences"
     scores = benchmark.pedantic(
         kernels.score_sentences, args=(QUESTION, SENTENCES, []), rounds=20, iterations=1

@@ -35,6 +35,8 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use rustc_hash::{FxHashMap, FxHashSet};
+
 use crate::text::normalize::fold_diacritics;
 use crate::text::{char_class, char_lower, has_lower, words, WHITESPACE, WORD};
 
@@ -394,6 +396,9 @@ fn definition(before: &[char], inner: &[char]) -> Option<(String, Vec<String>)> 
 }
 
 fn definitions(text: &str, out: &mut Vec<(String, Vec<String>)>) {
+    if !text.contains('(') {
+        return; // a definition needs a "(": skip decoding the text
+    }
     let t: Vec<char> = text.chars().collect();
     let n = t.len();
     let mut seg = 0;
@@ -445,89 +450,157 @@ fn fold(word: String) -> String {
     }
 }
 
-/// `words(text)`, each folded, with every learned long form replaced by its short form (longest first).
-fn terms(text: &str, table: &HashMap<Vec<String>, String>, longest: usize) -> Vec<String> {
-    let ws: Vec<String> = words(text).into_iter().map(fold).collect();
-    let mut out = Vec::with_capacity(ws.len());
-    let mut i = 0;
-    'outer: while i < ws.len() {
-        let mut size = longest.min(ws.len() - i);
-        while size >= 2 {
-            if let Some(short) = table.get(&ws[i..i + size]) {
-                out.push(short.clone());
-                i += size;
-                continue 'outer;
-            }
-            size -= 1;
-        }
-        out.push(ws[i].clone());
-        i += 1;
-    }
-    out
-}
-
 /// Terms longer than this many letters, all ASCII `a`-`z`, are cut to their first `STEM`
 /// (a truncation stemmer: "contribute" and "contribution" are one term, `contr`).
 pub const STEM: usize = 5;
 
-/// `term` cut to its first `STEM` letters when it is longer and all ASCII `a`-`z`
-/// (`reference.sentences.stem`).
-fn stem(term: &mut String) {
+/// The learned aliases of `alias_texts` as a lookup: long form (folded words) -> short form,
+/// plus the first words of the long forms and the longest long form, so that a text's terms
+/// try the table only where a long form can start.
+struct Aliases {
+    table: HashMap<Vec<String>, String>,
+    firsts: FxHashSet<String>,
+    longest: usize,
+}
+
+impl Aliases {
+    fn new<A: AsRef<str>>(alias_texts: &[A]) -> Self {
+        let mut table: HashMap<Vec<String>, String> = HashMap::new();
+        for (short, long) in aliases(alias_texts) {
+            table.insert(long.into_iter().map(fold).collect(), fold(short));
+        }
+        let longest = table.keys().map(Vec::len).max().unwrap_or(0);
+        let firsts = table.keys().filter_map(|k| k.first().cloned()).collect();
+        Aliases {
+            table,
+            firsts,
+            longest,
+        }
+    }
+}
+
+/// Reusable buffers for one text's terms: the folded words live in `words[..len]`, whose
+/// `String`s are kept (and their capacity reused) from text to text.
+#[derive(Default)]
+struct Terms {
+    words: Vec<String>,
+    len: usize,
+}
+
+impl Terms {
+    /// Fill with `words(text)`, each folded.
+    fn load(&mut self, text: &str) {
+        self.len = 0;
+        let (words, len) = (&mut self.words, &mut self.len);
+        crate::text::for_each_word(text, |w| {
+            if *len == words.len() {
+                words.push(String::new());
+            }
+            let slot = &mut words[*len];
+            slot.clear();
+            slot.push_str(&fold_diacritics(w));
+            *len += 1;
+        });
+    }
+
+    /// The loaded text's terms in order, each learned long form read as its short form
+    /// (longest first), before stemming.
+    fn each<'a, F: FnMut(&'a str)>(&'a self, aliases: &'a Aliases, mut emit: F) {
+        let ws = &self.words[..self.len];
+        let mut i = 0;
+        'outer: while i < ws.len() {
+            if aliases.longest >= 2 && aliases.firsts.contains(&ws[i]) {
+                let mut size = aliases.longest.min(ws.len() - i);
+                while size >= 2 {
+                    if let Some(short) = aliases.table.get(&ws[i..i + size]) {
+                        emit(short);
+                        i += size;
+                        continue 'outer;
+                    }
+                    size -= 1;
+                }
+            }
+            emit(&ws[i]);
+            i += 1;
+        }
+    }
+}
+
+/// `term` cut to its first `STEM` letters when it is longer and all ASCII `a`-`z`.
+fn stemmed(term: &str) -> &str {
     if term.len() > STEM && term.bytes().all(|b| b.is_ascii_lowercase()) {
-        term.truncate(STEM);
+        &term[..STEM]
+    } else {
+        term
     }
 }
 
 /// BM25 relevance of each sentence to `question`, the sentences being the collection, with
 /// the aliases `alias_texts` define (`reference.score_sentences`).
+///
+/// One pass over each sentence's terms: the query terms are hashed once, and each term of a
+/// sentence is looked up to count its frequency; document frequencies come from those counts.
+/// The float operations are the reference's, in its order.
 #[must_use]
 pub fn score<S: AsRef<str>, A: AsRef<str>>(
     question: &str,
     sentences: &[S],
     alias_texts: &[A],
 ) -> Vec<f64> {
-    let mut table: HashMap<Vec<String>, String> = HashMap::new();
-    for (short, long) in aliases(alias_texts) {
-        table.insert(long.into_iter().map(fold).collect(), fold(short));
-    }
-    let longest = table.keys().map(Vec::len).max().unwrap_or(0);
-    let docs: Vec<Vec<String>> = sentences
-        .iter()
-        .map(|s| {
-            let mut ts = terms(s.as_ref(), &table, longest);
-            ts.iter_mut().for_each(stem);
-            ts
-        })
-        .collect();
-    let n = docs.len();
+    let n = sentences.len();
     if n == 0 {
         return Vec::new();
     }
+    let aliases = Aliases::new(alias_texts);
+    let mut buf = Terms::default();
+    buf.load(question);
     let mut query: Vec<String> = Vec::new();
-    for mut t in terms(question, &table, longest) {
-        if STOPWORDS.contains(&t.as_str()) {
-            continue;
+    buf.each(&aliases, |t| {
+        if STOPWORDS.contains(&t) {
+            return;
         }
-        stem(&mut t);
-        if !query.contains(&t) {
-            query.push(t);
+        let t = stemmed(t);
+        if !query.iter().any(|q| q == t) {
+            query.push(t.to_owned());
         }
-    }
-    let total: usize = docs.iter().map(Vec::len).sum();
-    let avgdl = total as f64 / n as f64;
-    let idf: Vec<f64> = query
+    });
+    let index: FxHashMap<&str, usize> = query
         .iter()
-        .map(|t| {
-            let df = docs.iter().filter(|d| d.contains(t)).count();
+        .enumerate()
+        .map(|(k, t)| (t.as_str(), k))
+        .collect();
+    let q = query.len();
+    // tf[d * q + k]: the count of query term k in sentence d; lengths[d]: its term count.
+    let mut tf: Vec<u32> = vec![0; n * q];
+    let mut lengths: Vec<usize> = Vec::with_capacity(n);
+    for (d, s) in sentences.iter().enumerate() {
+        buf.load(s.as_ref());
+        let row = &mut tf[d * q..(d + 1) * q];
+        let mut dl = 0usize;
+        buf.each(&aliases, |t| {
+            dl += 1;
+            if let Some(&k) = index.get(stemmed(t)) {
+                row[k] += 1;
+            }
+        });
+        lengths.push(dl);
+    }
+    let total: usize = lengths.iter().sum();
+    let avgdl = total as f64 / n as f64;
+    let idf: Vec<f64> = (0..q)
+        .map(|k| {
+            let df = (0..n).filter(|&d| tf[d * q + k] > 0).count();
             (1.0 + ((n - df) as f64 + 0.5) / (df as f64 + 0.5)).ln()
         })
         .collect();
-    docs.iter()
-        .map(|d| {
-            let dl = d.len() as f64;
+    lengths
+        .iter()
+        .enumerate()
+        .map(|(d, &len)| {
+            let dl = len as f64;
             let mut s = 0.0;
-            for (t, &w) in query.iter().zip(&idf) {
-                let f = d.iter().filter(|x| *x == t).count() as f64;
+            for (&count, &w) in tf[d * q..(d + 1) * q].iter().zip(&idf) {
+                let f = f64::from(count);
                 if f > 0.0 {
                     s += w * (f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * (dl / avgdl)));
                 }
@@ -585,6 +658,94 @@ pub fn select<S: AsRef<str>>(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    // The scoring as first written (linear scans per query term): the oracle the one-pass
+    // `score` must match bit for bit.
+    /// `words(text)`, each folded, with every learned long form replaced by its short form (longest first).
+    fn terms(text: &str, table: &HashMap<Vec<String>, String>, longest: usize) -> Vec<String> {
+        let ws: Vec<String> = crate::text::words(text).into_iter().map(fold).collect();
+        let mut out = Vec::with_capacity(ws.len());
+        let mut i = 0;
+        'outer: while i < ws.len() {
+            let mut size = longest.min(ws.len() - i);
+            while size >= 2 {
+                if let Some(short) = table.get(&ws[i..i + size]) {
+                    out.push(short.clone());
+                    i += size;
+                    continue 'outer;
+                }
+                size -= 1;
+            }
+            out.push(ws[i].clone());
+            i += 1;
+        }
+        out
+    }
+
+    /// `term` cut to its first `STEM` letters when it is longer and all ASCII `a`-`z`.
+    fn stem(term: &mut String) {
+        if term.len() > STEM && term.bytes().all(|b| b.is_ascii_lowercase()) {
+            term.truncate(STEM);
+        }
+    }
+
+    /// BM25 relevance of each sentence to `question`, the sentences being the collection, with
+    /// the aliases `alias_texts` define (`reference.score_sentences`).
+    fn score_linear<S: AsRef<str>, A: AsRef<str>>(
+        question: &str,
+        sentences: &[S],
+        alias_texts: &[A],
+    ) -> Vec<f64> {
+        let mut table: HashMap<Vec<String>, String> = HashMap::new();
+        for (short, long) in aliases(alias_texts) {
+            table.insert(long.into_iter().map(fold).collect(), fold(short));
+        }
+        let longest = table.keys().map(Vec::len).max().unwrap_or(0);
+        let docs: Vec<Vec<String>> = sentences
+            .iter()
+            .map(|s| {
+                let mut ts = terms(s.as_ref(), &table, longest);
+                ts.iter_mut().for_each(stem);
+                ts
+            })
+            .collect();
+        let n = docs.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let mut query: Vec<String> = Vec::new();
+        for mut t in terms(question, &table, longest) {
+            if STOPWORDS.contains(&t.as_str()) {
+                continue;
+            }
+            stem(&mut t);
+            if !query.contains(&t) {
+                query.push(t);
+            }
+        }
+        let total: usize = docs.iter().map(Vec::len).sum();
+        let avgdl = total as f64 / n as f64;
+        let idf: Vec<f64> = query
+            .iter()
+            .map(|t| {
+                let df = docs.iter().filter(|d| d.contains(t)).count();
+                (1.0 + ((n - df) as f64 + 0.5) / (df as f64 + 0.5)).ln()
+            })
+            .collect();
+        docs.iter()
+            .map(|d| {
+                let dl = d.len() as f64;
+                let mut s = 0.0;
+                for (t, &w) in query.iter().zip(&idf) {
+                    let f = d.iter().filter(|x| *x == t).count() as f64;
+                    if f > 0.0 {
+                        s += w * (f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * (dl / avgdl)));
+                    }
+                }
+                s
+            })
+            .collect()
+    }
 
     fn split_text(text: &str) -> Vec<String> {
         let chars: Vec<char> = text.chars().collect();
@@ -785,6 +946,27 @@ mod tests {
             let out = score(&q, &s, &s);
             prop_assert_eq!(out.len(), s.len());
             prop_assert!(out.iter().all(|v| v.is_finite() && *v >= 0.0));
+        }
+
+        #[test]
+        fn one_pass_scoring_is_the_linear_one_bit_for_bit(
+            q in "[a-zA-Z( )éE.-]{0,40}",
+            s in prop::collection::vec("(single|sign|on|SSO|Sign|contribution|the|a|é|\\(|\\)| |[a-z]{1,8})*", 0..8),
+            with_aliases in any::<bool>(),
+        ) {
+            let alias_texts: Vec<String> = if with_aliases {
+                let mut a = s.clone();
+                a.push("single sign-on (SSO) and sign on (SO)".to_owned());
+                a
+            } else {
+                Vec::new()
+            };
+            let fast = score(&q, &s, &alias_texts);
+            let slow = score_linear(&q, &s, &alias_texts);
+            prop_assert_eq!(fast.len(), slow.len());
+            for (a, b) in fast.iter().zip(&slow) {
+                prop_assert_eq!(a.to_bits(), b.to_bits());
+            }
         }
     }
 }
