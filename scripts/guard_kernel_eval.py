@@ -3,6 +3,7 @@
     python scripts/guard_kernel_eval.py            # markdown table, every method and threshold
     python scripts/guard_kernel_eval.py cost       # the Jaccard kernel's time, guard off / on
     python scripts/guard_kernel_eval.py cost 10000 # the same at 10,000 candidates (7 rounds)
+    perf record python scripts/guard_kernel_eval.py loop 1000 on 60  # the kernel alone, to profile
 
 Runs ``briefpack.kernels.dedupe_jaccard`` and ``dedupe_minhash`` (the Rust core when built)
 with ``guard=False`` and ``guard=True`` over the corpus's 14,646 English, man-page and code
@@ -83,12 +84,35 @@ def cost(runs: int = 21, sizes: tuple[int, ...] = (200, 1_000)) -> None:
             )
 
 
+def loop(n: int, guard: bool, reps: int) -> None:
+    """Only the Jaccard kernel at 0.7 over the three mix sets of ``cost``, ``reps`` times.
+
+    For a profiler (``perf record``): the same inputs as ``cost``'s mix rows, guard on or off,
+    with nothing else in the loop; prints the mean time per set.
+    """
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benches"))
+    import workload  # type: ignore[import-not-found]  # benches/, put on the path above
+
+    rows = tuple(gp.load_corpus())
+    workload.corpus_rows = lambda limit=None: rows
+    sets = [[str(t) for t in workload.texts(n, seed=seed)] for seed in range(3)]
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        for texts in sets:
+            kernels.dedupe_jaccard(texts, 0.7, guard=guard)
+    per_set = (time.perf_counter() - t0) / (reps * len(sets))
+    print(f"{n:,} candidates, guard {'on' if guard else 'off'}: {per_set * 1e3:.2f} ms per set")
+
+
 def main() -> int:
     if sys.argv[1:] == ["cost"]:
         cost()
         return 0
     if sys.argv[1:2] == ["cost"]:
         cost(runs=7, sizes=tuple(int(a) for a in sys.argv[2:]))
+        return 0
+    if sys.argv[1:2] == ["loop"] and len(sys.argv) == 5 and sys.argv[3] in ("on", "off"):
+        loop(int(sys.argv[2]), sys.argv[3] == "on", int(sys.argv[4]))
         return 0
     rows = gp.load_corpus()
     texts = [str(r["text"]) for r in rows]
