@@ -73,18 +73,14 @@ def _corpus(n: int, seed: int = 7) -> list[dict[str, Any]]:
 
 
 def _approx(text: str) -> int:
-    return max(1, len(text) // 4)
+    """The side-by-side script's ``approx`` count."""
+    n: int = _side_by_side().approx(text)
+    return n
 
 
-def _cap(items: list[Any], text: Callable[[Any], str], budget: int = BUDGET) -> list[Any]:
-    """Greedy in rank order, stop at the first item that does not fit (briefpack's default)."""
-    kept, used = [], 0
-    for it in items:
-        cost = _approx(text(it))
-        if used + cost > budget:
-            break
-        kept.append(it)
-        used += cost
+def _cap(items: list[Any], text: Callable[[Any], str]) -> list[Any]:
+    """The side-by-side script's greedy cap, at this module's budget."""
+    kept: list[Any] = _side_by_side().cap(items, text, BUDGET)
     return kept
 
 
