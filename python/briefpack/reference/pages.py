@@ -363,6 +363,33 @@ def second_look(a: bytes, b: bytes, factor: int, margin: int, level: int) -> tup
     return worst > factor * typical + margin * cells or typical > level * cells, worst, typical
 
 
+def _check_signatures(hashes: Sequence[bytes]) -> None:
+    """``dedupe_pages``' signatures: a list of ``SIGNATURE_BYTES``-byte ``bytes``."""
+    if isinstance(hashes, (str, bytes)) or not isinstance(hashes, Sequence):
+        raise InputError(f"hashes must be a list of bytes, got {type_name(hashes)}")
+    for i, h in enumerate(hashes):
+        if not isinstance(h, bytes):
+            raise InputError(f"hashes[{i}] must be bytes, got {type_name(h)}")
+        if len(h) != SIGNATURE_BYTES:
+            raise InputError(
+                f"hashes[{i}] has {len(h)} bytes, a page signature has {SIGNATURE_BYTES}; pass "
+                "the hashes page_hashes returned"
+            )
+
+
+def _page_texts(texts: Sequence[str] | None, pages: int) -> list[str] | None:
+    """``dedupe_pages``' ``texts`` checked (one per page), or None."""
+    if texts is None:
+        return None
+    words = check_texts(texts, "texts")
+    if len(words) != pages:
+        raise InputError(
+            f"texts has {len(words)} entries but hashes has {pages}; pass one text "
+            "per page ('' for a page without text)"
+        )
+    return words
+
+
 def dedupe_pages(
     hashes: Sequence[bytes],
     max_distance: int = DEFAULT_MAX_DISTANCE,
@@ -402,28 +429,12 @@ def dedupe_pages(
     >>> cols[1], cols[5], cols[6]
     ([None, None], [None, 'text'], [None, "differs in '49' / '59'"])
     """
-    if isinstance(hashes, (str, bytes)) or not isinstance(hashes, Sequence):
-        raise InputError(f"hashes must be a list of bytes, got {type_name(hashes)}")
-    for i, h in enumerate(hashes):
-        if not isinstance(h, bytes):
-            raise InputError(f"hashes[{i}] must be bytes, got {type_name(h)}")
-        if len(h) != SIGNATURE_BYTES:
-            raise InputError(
-                f"hashes[{i}] has {len(h)} bytes, a page signature has {SIGNATURE_BYTES}; pass "
-                "the hashes page_hashes returned"
-            )
+    _check_signatures(hashes)
     limit = check_count("max_distance", max_distance, minimum=0)
     fac = check_count("factor", factor, minimum=0)
     mar = check_count("margin", margin, minimum=0)
     lev = check_count("level", level, minimum=0)
-    words: list[str] | None = None
-    if texts is not None:
-        words = check_texts(texts, "texts")
-        if len(words) != len(hashes):
-            raise InputError(
-                f"texts has {len(words)} entries but hashes has {len(hashes)}; pass one text "
-                "per page ('' for a page without text)"
-            )
+    words = _page_texts(texts, len(hashes))
     guard = Guard(words) if words is not None else None
     kept: list[int] = []
     n = len(hashes)
