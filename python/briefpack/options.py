@@ -536,17 +536,19 @@ class Options:
     relevant when it scores at least this share of the request's best, in [0, 1]; ``None``:
     ``DEFAULT_CUT``."""
     compress_bridge: bool = field(
-        default=False,
+        default=True,
         metadata=spec(
             r.flag("compress_bridge"),
-            record=lambda v, _: True if v else OMIT,
+            record=lambda v, _: OMIT if v else False,
         ),
     )
     """With compression, a sentence that names an entity (a capitalised name, a quoted title,
     a number with a unit) introduced by another source's relevant sentences is relevant too
     (a *bridge*, for questions whose answer spans two sources; ``Compression.bridges``); and a
     relevant sentence naming another source's title makes that source's first sentence a
-    bridge. Off: relevance is the scores alone."""
+    bridge. At most one bridge per source by entity; bounded (``BRIDGE_ENTITIES``,
+    ``BRIDGE_CHARS`` in ``_stages.compress``). On by default (chosen on the dev splits of
+    docs/compression.md); off: relevance is the scores alone. Recorded only when off."""
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}

@@ -34,7 +34,7 @@ import contextlib
 import itertools
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .._checks import call_back, real, shown, type_name
@@ -134,11 +134,12 @@ BRIDGE_CHARS = 1_000_000
 """``compress_bridge`` reads at most this many characters of a request's sentences (the
 relevant ones for entities, then the others for mentions, in order); past it, no bridge."""
 
-_KNOB: dict[str, object] = {}
 _BRIDGE_WORDS = 8  # an entity longer than this many words is not one
+_BRIDGE_TITLE = 200  # a longer title is not looked for
 _TOKEN = re.compile(r"\w+(?:['\u2019\-]\w+)*")
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201c\u201d]{2,80})[\"\u201d]")
 _NUMBER = re.compile(r"\d[\d,.]*")
+_PAREN = re.compile(r"\s*\([^()]*\)\s*$")
 _LINKS = frozenset(
     ["of", "the", "and", "de", "da", "del", "der", "di", "du", "la", "le", "van", "von", "y"]
 )
@@ -256,66 +257,56 @@ def _bridges(
     titles: Sequence[str],
     question: str,
 ) -> list[set[int]]:
-    """``compress_bridge``: per text, the indices (in the text) of the sentences that are not
-    relevant but name an entity that a relevant sentence of *another* text introduces
-    (``_entities``), or that name another text's title (then that text's first sentence is a
-    bridge too). Entities the question names are skipped (they already score). Words are
-    compared lowercased and folded for accents, as the scorer compares terms.
+    """``compress_bridge``: per text (``offsets`` apart), the indices in it of the sentences
+    kept as *bridges*. A relevant sentence's entities (``_entities``) that the question does
+    not name are looked up in the other texts' sentences that are not relevant; an entity that
+    exactly one other text names makes that text's best such sentence (first, on ties) a
+    bridge (one per text: an entity named all over the request, such as a country, is no
+    link). A relevant sentence naming another text's title (without a trailing
+    parenthesis, "Kiss and Tell (1945 film)" -> "Kiss and Tell") makes that text's first
+    sentence a bridge. Words are compared lowercased and folded for accents (``_words``),
+    so the question's words and the sentences' are folded the same way.
 
     Bounded: at most ``BRIDGE_ENTITIES`` entities (from the best relevant sentences first) and
     ``BRIDGE_CHARS`` characters read; each sentence is matched in time linear in its words
-    (an entity is looked up by its first word).
+    (an entity is looked up by its first word, and has at most ``_BRIDGE_WORDS``).
     """
     n = len(offsets) - 1
     out: list[set[int]] = [set() for _ in range(n)]
     owner = [i for i in range(n) for _ in range(offsets[i + 1] - offsets[i])]
     asked = set(_words(question))
     budget = BRIDGE_CHARS
-    kept = [
-        j
-        for i in range(n)
-        for j in range(offsets[i], offsets[i + 1])
-        if relevant[i][j - offsets[i]]
-    ]
+    kept = [j for j in range(len(sentences)) if relevant[owner[j]][j - offsets[owner[j]]]]
     kept.sort(key=lambda j: (-scores[j], j))
     found: dict[tuple[str, ...], set[int]] = {}  # entity words -> the texts introducing it
+    said: list[tuple[int, list[str]]] = []  # the relevant sentences read, as words
     for j in kept:
         if len(found) >= BRIDGE_ENTITIES or budget < len(sentences[j]):
             break
         budget -= len(sentences[j])
+        said.append((j, _words(sentences[j])))
         for name in _entities(sentences[j]):
-            key = tuple(_words(name))[: _BRIDGE_WORDS + 1]
-            if not key or len(key) > _BRIDGE_WORDS or all(w in asked for w in key):
-                continue
-            keys = [key]
-            if _KNOB.get("pairs") and len(key) > 2:
-                keys = [key[p : p + 2] for p in range(len(key) - 1)]
-            for key in keys:
-                if _KNOB.get("pairs") and all(w in asked for w in key):
-                    continue
-                if key in found or len(found) < BRIDGE_ENTITIES:
-                    found.setdefault(key, set()).add(owner[j])
+            key = tuple(_words(name))
+            fresh = 0 < len(key) <= _BRIDGE_WORDS and not asked.issuperset(key)
+            if fresh and (key in found or len(found) < BRIDGE_ENTITIES):
+                found.setdefault(key, set()).add(owner[j])
     titled: dict[tuple[str, ...], int] = {}
     for i, title in enumerate(titles):
-        key = tuple(_words(re.sub(r"\s*\([^)]*\)\s*$", "", title)))
-        if key and len(key) <= _BRIDGE_WORDS and not all(w in asked for w in key):
+        if len(title) > _BRIDGE_TITLE:
+            continue
+        key = tuple(_words(_PAREN.sub("", title)))
+        if 0 < len(key) <= _BRIDGE_WORDS and not asked.issuperset(key):
             titled.setdefault(key, i)
-    by_first: dict[str, list[tuple[str, ...]]] = {}
-    for key in found:
-        by_first.setdefault(key[0], []).append(key)
-    # a relevant sentence naming another text's title makes that text's first sentence a bridge
     if titled:
-        title_first: dict[str, list[tuple[str, ...]]] = {}
-        for key in titled:
-            title_first.setdefault(key[0], []).append(key)
-        for j in kept:
-            ws = _words(sentences[j])
-            for key in _named(ws, title_first):
+        for j, ws in said:
+            for key in _named(ws, _by_first(titled)):
                 i = titled[key]
                 if i != owner[j] and offsets[i + 1] > offsets[i] and not relevant[i][0]:
                     out[i].add(0)
-    if not by_first:
+    if not found:
         return out
+    firsts = _by_first(found)
+    named: dict[tuple[str, ...], list[int]] = {}  # entity -> the sentences naming it
     for j, sentence in enumerate(sentences):
         i = owner[j]
         if relevant[i][j - offsets[i]]:
@@ -323,11 +314,27 @@ def _bridges(
         if budget < len(sentence):
             break
         budget -= len(sentence)
-        for key in _named(_words(sentence), by_first):
+        for key in _named(_words(sentence), firsts):
             if found[key] - {i}:
-                out[i].add(j - offsets[i])
-                break
+                named.setdefault(key, []).append(j)
+    best: dict[int, int] = {}  # text -> its best bridge
+    for js in named.values():
+        if len({owner[j] for j in js}) != 1:
+            continue
+        for j in js:
+            i = owner[j]
+            if i not in best or (-scores[j], j) < (-scores[best[i]], best[i]):
+                best[i] = j
+    for i, j in best.items():
+        out[i].add(j - offsets[i])
     return out
+
+
+def _by_first(keys: Iterable[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for key in keys:
+        index.setdefault(key[0], []).append(key)
+    return index
 
 
 def _named(
@@ -486,7 +493,9 @@ def _cut(item: Item, data: Sentences, keep: list[int]) -> Item:
         item.vector,
         item.expanded,
         item.vector_checked,
-        Compression(len(data.spans), tuple(keep), removed),
+        Compression(
+            len(data.spans), tuple(keep), removed, tuple(k for k in data.bridges if k in kept)
+        ),
     )
 
 
