@@ -61,6 +61,7 @@ ELISION = " \u2026 "
 UNLIMITED = 1_000_000
 BUDGETS = [100, 150, 200, 300, 500, 800, 1200, 2000]
 TOKENIZER = "o200k_base"
+EXTRA: dict[str, Any] = {}  # options every briefpack run gets (``--no-bridge``)
 _WORD = re.compile(r"\w+")
 
 
@@ -337,6 +338,7 @@ class Tally:
 def run_one(
     q: Question, cands: list[dict[str, Any]], budget: int, **options: Any
 ) -> tuple[float, int, int]:
+    options = {**EXTRA, **options} if options.get("compress") else options
     a = bp.assemble(q.question, cands, budget=budget, tokenizer=TOKENIZER, **options)
     placed = "\n".join(s.chunk.text for s in a.sources)
     return q.recall(placed), sum(s.tokens for s in a.sources), len(a.sources)
@@ -454,6 +456,9 @@ def main(argv: list[str] | None = None) -> int:
         help="HotpotQA files whose questions --split heldout3 leaves out (the dev/held-back ones)",
     )
     p.add_argument("--count", action="store_true", help="print the sets' sizes and stop")
+    p.add_argument(
+        "--no-bridge", action="store_true", help="compress_bridge=False in every compress mode"
+    )
     p.add_argument("--cuts", default="", help="compress_cut values for the fixed top-k table")
     p.add_argument("--cut", type=float, default=None, help="compress_cut of the budget table's all")
     p.add_argument("--only", choices=["fixed", "budgets"], default=None)
@@ -464,6 +469,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="first N questions of each set")
     args = p.parse_args(argv)
     logging.disable(logging.WARNING)  # empty contexts at tiny budgets are expected here
+    if args.no_bridge:
+        EXTRA["compress_bridge"] = False
     cuts: list[float | None] = [None] + [float(x) for x in args.cuts.split(",") if x]
     budgets = [int(x) for x in args.budgets.split(",") if x]
     modes = [m for m in args.modes.split(",") if m]
