@@ -192,3 +192,21 @@ def test_compress_bridge_must_be_a_bool() -> None:
     with pytest.raises(bp.InputError, match="compress_bridge must be True or False") as e:
         bp.Assembler(compress="all", compress_bridge=1)
     assert e.value.option == "compress_bridge"
+
+
+def test_relevant_sentences_read_for_entities_are_capped(
+    monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    monkeypatch.setattr(compress, "BRIDGE_SENTENCES", 1)
+    intro = {
+        "id": "intro",
+        "title": "Intro",
+        "text": "Kiss and Tell star, Name0 Person0, sang. Kiss and Tell, Name1 Person1, sang.",
+    }
+    first = {"id": "first", "title": "A", "text": "Dogs bark. Name0 Person0 sang."}
+    second = {"id": "second", "title": "B", "text": "Dogs bark. Name1 Person1 sang."}
+    got = _by_id(_all(QUESTION, [intro, first, second], backend))
+    assert got["first"].compression is not None
+    assert got["first"].compression.bridges == (1,)  # from the best relevant sentence
+    assert got["second"].compression is not None
+    assert got["second"].compression.bridges == ()  # its sentence was not read

@@ -130,6 +130,10 @@ BRIDGE_ENTITIES = 64
 """At most this many entities (``compress_bridge``) are taken from a request's relevant
 sentences, best sentence first; the rest are ignored."""
 
+BRIDGE_SENTENCES = 256
+"""``compress_bridge`` takes entities from at most this many of a request's relevant
+sentences, the best first."""
+
 BRIDGE_CHARS = 1_000_000
 """``compress_bridge`` reads at most this many characters of a request's sentences (the
 relevant ones for entities, then the others for mentions, in order); past it, no bridge."""
@@ -267,9 +271,10 @@ def _bridges(
     sentence a bridge. Words are compared lowercased and folded for accents (``_words``),
     so the question's words and the sentences' are folded the same way.
 
-    Bounded: at most ``BRIDGE_ENTITIES`` entities (from the best relevant sentences first) and
-    ``BRIDGE_CHARS`` characters read; each sentence is matched in time linear in its words
-    (an entity is looked up by its first word, and has at most ``_BRIDGE_WORDS``).
+    Bounded: at most ``BRIDGE_ENTITIES`` entities, from at most ``BRIDGE_SENTENCES`` relevant
+    sentences (the best first), and ``BRIDGE_CHARS`` characters read; each sentence is
+    matched in time linear in its words (an entity is looked up by its first word, and has
+    at most ``_BRIDGE_WORDS``).
     """
     n = len(offsets) - 1
     out: list[set[int]] = [set() for _ in range(n)]
@@ -280,7 +285,7 @@ def _bridges(
     kept.sort(key=lambda j: (-scores[j], j))
     found: dict[tuple[str, ...], set[int]] = {}  # entity words -> the texts introducing it
     said: list[tuple[int, list[str]]] = []  # the relevant sentences read, as words
-    for j in kept:
+    for j in kept[:BRIDGE_SENTENCES]:
         if len(found) >= BRIDGE_ENTITIES or budget < len(sentences[j]):
             break
         budget -= len(sentences[j])
