@@ -169,7 +169,6 @@ _LEADS = frozenset(
 )
 _UNITS = frozenset(
     [
-        "%",
         "km",
         "mi",
         "m",
@@ -180,7 +179,6 @@ _UNITS = frozenset(
         "lb",
         "lbs",
         "ft",
-        "in",
         "mph",
         "kmh",
         "kw",
