@@ -61,6 +61,7 @@ ELISION = " \u2026 "
 UNLIMITED = 1_000_000
 BUDGETS = [100, 150, 200, 300, 500, 800, 1200, 2000]
 TOKENIZER = "o200k_base"
+EXTRA: dict[str, Any] = {}  # options every briefpack run gets (``--no-bridge``)
 _WORD = re.compile(r"\w+")
 
 
@@ -120,26 +121,63 @@ def _article_requests(article: dict[str, Any], limit: int) -> tuple[list[dict[st
         make_qa.chunks.__defaults__ = (old,)
 
 
+def _complete(text: str, start: int) -> list[Any]:
+    """The complete JSON values of the array whose first value is at ``start``, up to the
+    first one cut off (some public copies are a file's first megabytes)."""
+    decoder, i = json.JSONDecoder(), start
+    out: list[Any] = []
+    while True:
+        while i < len(text) and text[i] in " \t\r\n,":
+            i += 1
+        if i >= len(text) or text[i] == "]":
+            return out
+        try:
+            value, i = decoder.raw_decode(text, i)
+        except json.JSONDecodeError:
+            return out
+        out.append(value)
+
+
 def _records(path: Path) -> Iterable[dict[str, Any]]:
     text = path.read_text(encoding="utf-8")
     if text.lstrip().startswith("["):
-        yield from json.loads(text)
+        yield from _complete(text, text.index("[") + 1)
         return
     for line in text.splitlines():
         if line.strip():
             yield json.loads(line)
 
 
-def hotpot(paths: Sequence[Path], split: str) -> list[Question]:
+def _hotpot_layout(rec: dict[str, Any]) -> dict[str, Any]:
+    """``rec`` in the original layout (``context`` as ``[title, sentences]`` pairs,
+    ``supporting_facts`` as ``[title, k]``) from the dataset-hub layout (columns of lists,
+    no ``_id``: the question's SHA-1 stands in)."""
+    ctx, facts = rec["context"], rec["supporting_facts"]
+    if isinstance(ctx, dict):
+        ctx = [list(pair) for pair in zip(ctx["title"], ctx["sentences"], strict=True)]
+    if isinstance(facts, dict):
+        facts = [list(pair) for pair in zip(facts["title"], facts["sent_id"], strict=True)]
+    qid = rec.get("_id") or rec.get("id") or hashlib.sha1(rec["question"].encode()).hexdigest()
+    return {**rec, "_id": qid, "context": ctx, "supporting_facts": facts}
+
+
+def hotpot(paths: Sequence[Path], split: str, used: Sequence[Path] = ()) -> list[Question]:
+    """HotpotQA questions of ``split`` (``dev`` / ``heldout``: by the parity of SHA-1 of the
+    ``_id``; ``heldout3``: every question of ``paths`` whose ``_id`` and question text are
+    in none of the ``used`` files)."""
     out: list[Question] = []
     seen: set[str] = set()
-    for path in paths:
+    for path in used:
         for rec in _records(path):
+            seen.update((_hotpot_layout(rec)["_id"], rec["question"].strip()))
+    for path in paths:
+        for rec in map(_hotpot_layout, _records(path)):
             qid = rec["_id"]
-            if qid in seen:
+            if qid in seen or rec["question"].strip() in seen:
                 continue
-            seen.add(qid)
-            if (hashlib.sha1(qid.encode()).digest()[0] % 2 == 0) != (split == "dev"):
+            seen.update((qid, rec["question"].strip()))
+            odd = hashlib.sha1(qid.encode()).digest()[0] % 2 == 1
+            if split != "heldout3" and odd != (split == "heldout"):
                 continue
             paragraphs = dict(rec["context"])
             facts: list[str] = []
@@ -159,6 +197,44 @@ def hotpot(paths: Sequence[Path], split: str) -> list[Question]:
             ranked = sorted(range(len(pool)), key=lambda i: -scores[i])
             cands = [{**pool[i], "score": round(scores[i], 4)} for i in ranked]
             out.append(Question(qid, rec["question"], cands, facts=facts))
+    return out
+
+
+def squad(path: Path, exclude: Path | None, group: int = 5) -> list[Question]:
+    """SQuAD-format questions (v1.1, or v2.0's answerable ones) of the articles of ``path``
+    that are not among ``exclude``'s (XQuAD's 48, from SQuAD v1.1 dev), as the held-back
+    split ``heldout3``. Each article's paragraphs are taken ``group`` at a time (as XQuAD's
+    articles have about 5), each group one article for the candidates; a cut-off file keeps
+    its complete articles. Question ids in ``exclude`` are skipped too."""
+    text = path.read_text(encoding="utf-8")
+    articles = _complete(text, text.index("[", text.index('"data"')) + 1)
+    titles: set[str] = set()
+    ids: set[str] = set()
+    if exclude is not None:
+        for article in json.loads(exclude.read_text(encoding="utf-8"))["data"]:
+            titles.add(article.get("title", ""))
+            ids.update(qa["id"] for p in article["paragraphs"] for qa in p["qas"])
+    out: list[Question] = []
+    for article in articles:
+        if article.get("title") in titles:
+            continue
+        paragraphs = [
+            {
+                **p,
+                "qas": [
+                    qa for qa in p["qas"] if not qa.get("is_impossible") and qa["id"] not in ids
+                ],
+            }
+            for p in article["paragraphs"]
+        ]
+        for g in range(0, len(paragraphs), group):
+            part = {"title": article["title"], "paragraphs": paragraphs[g : g + group]}
+            rows, _ = _article_requests(part, 10**9)
+            for r in rows:
+                cands = [
+                    {k: c[k] for k in ("id", "text", "title", "score")} for c in r["candidates"]
+                ]
+                out.append(Question(r["id"], r["question"], cands, answers=r["answers"]))
     return out
 
 
@@ -262,6 +338,7 @@ class Tally:
 def run_one(
     q: Question, cands: list[dict[str, Any]], budget: int, **options: Any
 ) -> tuple[float, int, int]:
+    options = {**EXTRA, **options} if options.get("compress") else options
     a = bp.assemble(q.question, cands, budget=budget, tokenizer=TOKENIZER, **options)
     placed = "\n".join(s.chunk.text for s in a.sources)
     return q.recall(placed), sum(s.tokens for s in a.sources), len(a.sources)
@@ -367,7 +444,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--xquad", type=Path, help="xquad.en.json")
     p.add_argument("--hotpot", type=Path, nargs="*", default=[], help="HotpotQA distractor records")
     p.add_argument("--unit", choices=["paragraph", "chunk"], default="paragraph")
-    p.add_argument("--split", choices=["dev", "heldout"], default="dev")
+    p.add_argument("--split", choices=["dev", "heldout", "heldout3"], default="dev")
+    p.add_argument(
+        "--squad", type=Path, help="SQuAD-format file: the single-hop set of --split heldout3"
+    )
+    p.add_argument(
+        "--hotpot-used",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="HotpotQA files whose questions --split heldout3 leaves out (the dev/held-back ones)",
+    )
+    p.add_argument("--count", action="store_true", help="print the sets' sizes and stop")
+    p.add_argument(
+        "--no-bridge", action="store_true", help="compress_bridge=False in every compress mode"
+    )
     p.add_argument("--cuts", default="", help="compress_cut values for the fixed top-k table")
     p.add_argument("--cut", type=float, default=None, help="compress_cut of the budget table's all")
     p.add_argument("--only", choices=["fixed", "budgets"], default=None)
@@ -378,18 +469,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="first N questions of each set")
     args = p.parse_args(argv)
     logging.disable(logging.WARNING)  # empty contexts at tiny budgets are expected here
+    if args.no_bridge:
+        EXTRA["compress_bridge"] = False
     cuts: list[float | None] = [None] + [float(x) for x in args.cuts.split(",") if x]
     budgets = [int(x) for x in args.budgets.split(",") if x]
     modes = [m for m in args.modes.split(",") if m]
     sets: list[tuple[str, list[Question], int]] = []
-    if args.xquad:
-        sets.append(
-            ("single-hop (XQuAD en)", xquad(args.xquad, args.split, args.unit), args.k or 5)
-        )
-    if args.hotpot:
-        sets.append(
-            ("multi-hop (HotpotQA distractor)", hotpot(args.hotpot, args.split), args.k or 10)
-        )
+    if args.split == "heldout3":  # fresh questions: --xquad and --hotpot-used only exclude
+        if args.squad:
+            sets.append(("single-hop (SQuAD v1.1)", squad(args.squad, args.xquad), args.k or 5))
+        if args.hotpot:
+            questions = hotpot(args.hotpot, args.split, args.hotpot_used)
+            sets.append(("multi-hop (HotpotQA distractor)", questions, args.k or 10))
+    else:
+        if args.xquad:
+            questions = xquad(args.xquad, args.split, args.unit)
+            sets.append(("single-hop (XQuAD en)", questions, args.k or 5))
+        if args.hotpot:
+            questions = hotpot(args.hotpot, args.split)
+            sets.append(("multi-hop (HotpotQA distractor)", questions, args.k or 10))
+    if args.count:
+        for title, questions, _ in sets:
+            print(f"{title}, {args.split}: {len(questions)} questions")
+        return 0
     for title, questions, k in sets:
         questions = questions[: args.limit] if args.limit else questions
         head = f"{title}, {args.split}: {len(questions)} questions"

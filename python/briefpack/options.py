@@ -153,6 +153,7 @@ class AssembleOptions(TypedDict, total=False):
     first_label: int
     history_turns: bool
     compress_cut: float | None
+    compress_bridge: bool
 
 
 def _record_budget(b: Budget, at: Resolved) -> dict[str, Any]:
@@ -531,6 +532,23 @@ class Options:
             sweep="float",
         ),
     )
+    """With the built-in scorer, the relative relevance cut (``_stages.compress``): a sentence is
+    relevant when it scores at least this share of the request's best, in [0, 1]; ``None``:
+    ``DEFAULT_CUT``."""
+    compress_bridge: bool = field(
+        default=True,
+        metadata=spec(
+            r.flag("compress_bridge"),
+            record=lambda v, _: OMIT if v else False,
+        ),
+    )
+    """With compression, a sentence that names an entity (a capitalised name, a quoted title,
+    a number with a unit) introduced by another source's relevant sentences is relevant too
+    (a *bridge*, for questions whose answer spans two sources; ``Compression.bridges``); and a
+    relevant sentence naming another source's title makes that source's first sentence a
+    bridge. At most one bridge per source by entity; bounded (``BRIDGE_ENTITIES``,
+    ``BRIDGE_CHARS`` in ``_stages.compress``). On by default (chosen on the dev splits of
+    docs/compression.md); off: relevance is the scores alone. Recorded only when off."""
 
     def __post_init__(self) -> None:
         values = {name: getattr(self, name) for name in FIELDS}
@@ -560,7 +578,8 @@ class Options:
 expected some of system, instructions, budget, dedupe, threshold, scope, supersede, parents, \
 neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, overflow, tokenizer, \
 backend, minhash, dedupe_guard, compress, sentence_scorer, image_tokens, page_max_distance, \
-max_page_pixels, max_decoded_bytes, fallback, first_label, history_turns, compress_cut
+max_page_pixels, max_decoded_bytes, fallback, first_label, history_turns, compress_cut, \
+compress_bridge
         """
         check_names(options, FIELDS)
         return cls(**options)

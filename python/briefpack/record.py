@@ -111,12 +111,18 @@ def _chunk_info(chunk: Chunk) -> dict[str, Any]:
 
 def _compression(c: Compression | None) -> dict[str, Any]:
     """A compressed source's ``compressed`` entry (none for a source placed whole): how many
-    sentences it had, which were kept, and the text of every removed one."""
+    sentences it had, which were kept (and which of those as bridges, when any), and the
+    text of every removed one."""
     if c is None:
         return {}
-    return {
-        "compressed": {"sentences": c.sentences, "kept": list(c.kept), "removed": list(c.removed)}
+    out: dict[str, Any] = {
+        "sentences": c.sentences,
+        "kept": list(c.kept),
+        "removed": list(c.removed),
     }
+    if c.bridges:
+        out["bridges"] = list(c.bridges)
+    return {"compressed": out}
 
 
 def image_info(page: PageImage) -> dict[str, Any]:
@@ -227,7 +233,12 @@ def assembly_to_dict(assembly: AssemblyData) -> dict[str, Any]:
 def _compression_from(data: Any) -> Compression | None:
     if data is None:
         return None
-    return Compression(data["sentences"], tuple(data["kept"]), tuple(data["removed"]))
+    return Compression(
+        data["sentences"],
+        tuple(data["kept"]),
+        tuple(data["removed"]),
+        tuple(data.get("bridges", ())),
+    )
 
 
 def assembly_from_dict(data: Mapping[str, Any], cls: type[A]) -> A:

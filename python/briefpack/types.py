@@ -226,6 +226,9 @@ class Compression:
             non-adjacent ones by ``ELISION`` (`` … ``).
         removed: the text of every removed sentence, in order (so a claim about the source
             can be checked against what was cut).
+        bridges: the kept sentences (of ``kept``) that were kept as *bridges*
+            (``compress_bridge``): they name an entity another source's relevant sentences
+            introduce, or are the first sentence of a source another one names by title.
 
     >>> Compression(3, (0, 2), ("Billing is monthly.",)).removed
     ('Billing is monthly.',)
@@ -234,6 +237,7 @@ class Compression:
     sentences: int
     kept: tuple[int, ...]
     removed: tuple[str, ...]
+    bridges: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -33,12 +33,14 @@ import bisect
 import contextlib
 import itertools
 import math
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .._checks import call_back, real, shown, type_name
 from ..errors import InputError
 from ..prompt import render_source
+from ..reference.sentences import fold
 from ..types import Compression
 from .context import Item, Request
 
@@ -64,6 +66,7 @@ class Sentences:
     scores: list[float]
     ranking: list[int]  # sentence indices, best score first, ties in text order
     relevant: int  # how many of ``ranking`` may be kept (>= 1 when there are sentences)
+    bridges: tuple[int, ...] = ()  # relevant as bridges (``_bridges``), ascending
     segments: Segments | None = None  # made by the first cut (``_segments``)
 
 
@@ -85,12 +88,29 @@ def score(items: Sequence[Item], req: Request) -> None:
         floor = 0.0  # a caller's scorer decides relevance itself: a score above 0
     else:
         floor = (DEFAULT_CUT if cut is None else cut) * max(scores, default=0.0)
+    firsts = [
+        [s > 0.0 and s >= floor for s in scores[offsets[i] : offsets[i + 1]]]
+        for i in range(len(todo))
+    ]
+    bridged = (
+        _bridges(flat, scores, firsts, offsets, [it.chunk.title for it in todo], req.question)
+        if req.options.compress_bridge and len(todo) > 1
+        else [set() for _ in todo]
+    )
     for i, it in enumerate(todo):
         spans = [(starts[j], ends[j]) for j in _range(offsets, i)]
         mine = scores[offsets[i] : offsets[i + 1]]
-        ranking = sorted(range(len(mine)), key=lambda k: (-mine[k], k))
-        relevant = _relevant(mine, floor) if mine else 0
-        req.scratch.sentences[_key(it)] = Sentences(texts[i], spans, mine, ranking, relevant)
+        mark, extra = firsts[i], bridged[i]
+        # the relevant sentences by score, then the bridges by score, then the rest
+        ranking = sorted(
+            range(len(mine)), key=lambda k: (0 if mark[k] else 1 if k in extra else 2, -mine[k], k)
+        )
+        relevant = _relevant(mine, floor) + len(extra) if mine else 0
+        if extra and not any(mark):
+            relevant -= 1  # no relevant sentence: the bridges stand in for the best one
+        req.scratch.sentences[_key(it)] = Sentences(
+            texts[i], spans, mine, ranking, relevant, tuple(sorted(extra))
+        )
 
 
 def _relevant(scores: Sequence[float], floor: float) -> int:
@@ -104,6 +124,232 @@ def _relevant(scores: Sequence[float], floor: float) -> int:
     (1, 2, 1)
     """
     return max(sum(1 for s in scores if s > 0.0 and s >= floor), 1)
+
+
+BRIDGE_ENTITIES = 64
+"""At most this many entities (``compress_bridge``) are taken from a request's relevant
+sentences, best sentence first; the rest are ignored."""
+
+BRIDGE_SENTENCES = 256
+"""``compress_bridge`` takes entities from at most this many of a request's relevant
+sentences, the best first."""
+
+BRIDGE_CHARS = 1_000_000
+"""``compress_bridge`` reads at most this many characters of a request's sentences (the
+relevant ones for entities, then the others for mentions, in order); past it, no bridge."""
+
+_BRIDGE_WORDS = 8  # an entity longer than this many words is not one
+_BRIDGE_TITLE = 200  # a longer title is not looked for
+_TOKEN = re.compile(r"\w+(?:['\u2019\-]\w+)*")
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201c\u201d]{2,80})[\"\u201d]")
+_NUMBER = re.compile(r"\d[\d,.]*")
+_PAREN = re.compile(r"\s*\([^()]*\)\s*$")
+_LINKS = frozenset(
+    ["of", "the", "and", "de", "da", "del", "der", "di", "du", "la", "le", "van", "von", "y"]
+)
+_LEADS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "in",
+        "on",
+        "at",
+        "of",
+        "for",
+        "by",
+        "from",
+        "with",
+        "to",
+        "as",
+        "and",
+        "but",
+        "or",
+    ]
+)
+_UNITS = frozenset(
+    [
+        "km",
+        "mi",
+        "m",
+        "cm",
+        "mm",
+        "kg",
+        "g",
+        "lb",
+        "lbs",
+        "ft",
+        "mph",
+        "kmh",
+        "kw",
+        "mw",
+        "hp",
+        "acres",
+        "hectares",
+        "ha",
+        "metres",
+        "meters",
+        "miles",
+        "kilometres",
+        "kilometers",
+        "feet",
+        "pounds",
+        "tonnes",
+        "tons",
+        "percent",
+        "million",
+        "billion",
+    ]
+)
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words for matching entities: lowercased and folded for accents (``fold``),
+    split at anything but a letter or digit ("Hork-Bajir" is two words)."""
+    return [w if w.isascii() else fold(w) for w in re.findall(r"[^\W_]+", text.lower())]
+
+
+def _entities(sentence: str) -> list[str]:
+    """The names ``sentence`` introduces: runs of two or more capitalised words (with "of",
+    "de", "van", ... between them; a leading "The" or "In" dropped), quoted titles, and
+    numbers with a unit.
+
+    >>> _entities('In 1998 Shirley Temple Black starred in "Kiss and Tell", 12 km away.')
+    ['Shirley Temple Black', 'Kiss and Tell', '12 km']
+    """
+    out: list[str] = []
+    run: list[str] = []  # the current run of capitalised words (links kept inside)
+    tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
+    prev_end = -1
+    for i, (tok, start, end) in enumerate(tokens):
+        gap = sentence[prev_end:start] if prev_end >= 0 else " "
+        joined = gap.strip() == ""
+        if (tok[0].isupper() and (joined or not run)) or (
+            run and joined and tok.lower() in _LINKS and i + 1 < len(tokens)
+        ):
+            run.append(tok)
+        else:
+            _close(run, out)
+            run = [tok] if tok[0].isupper() else []
+        if _NUMBER.fullmatch(tok) and i + 1 < len(tokens):
+            unit = tokens[i + 1][0]
+            if unit.lower() in _UNITS and sentence[end : tokens[i + 1][1]].strip() == "":
+                out.append(f"{tok} {unit}")
+        prev_end = end
+    _close(run, out)
+    out.extend(m.group(1).strip() for m in _QUOTED.finditer(sentence) if m.group(1)[:1].isupper())
+    return list(dict.fromkeys(out))
+
+
+def _close(run: list[str], out: list[str]) -> None:
+    while run and run[-1].lower() in _LINKS:
+        run.pop()
+    while run and run[0].lower() in _LEADS:
+        run.pop(0)
+    if len(run) >= 2:
+        out.append(" ".join(run))
+    run.clear()
+
+
+def _bridges(
+    sentences: Sequence[str],
+    scores: Sequence[float],
+    relevant: Sequence[Sequence[bool]],
+    offsets: Sequence[int],
+    titles: Sequence[str],
+    question: str,
+) -> list[set[int]]:
+    """``compress_bridge``: per text (``offsets`` apart), the indices in it of the sentences
+    kept as *bridges*. A relevant sentence's entities (``_entities``) that the question does
+    not name are looked up in the other texts' sentences that are not relevant; an entity that
+    exactly one other text names makes that text's best such sentence (first, on ties) a
+    bridge (one per text: an entity named all over the request, such as a country, is no
+    link). A relevant sentence naming another text's title (without a trailing
+    parenthesis, "Kiss and Tell (1945 film)" -> "Kiss and Tell") makes that text's first
+    sentence a bridge. Words are compared lowercased and folded for accents (``_words``),
+    so the question's words and the sentences' are folded the same way.
+
+    Bounded: at most ``BRIDGE_ENTITIES`` entities, from at most ``BRIDGE_SENTENCES`` relevant
+    sentences (the best first), and ``BRIDGE_CHARS`` characters read; each sentence is
+    matched in time linear in its words (an entity is looked up by its first word, and has
+    at most ``_BRIDGE_WORDS``).
+    """
+    n = len(offsets) - 1
+    out: list[set[int]] = [set() for _ in range(n)]
+    owner = [i for i in range(n) for _ in range(offsets[i + 1] - offsets[i])]
+    asked = set(_words(question))
+    budget = BRIDGE_CHARS
+    kept = [j for j in range(len(sentences)) if relevant[owner[j]][j - offsets[owner[j]]]]
+    kept.sort(key=lambda j: (-scores[j], j))
+    found: dict[tuple[str, ...], set[int]] = {}  # entity words -> the texts introducing it
+    said: list[tuple[int, list[str]]] = []  # the relevant sentences read, as words
+    for j in kept[:BRIDGE_SENTENCES]:
+        if len(found) >= BRIDGE_ENTITIES or budget < len(sentences[j]):
+            break
+        budget -= len(sentences[j])
+        said.append((j, _words(sentences[j])))
+        for name in _entities(sentences[j]):
+            key = tuple(_words(name))
+            fresh = 0 < len(key) <= _BRIDGE_WORDS and not asked.issuperset(key)
+            if fresh and (key in found or len(found) < BRIDGE_ENTITIES):
+                found.setdefault(key, set()).add(owner[j])
+    titled: dict[tuple[str, ...], int] = {}
+    for i, title in enumerate(titles):
+        if len(title) > _BRIDGE_TITLE:
+            continue
+        key = tuple(_words(_PAREN.sub("", title)))
+        if 0 < len(key) <= _BRIDGE_WORDS and not asked.issuperset(key):
+            titled.setdefault(key, i)
+    if titled:
+        for j, ws in said:
+            for key in _named(ws, _by_first(titled)):
+                i = titled[key]
+                if i != owner[j] and offsets[i + 1] > offsets[i] and not relevant[i][0]:
+                    out[i].add(0)
+    if not found:
+        return out
+    firsts = _by_first(found)
+    named: dict[tuple[str, ...], list[int]] = {}  # entity -> the sentences naming it
+    for j, sentence in enumerate(sentences):
+        i = owner[j]
+        if relevant[i][j - offsets[i]]:
+            continue
+        if budget < len(sentence):
+            break
+        budget -= len(sentence)
+        for key in _named(_words(sentence), firsts):
+            if found[key] - {i}:
+                named.setdefault(key, []).append(j)
+    best: dict[int, int] = {}  # text -> its best bridge
+    for js in named.values():
+        if len({owner[j] for j in js}) != 1:
+            continue
+        for j in js:
+            i = owner[j]
+            if i not in best or (-scores[j], j) < (-scores[best[i]], best[i]):
+                best[i] = j
+    for i, j in best.items():
+        out[i].add(j - offsets[i])
+    return out
+
+
+def _by_first(keys: Iterable[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for key in keys:
+        index.setdefault(key[0], []).append(key)
+    return index
+
+
+def _named(
+    words: Sequence[str], by_first: dict[str, list[tuple[str, ...]]]
+) -> list[tuple[str, ...]]:
+    """The entities of ``by_first`` (by their first word) that ``words`` names, in order."""
+    hits: list[tuple[str, ...]] = []
+    for p, w in enumerate(words):
+        for key in by_first.get(w, ()):
+            if tuple(words[p : p + len(key)]) == key:
+                hits.append(key)
+    return hits
 
 
 def _range(offsets: Sequence[int], i: int) -> range:
@@ -250,7 +496,9 @@ def _cut(item: Item, data: Sentences, keep: list[int]) -> Item:
         item.vector,
         item.expanded,
         item.vector_checked,
-        Compression(len(data.spans), tuple(keep), removed),
+        Compression(
+            len(data.spans), tuple(keep), removed, tuple(k for k in data.bridges if k in kept)
+        ),
     )
 
 

@@ -158,7 +158,7 @@ expected some of history, query_vector, system, instructions, budget, dedupe, th
 supersede, parents, neighbors, chunks_of, rerank, max_per_doc, mmr, mmr_k, order, labels, \
 overflow, tokenizer, backend, minhash, dedupe_guard, compress, sentence_scorer, image_tokens, \
 page_max_distance, max_page_pixels, max_decoded_bytes, fallback, first_label, history_turns, \
-compress_cut
+compress_cut, compress_bridge
     """
     check_names(options, ASSEMBLE_OPTIONS, what="assemble option")
     return dict(options)

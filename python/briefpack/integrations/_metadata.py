@@ -240,4 +240,6 @@ def annotation(source: Source) -> dict[str, Any]:
             "kept": list(c.kept),
             "removed": list(c.removed),
         }
+        if c.bridges:
+            out["compressed"]["bridges"] = list(c.bridges)
     return out
