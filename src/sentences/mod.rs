@@ -546,6 +546,8 @@ impl Terms {
 /// packed query terms (a linear scan while there are at most [`SCAN`] of them, a hash map
 /// beyond); a longer one is looked up as a string.
 struct QueryIndex<'a> {
+    /// The first bytes of the query terms: a term starting with another byte is no query term.
+    starts: [bool; 256],
     keys: Vec<u64>,
     slots: Vec<usize>,
     packed: FxHashMap<u64, usize>,
@@ -571,12 +573,16 @@ fn pack(term: &[u8]) -> u64 {
 impl<'a> QueryIndex<'a> {
     fn new(query: &'a [String]) -> Self {
         let mut index = QueryIndex {
+            starts: [false; 256],
             keys: Vec::new(),
             slots: Vec::new(),
             packed: FxHashMap::default(),
             long: FxHashMap::default(),
         };
         for (k, t) in query.iter().enumerate() {
+            if let Some(&b) = t.as_bytes().first() {
+                index.starts[usize::from(b)] = true;
+            }
             if t.len() <= PACKED {
                 index.keys.push(pack(t.as_bytes()));
                 index.slots.push(k);
@@ -595,17 +601,40 @@ impl<'a> QueryIndex<'a> {
         index
     }
 
-    /// The index of `term` in the query, if it is there.
+    /// The index of the packed term `key` among the short query terms, if it is there.
+    #[inline]
+    fn short(&self, key: u64) -> Option<usize> {
+        if self.keys.len() > SCAN {
+            self.packed.get(&key).copied()
+        } else {
+            let at = self.keys.iter().position(|&k| k == key)?;
+            Some(self.slots[at])
+        }
+    }
+
+    /// The index of `term` (not stemmed yet) in the query, if it is there: the index of
+    /// `stemmed(term)`.
+    ///
+    /// The query's terms are stemmed, so none is all ASCII `a`-`z` and longer than [`STEM`]:
+    /// a longer term is a query term either as its stem (when it is all `a`-`z`) or as itself
+    /// (when it is not, and then it is not stemmed). So its stem is looked up first, and only
+    /// when that is a query term are its letters checked.
     #[inline]
     fn get(&self, term: &str) -> Option<usize> {
-        if term.len() <= PACKED {
-            let key = pack(term.as_bytes());
-            if self.keys.len() > SCAN {
-                self.packed.get(&key).copied()
-            } else {
-                let at = self.keys.iter().position(|&k| k == key)?;
-                Some(self.slots[at])
+        let bytes = term.as_bytes();
+        if !self.starts[usize::from(*bytes.first()?)] {
+            return None; // a stem starts as its term does
+        }
+        if bytes.len() <= STEM {
+            return self.short(pack(bytes));
+        }
+        if let Some(k) = self.short(pack(&bytes[..STEM])) {
+            if bytes.iter().all(u8::is_ascii_lowercase) {
+                return Some(k);
             }
+        }
+        if bytes.len() <= PACKED {
+            self.short(pack(bytes))
         } else if self.long.is_empty() {
             None
         } else {
@@ -666,7 +695,7 @@ pub fn score<S: AsRef<str>, A: AsRef<str>>(
         let mut dl = 0usize;
         buf.scan(s.as_ref(), &aliases, |t| {
             dl += 1;
-            if let Some(k) = index.get(stemmed(t)) {
+            if let Some(k) = index.get(t) {
                 row[k] += 1;
             }
         });
