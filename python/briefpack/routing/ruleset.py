@@ -138,6 +138,8 @@ class _RuleSet:
                 self.flat.append((index, alternative, _needs(text)))
                 bit += 1
             self.parts.append(parts)
+        self._always = tuple(i for i in range(bit) if self.always >> i & 1)
+        self._bits: dict[str, tuple[int, ...]] = {}
 
     def candidates(self, words: list[str]) -> int:
         """A bit mask of the alternatives that can match a question made of ``words``."""
@@ -154,16 +156,27 @@ class _RuleSet:
             mask |= hit
         return mask
 
+    def _indices(self, words: list[str]) -> list[int]:
+        """The bits of ``candidates(words)``, ascending (the alternatives in rule order)."""
+        found = set(self._always)
+        cache = self._bits
+        for w in words:
+            hit = cache.get(w)
+            if hit is None:
+                mask = self.candidates([w]) & ~self.always
+                hit = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+                if len(cache) < 20_000:
+                    cache[w] = hit
+            found.update(hit)
+        return sorted(found)
+
     def first(self, text: str, words: list[str]) -> tuple[int, re.Match[str]] | None:
         """The index of the first rule that matches ``text`` and its leftmost match."""
-        mask = self.candidates(words)
         flat = self.flat
         best: re.Match[str] | None = None
         best_rule = -1
-        while mask:  # the candidate alternatives in rule order (bits rise with the rules)
-            low = mask & -mask
-            mask ^= low
-            rule_index, alternative, needs = flat[low.bit_length() - 1]
+        for i in self._indices(words):
+            rule_index, alternative, needs = flat[i]
             if best is not None and rule_index != best_rule:
                 break
             for choice in needs:  # every match has one of a choice's texts
