@@ -7,7 +7,9 @@ One benchmark per language and path: ``fallback`` questions are ordinary ones th
 matches, so the whole route runs (normalise, detect the language, the candidate rules, the
 model); ``rule`` questions are decided by a rule (no model). The target is a median under
 50 µs with the fallback. The model and the compiled rules are loaded before timing (first use
-reads the weights file, about 15 ms, once per process).
+reads the weights file, about 15 ms, once per process). To compare with an older tree in the
+same process (and check that every question of ``tests/data`` is routed the same), run
+``python benches/routing_side_by_side.py <older python/ directory>``.
 """
 
 from __future__ import annotations

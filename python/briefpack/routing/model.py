@@ -60,7 +60,26 @@ def _word_features(word: bytes, mask: int) -> list[int]:
     return out
 
 
-_WORD_CACHE: dict[tuple[bytes, int], list[int]] = {}
+_WORD_CACHE: dict[int, dict[bytes, list[int]]] = {}
+"""Per bucket mask, each word's buckets (``_word_features``); bounded in :func:`_words`."""
+
+
+def _words(words: list[bytes], mask: int) -> list[list[int]]:
+    """Each word's buckets, through the cache (at most 50,000 words are kept)."""
+    cache = _WORD_CACHE.get(mask)
+    if cache is None:
+        cache = _WORD_CACHE[mask] = {}
+    out = []
+    for w in words:
+        got = cache.get(w)
+        if got is None:
+            got = _word_features(w, mask)
+            if sum(map(len, _WORD_CACHE.values())) >= 50_000:  # hostile input: bounded
+                for c in _WORD_CACHE.values():
+                    c.clear()
+            cache[w] = got
+        out.append(got)
+    return out
 
 
 def features(text: str, buckets: int) -> list[int]:
@@ -76,15 +95,20 @@ def features(text: str, buckets: int) -> list[int]:
         return []
     words = data.split(b" ")
     out = [_crc(a + b" " + b, 2) & mask for a, b in pairwise(words)]
-    cache = _WORD_CACHE
-    for w in words:
-        got = cache.get((w, mask))
-        if got is None:
-            got = _word_features(w, mask)
-            if len(cache) >= 50_000:  # bounded: hostile input must not grow it for ever
-                cache.clear()
-            cache[w, mask] = got
+    for got in _words(words, mask):
         out += got
+    return out
+
+
+def _distinct(text: str, buckets: int) -> set[int]:
+    """``set(features(text, buckets))``, built without the list of repeats."""
+    mask = buckets - 1
+    data = text.encode("utf-8")
+    if not data:
+        return set()
+    words = data.split(b" ")
+    out = {_crc(a + b" " + b, 2) & mask for a, b in pairwise(words)}
+    out.update(*_words(words, mask))
     return out
 
 
@@ -148,8 +172,9 @@ class Model:
         >>> default_model().predict("how many recipes use anchovies")[0]
         'aggregate'
         """
-        counted = features(text, self.buckets)
-        feats: Collection[int] = set(counted) if self.binary else counted  # integer sums
+        feats: Collection[int] = (  # integer sums: the order does not matter
+            _distinct(text, self.buckets) if self.binary else features(text, self.buckets)
+        )
         n = len(feats)
         if not n:
             return self.kinds[0], 1.0

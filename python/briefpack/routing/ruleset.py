@@ -15,12 +15,92 @@ from typing import Any
 from .._checks import type_name
 from .._route import KINDS
 from ..errors import InputError
-from .guard import _GATE_CHARS, _branches, _gate, pathological
+from .guard import _GATE_CHARS, _branches, _gate, _sre, pathological
 from .rules import ROUTE_RULE_SETS, Rule
 
 __all__: list[str] = []
 
 _RULE_KINDS = KINDS[:-1]
+
+
+_MAX_NEEDS = 3
+"""At most this many required texts of an alternative are tested (the longest), and at most
+this many choices of texts ("one of these")."""
+_MAX_CHOICE = 12
+"""A choice of more texts than this is not tested (testing it costs about what a search does)."""
+
+_Needs = tuple[tuple[str, ...], ...]
+
+
+def _needs(pattern: str) -> _Needs:
+    """What every match of ``pattern`` contains, as choices: each a tuple of texts one of
+    which is in the match (a 1-tuple: a text it always contains). A text that has none of a
+    choice's texts cannot match, so the pattern need not run.
+
+    Read off the parse of the pattern's top-level sequence: runs of literal characters (two
+    or more), groups read inline, zero-width assertions (``\\b``, ``^``, lookarounds) skipped
+    since they consume nothing, the needs of a part repeated at least once, and for an
+    alternation the choice of its alternatives' longest needed texts (when each has one).
+    Nothing is read off a case-insensitive pattern or a group with flags of its own. The
+    longest ``_MAX_NEEDS`` single texts are kept, then the smallest ``_MAX_NEEDS`` choices of
+    at most ``_MAX_CHOICE`` texts.
+
+    >>> _needs(r"\\bhow (?:many|much) (?:\\w+ ){0,3}?use(?:s|d)?\\b")
+    (('how m',), ('use',), ('any', 'uch'))
+    >>> _needs(r"(?i)how many")
+    ()
+    """
+    if re.compile(pattern).flags & re.IGNORECASE:
+        return ()
+    parser, c = _sre()
+
+    def walk(seq: Any, found: set[str], choices: set[tuple[str, ...]]) -> None:
+        run: list[str] = []
+
+        def flush() -> None:
+            if len(run) >= 2:
+                found.add("".join(run))
+            run.clear()
+
+        for op, av in seq:
+            if op == c.LITERAL:
+                run.append(chr(av))
+                continue
+            if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+                continue  # zero width: the characters on either side are adjacent
+            if op == c.SUBPATTERN and not av[1] and not av[2]:
+                # a group's text continues the run: walk it inline
+                walk_inline = list(av[-1])
+                if all(o == c.LITERAL for o, _ in walk_inline):
+                    run.extend(chr(x) for _, x in walk_inline)
+                    continue
+                flush()
+                walk(walk_inline, found, choices)
+                continue
+            flush()
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+                walk(av[2], found, choices)
+            elif op == c.BRANCH:
+                options = []
+                for alt in av[1]:
+                    inner: set[str] = set()
+                    walk(alt, inner, set())
+                    if not inner:
+                        break
+                    options.append(max(sorted(inner), key=len))
+                else:
+                    choices.add(tuple(sorted(set(options))))
+        flush()
+
+    found: set[str] = set()
+    choices: set[tuple[str, ...]] = set()
+    walk(parser.parse(pattern), found, choices)
+    single = sorted(found, key=lambda t: (-len(t), t))[:_MAX_NEEDS]
+    several = sorted(
+        (x for x in choices if len(x) <= _MAX_CHOICE and not set(x) & found),
+        key=lambda x: (len(x), x),
+    )[:_MAX_NEEDS]
+    return tuple((t,) for t in single) + tuple(several)
 
 
 class _RuleSet:
@@ -38,7 +118,7 @@ class _RuleSet:
         self.always = 0
         self.gates: dict[str, int] = {}
         self._words: dict[str, int] = {}
-        self.flat: list[tuple[int, re.Pattern[str]]] = []
+        self.flat: list[tuple[int, re.Pattern[str], _Needs]] = []
         bit = 0
         for index, (rule, compiled) in enumerate(rules):
             texts = _branches(rule.pattern) if split else [rule.pattern]
@@ -55,9 +135,11 @@ class _RuleSet:
                     for start in gate:
                         self.gates[start] = self.gates.get(start, 0) | 1 << bit
                 parts.append((bit, alternative))
-                self.flat.append((index, alternative))
+                self.flat.append((index, alternative, _needs(text)))
                 bit += 1
             self.parts.append(parts)
+        self._always = tuple(i for i in range(bit) if self.always >> i & 1)
+        self._bits: dict[str, tuple[int, ...]] = {}
 
     def candidates(self, words: list[str]) -> int:
         """A bit mask of the alternatives that can match a question made of ``words``."""
@@ -74,21 +156,39 @@ class _RuleSet:
             mask |= hit
         return mask
 
+    def _indices(self, words: list[str]) -> list[int]:
+        """The bits of ``candidates(words)``, ascending (the alternatives in rule order)."""
+        found = set(self._always)
+        cache = self._bits
+        for w in words:
+            hit = cache.get(w)
+            if hit is None:
+                mask = self.candidates([w]) & ~self.always
+                hit = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+                if len(cache) < 20_000:
+                    cache[w] = hit
+            found.update(hit)
+        return sorted(found)
+
     def first(self, text: str, words: list[str]) -> tuple[int, re.Match[str]] | None:
         """The index of the first rule that matches ``text`` and its leftmost match."""
-        mask = self.candidates(words)
         flat = self.flat
         best: re.Match[str] | None = None
         best_rule = -1
-        while mask:  # the candidate alternatives in rule order (bits rise with the rules)
-            low = mask & -mask
-            mask ^= low
-            rule_index, alternative = flat[low.bit_length() - 1]
+        for i in self._indices(words):
+            rule_index, alternative, needs = flat[i]
             if best is not None and rule_index != best_rule:
                 break
-            m = alternative.search(text)
-            if m is not None and (best is None or m.start() < best.start()):
-                best, best_rule = m, rule_index
+            for choice in needs:  # every match has one of a choice's texts
+                for need in choice:
+                    if need in text:
+                        break
+                else:
+                    break  # none is in the text: no match
+            else:
+                m = alternative.search(text)
+                if m is not None and (best is None or m.start() < best.start()):
+                    best, best_rule = m, rule_index
         return None if best is None else (best_rule, best)
 
 
