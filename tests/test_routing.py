@@ -556,3 +556,48 @@ def test_widened_patterns_fire_and_their_near_misses_stay_retrieval(
 ) -> None:
     r = bp.route(question, model=None)
     assert (r.lang, r.kind) == (lang, kind)
+
+
+# Revision 6: the last two rules of each set read patterns, not phrases: "all" asked at the
+# end or in a separate sentence, what depends on something, and a noun phrase with a field
+# condition and no question word. Each positive has a near miss sharing its words.
+PATTERNS_6 = [
+    ("en", "Summarise the vendor contracts that mention arbitration - all of them.", "exhaustive"),
+    ("en", "Do I have to sign all of them?", "retrieve"),
+    ("en", "Which dashboards would break if we rename the orders table?", "exhaustive"),
+    ("en", "Why would the build break if we rename the orders table?", "retrieve"),
+    ("en", "Which pipelines depend on the legacy scheduler?", "exhaustive"),
+    ("en", "Which courses mention the honour code? I need the full list.", "exhaustive"),
+    ("en", "Support tickets from the Berlin office marked urgent", "filter"),
+    ("en", "How are support tickets marked urgent handled?", "retrieve"),
+    ("de", "Welche Berichte nennen den Bürgermeister? Bitte ausnahmslos alle.", "exhaustive"),
+    ("de", "Welche Buslinien hängen vom Betriebshof Süd ab?", "exhaustive"),
+    ("de", "Wovon hängt die Höhe des Elterngelds ab?", "retrieve"),
+    ("de", "Bauanträge aus Pankow zwischen dem 3. und dem 20. Mai", "filter"),
+    ("de", "Wann ist das Amt zwischen dem 3. und dem 20. Mai geschlossen?", "retrieve"),
+    ("de", "Kfz-Schäden mit einer Schadenhöhe über 20.000 €", "filter"),
+    ("fr", "Quels articles citent le préfet ? Je les veux tous.", "exhaustive"),
+    ("fr", "Quels services dépendent du serveur de messagerie ?", "exhaustive"),
+    ("fr", "De quoi dépend le montant de la prime ?", "retrieve"),
+    ("fr", "Factures de la boutique de Nantes émises entre le 1er mars et le 15 avril", "filter"),
+    ("fr", "Quand la boutique est-elle fermée entre le 1er mars et le 15 avril ?", "retrieve"),
+    ("fr", "Demandes de stage au statut « en attente »", "filter"),
+    ("es", "¿Qué tiendas venden la marca retirada? Sin dejarte ninguna.", "exhaustive"),
+    ("es", "¿Qué sucursales dependen del centro de datos de Bilbao?", "exhaustive"),
+    ("es", "¿De qué depende el importe de la beca?", "retrieve"),
+    ("es", "Pedidos de la tienda de Vigo confirmados entre el 2 de mayo y el 9 de junio", "filter"),
+    ("es", "¿Cuándo cierra la tienda entre el 2 de mayo y el 9 de junio?", "retrieve"),
+    ("es", "Incidencias de red que llevan más de 24 horas abiertas", "filter"),
+]
+
+
+@pytest.mark.parametrize(("lang", "question", "kind"), PATTERNS_6)
+def test_revision_6_patterns_fire_and_their_near_misses_stay_retrieval(
+    lang: str, question: str, kind: str
+) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind) == (lang, kind)
+    if kind != "retrieve":  # a pattern of this revision decided, and its span is recorded
+        assert r.decided_by == "rule"
+        assert r.matched
+        assert r.matched in question

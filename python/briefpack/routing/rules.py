@@ -557,6 +557,86 @@ _ES_CORPUS = (
     r"(?:temas|problemas|tendencias|quejas|comentarios)\b"
 )
 
+# ---- revision 6: patterns, not phrases -----------------------------------------------------
+# A request for every item asked at its end or in a separate sentence ("... - all of them.",
+# "Je les veux tous.", "Sin dejarte ninguno."), by what depends on something ("would break
+# if", "hängen ab von", "dépendent de", "dependen de"), and a noun phrase with a condition on
+# a field and no question word ("Referrals ... marked urgent", "... zwischen dem 1. und dem
+# 15. Juli", "... passées entre le 1er avril et le 30 juin", "... que llevan más de 48 horas").
+# Checked against every ordinary question of the development data; none fires on one.
+
+_NO_QUESTION_EN = (
+    r"^(?!(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does"
+    r"|did|can|could|should|would|will|may|must|has|have|had|i|my|we|our|you|your"
+    r"|tell|explain|describe|if|before|after|every|each|any)\b)"
+)
+_EN_ALL_AT_END = (
+    _NO_QUESTION_EN + r".{0,300}?\b(?<!\bor )(?:all|every one|each one) of them(?: please)?$"
+    r"|\bi need (?:the "
+    r"|a )?(?:full|complete|whole|entire) (?:set|list)\b|^which (?:\w+ ){0,2}?\w+s (?:would"
+    r"|will|could|might) (?:\w+ )?(?:break|fail|stop working|be affected|be impacted"
+    r"|go down)\b|^which (?:\w+ ){0,2}?\w+s (?:depend|rely) (?:on|upon)\b"
+)
+_EN_NOUN_FILTER = _NO_QUESTION_EN + (
+    r"(?:\w+ ){0,3}?\w+s\b(?: \w+){0,10}? (?:marked|flagged|labelled|labeled|tagged"
+    r"|classified|rated) (?:as )?(?:urgent|high|low|critical|vip|open|closed|pending"
+    r"|confidential|draft|\d)"
+)
+
+_NO_QUESTION_DE = (
+    r"^(?!(?:wie|was|wer|wem|wen|wo|wann|warum|wieso|weshalb|welche\w*|ist|sind"
+    r"|gibt|gab|kann|konnen|darf|durfen|muss|mussen|soll|sollen|habe|hat|haben"
+    r"|ich|wir|bei|vor|nach|wenn|falls|jede\w*)\b)"
+)
+_DE_ALL_AT_END = (
+    r"\b(?:ausnahmslos alle|alle ohne ausnahme|und zwar alle|bitte alle|wirklich alle)$"
+    r"|\bvollstandige (?:liste|aufstellung|ubersicht)\b|^welche (?:\w+ ){0,4}?(?:hangen"
+    r"|hangt) (?:\w+ ){0,5}?ab\b"
+    r"|^welche (?:\w+ ){0,4}?(?:waren|wurden|waere) (?:\w+ ){0,5}?betroffen\b"
+    r"|^auflistung (?:aller|samtlicher)\b"
+)
+_DE_NOUN_FILTER = _NO_QUESTION_DE + (
+    r"\w+(?: \w+){0,8}? (?:zwischen dem \d+|zwischen \d+|im zeitraum \w+ bis|im status"
+    r"|mit dem (?:ergebnis|status)|mit (?:einer|einem) \w+ (?:uber|unter|von mehr als"
+    r"|ab) \d|die vor (?:ende |anfang )?(?:\d+|\w+ \d{4})|eingegangen (?:nach"
+    r"|vor|seit) dem|nach dem \d+ \w+ (?:eingegangen|eingereicht|gestellt|erfasst))"
+)
+
+_NO_QUESTION_FR = (
+    r"^(?!(?:quel|quelle|quels|quelles|ou|comment|pourquoi|combien|qui|que|qu"
+    r"|quand|est|puis|peut|peux|y|je|j|il|elle|on|nous|vous|avant|apres|si|chaque)\b)"
+)
+_FR_ALL_AT_END = (
+    r"\bje les veux (?:tous|toutes)\b|\b(?:tous|toutes) sans exception\b|\bsans (?:en )?(?:oublier"
+    r"|omettre) (?:un seul|une seule|aucun|aucune)\b|\bl integralite des\b|^(?:quels"
+    r"|quelles) (?:\w+ ){0,5}?(?:dependent|seraient (?:touche|affecte|impacte)\w*)\b"
+)
+_FR_NOUN_FILTER = _NO_QUESTION_FR + (
+    r"\w+(?: \w+){0,8}? (?:(?:passe|recu|programme|prevu|depose|publie|signe|cree"
+    r"|emis)\w* entre le \d+|entre le \d+\w* \w+ et le \d+|(?:au|en) statut|classe\w* (?:sous"
+    r"|en|comme)|titrant plus de|dont l \w+ est (?:prevue?|fixee?) (?:avant|apres)"
+    r"|suivis par (?:maitre|me|mme|m)\b)"
+)
+
+_NO_QUESTION_ES = (
+    r"^(?!(?:que|cual|cuales|cuando|donde|como|cuanto|cuanta|cuantos|cuantas|quien"
+    r"|quienes|por|es|son|puedo|puede|hay|yo|se|me|mi|antes|despues|si|cada|tengo"
+    r"|tiene|tienen)\b)"
+)
+_ES_ALL_AT_END = (
+    r"\bsin dejar(?:te|me|nos)? (?:ninguno|ninguna|fuera)\b|\b(?:todos|todas) sin excepcion\b"
+    r"|\b(?:listado|relacion) completo? de\b|^relacion de (?:todos|todas)\b|^(?:que"
+    r"|cuales) (?:\w+ ){0,5}?(?:dependen|depende) (?:de|del)\b"
+    r"|^(?:que|cuales) (?:\w+ ){0,5}?se verian afectad\w*"
+)
+_ES_NOUN_FILTER = _NO_QUESTION_ES + (
+    r"\w+(?: \w+){0,8}? (?:(?:confirmad|aprobad|firmad|gestionad|registrad|emitid"
+    r"|cread|abiert|cerrad)\w* entre el \d+|entre el \d+ de \w+ y el \d+|en estado"
+    r"|a partir del \d+|(?:gestionad|firmad|dirigid|asignad)\w* por (?:el |la )?(?:doctor"
+    r"|doctora|profesor|profesora|senor|senora|[a-z]+ [a-z]+ (?:con|en|de))|que llevan mas de \d+"
+    r"|con (?:un |una )?\w+ superior a)"
+)
+
 # fmt: off
 ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("retrieve", r"^(?:(?:so|ok|okay|hi|hey|please) )?(?:how (?:do|can|could|should|would) (?:i|you|we|one)(?! (?:characteri[sz]e|describe|sum up|summari[sz]e|assess|rate|judge|gauge) (?:the )?(?:overall |general )?(?:tone|mood|sentiment|climate|atmosphere|tenor|attitude|reception)\b)|how to)\b", "a how-to question: the answer is in a document, not a query over items"),  # noqa: E501
@@ -606,6 +686,8 @@ ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("aggregate", _EN_STATS, "an average, a ranking or a count over the records: a database query"),
     ("exhaustive", _EN_LISTS, "every item that matches (a complete list, which of them lack or use X): a filter over the corpus"),  # noqa: E501
     ("recency", _EN_RECENT, "what changed over a recent period: a sort by time"),
+    ("exhaustive", _EN_ALL_AT_END, 'every item, asked for at the end or by what depends on it: a filter over the corpus'),  # noqa: E501
+    ("filter", _EN_NOUN_FILTER, 'items with a condition on a field, as a noun phrase: a structured filter'),  # noqa: E501
 )
 """The English default rules, in order (the first that matches decides)."""
 
@@ -627,6 +709,8 @@ ROUTE_RULES_DE: tuple[Rule, ...] = _rules(
     ("aggregate", _DE_STATS, "ein Durchschnitt, eine Rangfolge oder eine Summe über die Einträge: eine Datenbankabfrage"),  # noqa: E501
     ("exhaustive", _DE_LISTS, "jeder passende Eintrag (betroffen von, in welchen … geregelt, vollständige Aufstellung): ein Filter über den Bestand"),  # noqa: E501
     ("recency", _DE_RECENT, "was sich in einem jüngsten Zeitraum geändert hat: nach Zeit sortieren"),  # noqa: E501
+    ("exhaustive", _DE_ALL_AT_END, 'jeder passende Eintrag, am Ende verlangt oder als Abhängigkeit: ein Filter über den Bestand'),  # noqa: E501
+    ("filter", _DE_NOUN_FILTER, 'Einträge mit einer Bedingung an ein Feld, als Nominalphrase: ein strukturierter Filter'),  # noqa: E501
 )
 """The German rules; patterns see umlauts folded ("erwähnen" reads ``erwahnen``, "ß" as
 "ss") and match stems ("häufigst" for "häufigste", "häufigsten")."""
@@ -647,6 +731,8 @@ ROUTE_RULES_FR: tuple[Rule, ...] = _rules(
     ("exhaustive", _FR_LISTS, "tous les éléments concernés (dans quels X figure, qui utilisent encore) : un filtre sur tout le corpus"),  # noqa: E501
     ("filter", _FR_FILTER, "des éléments avec une condition sur leurs champs (attribués à, étiquetés, notés, entre deux dates) : un filtre structuré"),  # noqa: E501
     ("recency", _FR_RECENT, "ce qui a changé sur une période récente : un tri par date"),
+    ("exhaustive", _FR_ALL_AT_END, 'tous les éléments, demandés à la fin ou par dépendance : un filtre sur tout le corpus'),  # noqa: E501
+    ("filter", _FR_NOUN_FILTER, 'des éléments avec une condition sur leurs champs, en groupe nominal : un filtre structuré'),  # noqa: E501
 )
 """The French rules; patterns see accents folded ("récemment" reads ``recemment``) and
 apostrophes as spaces ("qu'est-ce" reads ``qu est ce``)."""
@@ -667,6 +753,8 @@ ROUTE_RULES_ES: tuple[Rule, ...] = _rules(
     ("exhaustive", _ES_LISTS, "todos los elementos que cumplen (siguen usando, en qué X figura, afectados): un filtro sobre todo el corpus"),  # noqa: E501
     ("filter", _ES_FILTER, "elementos con una condición sobre sus campos (asignados a, etiquetados, fechas): un filtro estructurado"),  # noqa: E501
     ("recency", _ES_RECENT, "lo que cambió en un periodo reciente: un orden por fecha"),
+    ("exhaustive", _ES_ALL_AT_END, 'todos los elementos, pedidos al final o por dependencia: un filtro sobre todo el corpus'),  # noqa: E501
+    ("filter", _ES_NOUN_FILTER, 'elementos con una condición sobre sus campos, como sintagma nominal: un filtro estructurado'),  # noqa: E501
 )
 """The Spanish rules; patterns see accents and "ñ" folded ("añadido" reads ``anadido``) and
 "¿" as a separator."""
