@@ -12,7 +12,9 @@ and drop details (tests/stages/test_budget_one_pass.py):
   only up to what is left (past that it cannot fit), so a large candidate set costs only what
   the budget can hold. Hooks: the page hook (``images.fit``: image tokens, and
   ``Budget(images=N)`` as a second budget) and the compression cut (``compress.fit``: an item
-  that does not fit whole is placed as its largest cut that fits, and packing goes on).
+  that does not fit whole is placed as its largest cut that fits, and packing goes on; at the
+  first misfit, when it is the best item, the hook may answer a ``Spread``: sentences chosen
+  across the best items, placed instead of what was placed).
 
 No silent empty context: with ``compress`` off and ``fallback="compress"`` (the default), a
 request that places nothing is packed again with the cut hook (as ``compress="overflow"``

@@ -24,6 +24,11 @@ adjacent ones keep the text between them as it was, non-adjacent ones are joined
   sentence is kept), so the cut is found by bisection on ``j``: first the largest ``j`` whose
   cut still removes a sentence, then the largest ``j`` up to it whose cut fits, each step one
   cut made, rendered and counted only up to what is left (``count_limited``).
+* ``spread``, global ranking (``fit`` calls it when the first misfit is the best source,
+  ``GLOBAL_TOP``): segments chosen across the best ``GLOBAL_WINDOW`` items by score, each
+  item's kept sentences in text order, priced exactly as the budget stage prices blocks;
+  under ``overflow="stop"`` the items placed are a prefix of the ranking. The budget stage
+  places its ``Spread`` instead of what it had placed.
   Invariants, cost and rejected designs: docs/semantics.md ("Compression").
 """
 
