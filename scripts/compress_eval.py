@@ -24,8 +24,10 @@ What is run, per question:
   ``compress=None``, ``"all"`` with each ``compress_cut`` of ``--cuts`` (and the rule without
   one), and the baselines;
 * *budgets* 100-2000 (``--budgets``): ``None``, ``"overflow"``, ``"all"`` (with the default
-  ``compress_cut``) and the best baseline at each budget (a baseline cuts every candidate to
-  ``k`` sentences before packing, for k = 1, 2, 3; the best k at each budget is shown).
+  ``compress_cut``; a mode ``"overflow global=N"`` runs it with global ranking below the N
+  best sources, ``global=0``: without it) and the best baseline at each budget (a baseline
+  cuts every candidate to ``k`` sentences before packing, for k = 1, 2, 3; the best k at
+  each budget is shown).
 
 Baselines (sentences from ``briefpack.split_sentences``, so every method cuts at the same
 places; non-adjacent kept sentences joined by the same `` … `` as briefpack's cuts):
@@ -55,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 import briefpack as bp
+from briefpack._stages import compress as compress_stage
 
 ROOT = Path(__file__).resolve().parent.parent
 ELISION = " \u2026 "
@@ -339,7 +342,14 @@ def run_one(
     q: Question, cands: list[dict[str, Any]], budget: int, **options: Any
 ) -> tuple[float, int, int]:
     options = {**EXTRA, **options} if options.get("compress") else options
-    a = bp.assemble(q.question, cands, budget=budget, tokenizer=TOKENIZER, **options)
+    top = options.pop("global_top", None)
+    old = compress_stage.GLOBAL_TOP
+    if top is not None:  # a "<mode> global=N" row: global ranking below the N best (0: off)
+        compress_stage.GLOBAL_TOP = top
+    try:
+        a = bp.assemble(q.question, cands, budget=budget, tokenizer=TOKENIZER, **options)
+    finally:
+        compress_stage.GLOBAL_TOP = old
     placed = "\n".join(s.chunk.text for s in a.sources)
     return q.recall(placed), sum(s.tokens for s in a.sources), len(a.sources)
 
@@ -354,7 +364,21 @@ def methods(
 ) -> list[Method]:
     out: list[Method] = []
     for mode in modes:
-        if mode == "none":
+        if mode.endswith(" skip"):  # e.g. "overflow skip": that mode with overflow="skip"
+            inner = methods(cuts, False, [mode[: -len(" skip")]])
+            for name, make in inner:
+                out.append(
+                    (
+                        f"{name} skip",
+                        lambda q, c, f=make: (f(q, c)[0], {**f(q, c)[1], "overflow": "skip"}),
+                    )
+                )
+        elif " global=" in mode:  # e.g. "overflow global=2": GLOBAL_TOP for that row
+            which, top = mode.split(" global=")
+            out.append(
+                (mode, lambda q, c, w=which, t=int(top): (c, {"compress": w, "global_top": t}))
+            )
+        elif mode == "none":
             out.append(("None", lambda q, c: (c, {})))
         elif mode == "overflow":
             out.append(("overflow", lambda q, c: (c, {"compress": "overflow"})))

@@ -12,7 +12,9 @@ and drop details (tests/stages/test_budget_one_pass.py):
   only up to what is left (past that it cannot fit), so a large candidate set costs only what
   the budget can hold. Hooks: the page hook (``images.fit``: image tokens, and
   ``Budget(images=N)`` as a second budget) and the compression cut (``compress.fit``: an item
-  that does not fit whole is placed as its largest cut that fits, and packing goes on).
+  that does not fit whole is placed as its largest cut that fits, and packing goes on; at the
+  first misfit, when it is the best item, the hook may answer a ``Spread``: sentences chosen
+  across the best items, placed instead of what was placed).
 
 No silent empty context: with ``compress`` off and ``fallback="compress"`` (the default), a
 request that places nothing is packed again with the cut hook (as ``compress="overflow"``
@@ -27,8 +29,8 @@ is counted and evicted from in ``evict``, after render. Rejected: cutting an ite
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..prompt import SOURCE_SEPARATOR, render_source
 from ..types import DropDetail
@@ -37,11 +39,40 @@ from .context import Item, Request
 from .framing import MESSAGE_OVERHEAD, frame
 from .phases import Framing, Packed
 
-__all__ = ["DIGIT_LABELS", "MESSAGE_OVERHEAD", "Cut", "greedy", "one_pass", "run", "separator"]
+__all__ = [
+    "DIGIT_LABELS",
+    "MESSAGE_OVERHEAD",
+    "Cut",
+    "Spread",
+    "greedy",
+    "one_pass",
+    "run",
+    "separator",
+]
 
-Cut = Callable[[list[Item], int, Request, str, int, int], "tuple[Item, int] | None"]
-"""The compression hook: ``cut(items, k, req, widest, left, n_sep)`` is ``items[k]`` (which
-does not fit in ``left``) as a cut that does, with its cost; None when no cut fits."""
+
+@dataclass(slots=True)
+class Spread:
+    """A cut hook's answer that replaces the packing so far: ``placed`` (index in ``items``,
+    the item whole or cut, its cost), in rank order, chosen among ``items[:end]``; packing
+    goes on at ``end``."""
+
+    placed: list[tuple[int, Item, int]]
+    end: int
+
+
+class Cut(Protocol):
+    """The compression hook: ``cut(items, k, req, widest, left, n_sep)`` is ``items[k]``
+    (which does not fit in ``left``) as a cut that does, with its cost; None when no cut fits.
+    ``whole``: the context budget, passed at the packing's first misfit when every item above
+    it was placed whole; the hook may then answer a ``Spread`` (the global choice of
+    sentences across sources, docs/semantics.md "Compression")."""
+
+    def __call__(
+        self, items: list[Item], k: int, req: Request, widest: str, left: int, n_sep: int,
+        *, whole: int | None = None,
+    ) -> tuple[Item, int] | Spread | None: ...  # fmt: skip
+
 
 DIGIT_LABELS = frozenset({"o200k_base", "cl100k_base"})
 """Encodings in which a label's digits are their own pieces and every run of up to three
@@ -180,14 +211,37 @@ def _batch(
             drop(it, "over_budget", {"images": cap, "context_budget": budget})
             state.misfit = state.misfit or str(it.chunk.id)
         else:
-            now = budget - state.used
-            got = None if cut is None else cut(items, start + j, req, widest, now, n_sep)
+            now, k = budget - state.used, start + j
+            first = state.misfit is None and len(state.placed) == k and not state.images
+            got = None
+            if cut is not None:
+                got = cut(items, k, req, widest, now, n_sep, whole=budget if first else None)
+            if isinstance(got, Spread):  # a global choice replaces what was placed above
+                return _spread(items, got, req, state, budget)
             if got is not None:  # the compression hook placed a cut of it
                 state.place(got[0], None, got[1])
-                return start + j + 1
+                return k + 1
             drop(it, "over_budget", {"remaining": now, "context_budget": budget})
             state.misfit = state.misfit or str(it.chunk.id)
     return None
+
+
+def _spread(items: list[Item], got: Spread, req: Request, state: _Run, budget: int) -> int:
+    """Place the hook's global choice instead of what was placed (every item above the
+    misfit, whole); the items of ``items[:got.end]`` it leaves out are dropped over budget
+    (with what is left after it), the first of them the misfit. Where to go on from."""
+    state.placed.clear()
+    state.blocks.clear()
+    state.used = 0
+    for _, item, cost in got.placed:
+        state.place(item, None, cost)
+    chosen = {i for i, _, _ in got.placed}
+    left = budget - state.used
+    for i in range(got.end):
+        if i not in chosen:
+            req.ledger.drop(items[i], "over_budget", {"remaining": left, "context_budget": budget})
+            state.misfit = state.misfit or str(items[i].chunk.id)
+    return got.end
 
 
 def _costs(

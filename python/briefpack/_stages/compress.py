@@ -24,6 +24,11 @@ adjacent ones keep the text between them as it was, non-adjacent ones are joined
   sentence is kept), so the cut is found by bisection on ``j``: first the largest ``j`` whose
   cut still removes a sentence, then the largest ``j`` up to it whose cut fits, each step one
   cut made, rendered and counted only up to what is left (``count_limited``).
+* ``spread``, global ranking (``fit`` calls it when the first misfit is the best source,
+  ``GLOBAL_TOP``): segments chosen across the best ``GLOBAL_WINDOW`` items by score, each
+  item's kept sentences in text order, priced exactly as the budget stage prices blocks;
+  under ``overflow="stop"`` the items placed are a prefix of the ranking. The budget stage
+  places its ``Spread`` instead of what it had placed.
   Invariants, cost and rejected designs: docs/semantics.md ("Compression").
 """
 
@@ -31,10 +36,11 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import heapq
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .._checks import call_back, real, shown, type_name
@@ -42,15 +48,27 @@ from ..errors import InputError
 from ..prompt import render_source
 from ..reference.sentences import fold
 from ..types import Compression
+from .budget import Spread
 from .context import Item, Request
 
-__all__ = ["DEFAULT_CUT", "ELISION", "fit", "run", "score"]
+__all__ = ["DEFAULT_CUT", "ELISION", "GLOBAL_TOP", "fit", "run", "score", "spread"]
 
 DEFAULT_CUT = 0.2
 """``compress_cut`` when it is not given (built-in scorer): a sentence is relevant when it
 scores at least this share of the best sentence scored with it (its request's best, as one
 scorer call sees them). Chosen on the dev splits of docs/compression.md; ``compress_cut=0``
 is the rule before it (every sentence scoring above 0)."""
+
+GLOBAL_TOP = 1
+"""Global ranking applies when the packing's first misfit is one of the ``GLOBAL_TOP`` best
+sources (every source above it placed whole): the budget holds fewer than this many whole
+sources. Chosen on the dev splits of docs/compression.md ("Global ranking")."""
+
+GLOBAL_WINDOW = 32
+"""The sources global ranking chooses among: the best ``GLOBAL_WINDOW`` (a bound on time)."""
+
+GLOBAL_TRIES = 256
+"""At most this many segments are tried (one count each) by one global choice."""
 
 ELISION = " \u2026 "
 """What stands between two kept sentences that were not adjacent: `` … `` (U+2026 with a
@@ -514,14 +532,22 @@ def run(items: list[Item], req: Request) -> list[Item]:
 
 
 def fit(
-    items: list[Item], k: int, req: Request, widest: str, left: int, n_sep: int
-) -> tuple[Item, int] | None:
+    items: list[Item], k: int, req: Request, widest: str, left: int, n_sep: int,
+    *, whole: int | None = None,
+) -> tuple[Item, int] | Spread | None:  # fmt: skip
     """The budget stage's hook: ``items[k]``, which does not fit in ``left`` tokens, cut to
     its largest cut that does, with that cut's cost; ``None`` when no cut fits.
 
     Scores ``items[k:]`` first if they are not scored yet (the one scorer call of a request
     under ``compress="overflow"``: the item that does not fit and every item below it).
+    ``whole`` (the context budget; the budget stage passes it at the first misfit, every item
+    above it placed whole): when ``k < GLOBAL_TOP``, the global choice (``spread``) instead,
+    if it places anything.
     """
+    if whole is not None and k < GLOBAL_TOP and not req.has_pages:
+        got = spread(items, req, widest, whole, n_sep)
+        if got is not None:
+            return got
     score(items[k:], req)
     item = items[k]
     data = req.scratch.sentences[_key(item)]
@@ -586,3 +612,94 @@ def _largest(lo: int, hi: int, ok: Callable[[int], bool], *, gallop: bool = Fals
         else:
             hi = mid
     return lo
+
+
+def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int) -> Spread | None:
+    """Global ranking: sentences chosen across the best ``GLOBAL_WINDOW`` items by score
+    to fill ``budget``; None when not one segment of any of them fits.
+
+    Every item is scored (one scorer call, if none is scored yet). The units are segments
+    (``_segments``: a sentence with its continuations, kept whole), each scored by its best
+    sentence: every segment (those scoring nothing fill what is left last), or under
+    ``"all"`` those of its relevant cut only (the cut made before the budget stands); tried
+    best first (ties: the item ranked higher, then
+    the segment earlier in its text), at most ``GLOBAL_TRIES`` of them: a segment is taken
+    when its item's block with every segment taken so far, rendered with the ``widest``
+    label and counted with its separator, still fits with the others' blocks in ``budget``
+    (exact: the sum of the blocks' counts and separators, as the budget stage counts them).
+    Under ``overflow="stop"`` an item may take its first segment only once every item above
+    it holds one (the items placed are a prefix of the ranking: rank fidelity); its units
+    wait until then. A taken item keeps its taken sentences in text order; one that keeps
+    all of them (or, under ``"all"``, exactly its cut) is placed as it is. O(tries²) steps
+    of bookkeeping, at most ``GLOBAL_TRIES`` counts.
+    """
+    window = items[:GLOBAL_WINDOW]
+    if len(window) < 2:  # nothing to rank across: the source's own cut stands
+        return None
+    score(items, req)
+    only_relevant = req.options.compress == "all"  # its cut, made before the budget, stands
+    datas = [req.scratch.sentences[_key(it)] for it in window]
+
+    def units_of(i: int) -> Iterator[tuple[float, int, int, int]]:
+        data = datas[i]
+        if not data.spans:
+            return
+        segments = _segments(data, req)
+        for m, entry in enumerate(segments.entries):
+            if entry > data.relevant and only_relevant:
+                return
+            yield -data.scores[data.ranking[entry - 1]], i, segments.ranges[m][0], m
+
+    # (-score, rank, first sentence, segment), best first; O(sentences) time, O(tries) memory
+    every = itertools.chain.from_iterable(map(units_of, range(len(window))))
+    units = heapq.nsmallest(GLOBAL_TRIES, every)
+    labels = req.options.labels
+    taken: dict[int, list[int]] = {}  # item -> its taken segments
+    costs: dict[int, int] = {}
+    used = 0
+
+    def sentences(i: int, ms: list[int]) -> list[int]:
+        ranges = _segments(datas[i], req).ranges
+        return [k for a, b in sorted(ranges[m] for m in ms) for k in range(a, b + 1)]
+
+    def as_is(i: int, keep: list[int]) -> bool:  # placed uncut (or as ``"all"`` cut it)
+        done = window[i].compression
+        return len(keep) == len(datas[i].spans) or (done is not None and tuple(keep) == done.kept)
+
+    def cost(i: int, keep: list[int], limit: int) -> int:  # exact up to ``limit``
+        item, extra = window[i], 0
+        if not as_is(i, keep):
+            chunk = item.chunk.replace(text=_text(datas[i], keep), tokens=None)
+        elif item.chunk.tokens is None:
+            chunk = item.chunk
+        else:  # a caller's ``tokens`` stands in for the text, as the budget stage counts it
+            chunk, extra = item.chunk.replace(text=""), item.chunk.tokens
+        block = render_source(widest, chunk, labels)
+        limits = [max(0, limit - extra)]
+        return req.count_limited([block], limits, lambda _: req.name(item))[0] + extra + n_sep
+
+    # under "stop" the items taken are a prefix of the ranking (rank fidelity): an item opens
+    # only once every item above it holds a segment; a unit waits until its item may open
+    stop = req.options.overflow == "stop"
+    waiting = list(units)
+    while waiting:
+        opens = len(taken) if stop else len(window)  # taken is a prefix under "stop"
+        at = next((u for u, unit in enumerate(waiting) if unit[1] <= opens), None)
+        if at is None:
+            break
+        _, i, _, m = waiting.pop(at)
+        room = budget - used + costs.get(i, 0)  # what this item's block may cost
+        if room <= n_sep:
+            continue
+        ms = [*taken.get(i, []), m]
+        c = cost(i, sentences(i, ms), room - n_sep)
+        if c <= room:
+            taken[i], used = ms, used - costs.get(i, 0) + c
+            costs[i] = c
+    if not taken:
+        return None
+    placed: list[tuple[int, Item, int]] = []
+    for i in sorted(taken):
+        item, keep = window[i], sentences(i, taken[i])
+        placed.append((i, item if as_is(i, keep) else _cut(item, datas[i], keep), costs[i]))
+    return Spread(placed, len(window))
