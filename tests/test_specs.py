@@ -54,6 +54,7 @@ ON = {
     "first_label": 4,
     "history_turns": True,
     "compress_cut": 0.5,
+    "compress_bridge": False,
 }
 IDS = [s.name for s in SPECS]
 
@@ -124,8 +125,9 @@ def test_settings_keep_their_order_and_leave_compression_out_when_off() -> None:
         0.7,
         "rust",
     )
-    assert list(Options(**ON).settings(None, 0.7, "rust"))[-6:] == [
-        *("compress", "sentence_scorer", "fallback", "first_label", "history_turns", "compress_cut")
+    assert list(Options(**ON).settings(None, 0.7, "rust"))[-7:] == [
+        *("compress", "sentence_scorer", "fallback", "first_label", "history_turns"),
+        *("compress_cut", "compress_bridge"),
     ]
 
 
@@ -168,7 +170,7 @@ def _a_value(s: Spec) -> Any:
 def test_rows_without_a_flag_are_the_ones_a_command_line_cannot_spell() -> None:
     without = {s.name for s in SPECS if s.cli is None}
     # callables and tables; minhash is spelled --num-perm, --shingle, --seed; dedupe_guard is
-    # a bool, and the flag table has no bool kind yet
+    # a bool, and the flag table has no bool kind yet (compress_bridge too)
     assert without == {
         "parents",
         "neighbors",
@@ -177,6 +179,7 @@ def test_rows_without_a_flag_are_the_ones_a_command_line_cannot_spell() -> None:
         "minhash",
         "sentence_scorer",
         "dedupe_guard",
+        "compress_bridge",
         "history_turns",  # a bool too, and the command line takes no history
     }
     for name in ("num_perm", "shingle", "seed"):

@@ -44,9 +44,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .._checks import call_back, real, shown, type_name
+from .._fold import fold
 from ..errors import InputError
 from ..prompt import render_source
-from ..reference.sentences import fold
 from ..types import Compression
 from .budget import Spread
 from .context import Item, Request
