@@ -14,7 +14,9 @@ one page after another, without threads):
   are compared);
 * text check: the same pair with a page's text (about 3,000 characters, 450 words, numbers
   among them): the copy with the same text (the check passes, the second look runs), and an
-  edit whose text differs in one number (the check decides, the second look does not run).
+  edit whose text differs in one number (the check decides, the second look does not run);
+* order check: the same pair, the edit's text the page's with ten words of one row in reverse
+  order (same words: the guard lets it through, the order check decides).
 
 Build the extension with the release profile first for numbers worth quoting.
 """
@@ -62,6 +64,7 @@ def main() -> None:
     words = [f"word{i % 37}" if i % 9 else str(1000 + 7 * i) for i in range(450)]
     text = " ".join(words)
     edit = text.replace(words[225], "9999", 1)
+    reordered = " ".join([*words[:200], *words[209:199:-1], *words[210:]])
     rows = [
         ("decode PNG to preview", median_ms(lambda: pages.decode_page(png), args.runs)),
         ("decode JPEG to preview", median_ms(lambda: pages.decode_page(jpeg), args.runs)),
@@ -90,6 +93,16 @@ def main() -> None:
         (
             "text check of an edit, reference",
             median_ms(lambda: reference.dedupe_pages([sig, copy], texts=[text, edit]), args.runs),
+        ),
+        (
+            "order check of a reordered row, Rust",
+            median_ms(lambda: _core.dedupe_pages([sig, copy], texts=[text, reordered]), args.runs),
+        ),
+        (
+            "order check of a reordered row, ref.",
+            median_ms(
+                lambda: reference.dedupe_pages([sig, copy], texts=[text, reordered]), args.runs
+            ),
         ),
     ]
     print(f"{w}x{h} page, median of {args.runs} runs, ms")

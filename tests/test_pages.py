@@ -214,7 +214,8 @@ def signature_lists(draw: st.DrawFn) -> list[bytes]:
     return out
 
 
-# OCR texts of pages: alike, differing in a number, a negation or only in wording, or none.
+# OCR texts of pages: alike, differing in a number, a negation, only in wording or only in word
+# order (one block moved: within the tolerance; reversed: beyond it), or none.
 PAGE_TEXTS = [
     "",
     "Revenue grew 9.6% in 2024.",
@@ -223,6 +224,9 @@ PAGE_TEXTS = [
     "Revenue did not grow in 2024.",
     "Revenue grew in 2024, by 9.6%.",
     "revenue grew 9.6% in 2024",
+    "In 2024 revenue grew 9.6%.",
+    "2024 in 9.6% grew revenue",
+    "Revenue 9.6% grew in 2024.",
 ]
 
 
@@ -270,6 +274,24 @@ def test_dedupe_pages_matches_the_reference(
         else:
             assert check[i] is None
             assert because[i] is None
+
+
+def test_the_order_check_keeps_the_same_words_in_another_order_apart(backend: str) -> None:
+    a = _flat_signature(200)
+    texts = [
+        "Sales rose in May, then fell; costs fell in June.",
+        "Then sales fell in May, rose; costs in June fell.",  # the words shuffled
+        "costs fell in June. Sales rose in May, then fell;",  # one block moved: a copy
+        "SALES rose in May, then fell - costs fell in June",  # the same words: a copy
+    ]
+    got = pages.dedupe_pages([a] * 4, texts=texts, backend=backend)
+    assert got.duplicate_of == [None, None, 0, 0]
+    assert got.near_check == [None, "text", None, None]
+    assert got.near_reason[1] == "the same words in another order (6 of 9 word pairs differ)"
+    assert ref_pages.order_differs(texts[0], texts[2]) is None
+    assert ref_pages.order_differs("a b c", "a b c d e f") is None  # other words: the guard's
+    many = " ".join(["w"] * (ref_pages.ORDER_MAX_WORDS + 1))
+    assert ref_pages.order_differs(many, many + " ") is None  # too long: the pixels decide
 
 
 def _flat_signature(value: int, first_byte: int = 0) -> bytes:

@@ -224,6 +224,26 @@ def test_a_page_that_differs_in_one_number_is_kept_and_its_copy_dropped(backend:
     assert fate(a, "copy")["detail"]["check"] == "second_look"
 
 
+def test_a_page_whose_text_has_its_words_in_another_order_is_kept(backend: str) -> None:
+    """Pixel copies whose OCR texts have the same words: reordered beyond the tolerance, kept
+    by the order check (the record says so); one block moved, a copy."""
+    text = "Sales rose in May, then fell; costs fell in June."
+    cands = [
+        bp.Chunk(text, image=page(4), page=1, id="orig"),
+        bp.Chunk("Then sales fell in May, rose; costs in June fell.", image=page(4), id="row"),
+        bp.Chunk("costs fell in June. Sales rose in May, then fell;", image=page(4), id="moved"),
+    ]
+    a = bp.assemble("q", cands, backend=backend, tokenizer="approx", budget=20_000)
+    assert sorted(s.chunk.id for s in a.sources) == ["orig", "row"]
+    assert fate(a, "moved")["detail"]["of"] == "orig"
+    assert fate(a, "row")["second_look"] == {
+        "near": "orig",
+        "distance": 0,
+        "check": "text",
+        "kept_because": "the same words in another order (6 of 9 word pairs differ)",
+    }
+
+
 def test_page_max_distance_zero_keeps_every_copy_that_is_not_identical(backend: str) -> None:
     cands = [bp.Chunk(image=page(1), id="a"), bp.Chunk(image=copy(1, "jpeg50"), id="b")]
     a = bp.assemble("q", cands, backend=backend, page_max_distance=0, budget=20_000)

@@ -37,6 +37,7 @@
 pub mod py;
 
 use crate::dedupe::{Dedupe, Guard};
+use crate::text::for_each_word;
 
 /// A pixel is ink when its gray value is below this.
 pub const INK_BELOW: u8 = 160;
@@ -537,6 +538,77 @@ pub struct PageDedupe {
     pub kept_because: Vec<Option<String>>,
 }
 
+/// The order check: two texts with the same words are different when more than this many of
+/// their adjacent word pairs are not in the other text (moving one block of words elsewhere, a
+/// caption read at another place, changes at most 3).
+pub const ORDER_TOLERANCE: usize = 3;
+/// Texts of more words than this are left to the pixels by the order check.
+pub const ORDER_MAX_WORDS: usize = 100_000;
+
+/// The words, sorted.
+fn sorted_words(w: &[String]) -> Vec<&str> {
+    let mut v: Vec<&str> = w.iter().map(String::as_str).collect();
+    v.sort_unstable();
+    v
+}
+/// The adjacent word pairs, sorted.
+fn sorted_pairs(w: &[String]) -> Vec<(&str, &str)> {
+    let mut v: Vec<(&str, &str)> = w
+        .windows(2)
+        .map(|p| (p[0].as_str(), p[1].as_str()))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Why texts `a` and `b`, with the same words (as a multiset, `crate::text::for_each_word`),
+/// are different pages: more than [`ORDER_TOLERANCE`] of one text's adjacent word pairs are not
+/// among the other's (counted with repeats). `None` when the words differ (the difference guard
+/// weighs those), the order is the same or within the tolerance, or a text has more than
+/// [`ORDER_MAX_WORDS`] words. O(n log n) in the number of words.
+#[must_use]
+pub fn order_differs(a: &str, b: &str) -> Option<String> {
+    if a == b {
+        return None;
+    }
+    let split = |t: &str| {
+        let mut out: Vec<String> = Vec::new();
+        for_each_word(t, |w| {
+            if out.len() <= ORDER_MAX_WORDS {
+                out.push(w.to_owned());
+            }
+        });
+        out
+    };
+    let (wa, wb) = (split(a), split(b));
+    if wa.len() > ORDER_MAX_WORDS || wb.len() > ORDER_MAX_WORDS || wa == wb {
+        return None;
+    }
+    if sorted_words(&wa) != sorted_words(&wb) {
+        return None;
+    }
+    let (pa, pb) = (sorted_pairs(&wa), sorted_pairs(&wb));
+    let (mut moved, mut i, mut j) = (0usize, 0usize, 0usize);
+    while i < pa.len() {
+        if j == pb.len() || pa[i] < pb[j] {
+            moved += 1;
+            i += 1;
+        } else if pa[i] == pb[j] {
+            i += 1;
+            j += 1;
+        } else {
+            j += 1;
+        }
+    }
+    if moved <= ORDER_TOLERANCE {
+        return None;
+    }
+    Some(format!(
+        "the same words in another order ({moved} of {} word pairs differ)",
+        pa.len()
+    ))
+}
+
 /// Greedy first-copy-wins dedupe of page signatures (all `SIGNATURE_BYTES` long; the binding
 /// checks it): a page duplicates the earliest kept page whose hash is within `max_distance` bits
 /// and which neither the text check nor the second look finds different.
@@ -544,7 +616,7 @@ pub struct PageDedupe {
 /// `texts` (one per page, `""` for a page without text): when both pages of a near pair have
 /// text, the difference guard of the text dedupe runs first; a pair it keeps (texts that differ
 /// in a number, a date, a version, an identifier or a negation) is different whatever the pixels
-/// say.
+/// say; so is a pair whose texts have the same words in another order ([`order_differs`]).
 #[must_use]
 pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
     signatures: &[H],
@@ -572,7 +644,11 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
                 continue;
             }
             if has_text(i) && has_text(k) {
-                if let Some(why) = guard.as_mut().and_then(|g| g.check(k, i)) {
+                let why = guard
+                    .as_mut()
+                    .and_then(|g| g.check(k, i))
+                    .or_else(|| texts.and_then(|t| order_differs(t[k].as_ref(), t[i].as_ref())));
+                if let Some(why) = why {
                     if out.near_of[i].is_none() {
                         out.near_of[i] = Some(k);
                         out.near_look[i] = Some((d, 0, 0));
@@ -800,5 +876,28 @@ mod tests {
         assert_eq!(d.near_check[1], Some(Check::Text));
         assert_eq!(d.near_look[1], Some((0, 0, 0)));
         assert_eq!(d.kept_because[1].as_deref(), Some("differs in '49' / '59'"));
+    }
+
+    #[test]
+    fn the_same_words_in_another_order_keep_a_pixel_copy_apart() {
+        let a = page(400, 500, [40, 50, 360, 450], 3);
+        let sig = signature(&a, 400, 500, 1);
+        let sigs = [&sig, &sig, &sig];
+        let texts = [
+            "Sales rose in May, then fell.",
+            "Then sales fell in May, rose.",
+            "then fell. Sales rose in May,",
+        ];
+        let d = dedupe(&sigs, 66, LOOK, Some(&texts[..]));
+        // Page 1's words are page 0's in another order; page 2 moves one block of them (within
+        // the tolerance: a copy).
+        assert_eq!(d.dedupe.duplicate_of, [None, None, Some(0)]);
+        assert_eq!(d.near_check[1], Some(Check::Text));
+        assert_eq!(
+            d.kept_because[1].as_deref(),
+            Some("the same words in another order (4 of 5 word pairs differ)")
+        );
+        assert_eq!(order_differs("a b c", "a b c d e f"), None);
+        assert_eq!(order_differs("A b, c.", "a B c"), None);
     }
 }

@@ -155,7 +155,8 @@ def dedupe_pages(
     ``margin``, ``level``: ``docs/pages.md``). ``texts`` (one per page: its OCR or extracted
     text, ``None`` or ``""`` for none): a near pair whose pages both have text goes first
     through the text dedupe's difference guard; texts that differ in a number, a date, a
-    version, an identifier or a negation keep the two apart whatever the pixels say.
+    version, an identifier or a negation keep the two apart whatever the pixels say, and so do
+    texts with the same words in another order (more than 3 adjacent word pairs differ).
     ``near_of``, ``near_look`` and ``near_check`` say which kept page each page was kept apart
     from, with ``(distance, worst, typical)`` and the check that decided (``"text"`` or
     ``"grid"``); ``near_reason`` the text check's reason.

@@ -26,6 +26,7 @@ first copy wins.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from operator import sub
 
 from .._checks import check_count, check_texts, type_name
@@ -33,6 +34,7 @@ from .._option_rules import DEFAULT_MAX_DISTANCE
 from .._types import DedupeResult
 from ..errors import InputError
 from .guard import Guard
+from .text import words as text_words
 
 __all__ = [
     "COS",
@@ -50,6 +52,7 @@ __all__ = [
     "detail",
     "hamming",
     "luma",
+    "order_differs",
     "page_hash",
     "page_hashes",
     "second_look",
@@ -68,6 +71,12 @@ SHIFT = 2
 DEFAULT_FACTOR = 4
 DEFAULT_MARGIN = 4
 DEFAULT_LEVEL = 22
+# The order check: two texts with the same words are different when more than ORDER_TOLERANCE
+# of their adjacent word pairs (bigrams) are not in the other text. Moving one block of words
+# elsewhere (a caption or a side note read at another place) changes at most 3 pairs, so such a
+# copy is still a copy. Texts of more than ORDER_MAX_WORDS words are left to the pixels.
+ORDER_TOLERANCE = 3
+ORDER_MAX_WORDS = 100_000
 
 # fmt: off
 COS = (
@@ -390,6 +399,42 @@ def _page_texts(texts: Sequence[str] | None, pages: int) -> list[str] | None:
     return words
 
 
+def order_differs(a: str, b: str) -> str | None:
+    """Why texts ``a`` and ``b``, with the same words (``reference.text.words``, as a
+    multiset), are different pages: more than ``ORDER_TOLERANCE`` of one text's adjacent word
+    pairs are not among the other's (counted with repeats). ``None`` when the words differ (the
+    difference guard weighs those), the order is the same or within the tolerance, or a text
+    has more than ``ORDER_MAX_WORDS`` words. O(n log n) in the number of words.
+
+    >>> order_differs("Sales rose in May, then fell.", "Then sales fell in May, rose.")
+    'the same words in another order (4 of 5 word pairs differ)'
+    >>> order_differs("one two three four five six", "four five six one two three") is None
+    True
+    """
+    if a == b:
+        return None
+    wa, wb = text_words(a), text_words(b)
+    if len(wa) > ORDER_MAX_WORDS or len(wb) > ORDER_MAX_WORDS or wa == wb:
+        return None
+    if sorted(wa) != sorted(wb):
+        return None
+    pa = sorted(pairwise(wa))
+    pb = sorted(pairwise(wb))
+    moved = i = j = 0
+    while i < len(pa):  # pairs of a not in b, a merge of the two sorted lists
+        if j == len(pb) or pa[i] < pb[j]:
+            moved += 1
+            i += 1
+        elif pa[i] == pb[j]:
+            i += 1
+            j += 1
+        else:
+            j += 1
+    if moved <= ORDER_TOLERANCE:
+        return None
+    return f"the same words in another order ({moved} of {len(pa)} word pairs differ)"
+
+
 def dedupe_pages(
     hashes: Sequence[bytes],
     max_distance: int = DEFAULT_MAX_DISTANCE,
@@ -451,6 +496,8 @@ def dedupe_pages(
                 continue
             if guard is not None and words is not None and words[i] and words[k]:
                 why = guard(k, i)
+                if why is None:
+                    why = order_differs(words[k], words[i])
                 if why is not None:
                     if near[i] is None:
                         near[i], look[i], check[i], because[i] = k, (d, 0, 0), "text", why
