@@ -296,6 +296,7 @@ def test_scores_are_empty_for_no_sentences(backend: str) -> None:
         max_size=4,
     ),
 )
+@example(question="\u00af ", sentences=["\u00af "], alias_texts=[])  # folds to the empty term
 @example(
     question="Is single sign-on in Pro?",
     sentences=["Pro has SSO.", "single sign on", ""],
