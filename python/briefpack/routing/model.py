@@ -82,6 +82,16 @@ def _words(words: list[bytes], mask: int) -> list[list[int]]:
     return out
 
 
+def _parts(text: str, buckets: int) -> tuple[list[int], list[list[int]]]:
+    """A normalised question's word-pair buckets, and each word's buckets (``_words``)."""
+    mask = buckets - 1
+    data = text.encode("utf-8")
+    if not data:
+        return [], []
+    words = data.split(b" ")
+    return [_crc(a + b" " + b, 2) & mask for a, b in pairwise(words)], _words(words, mask)
+
+
 def features(text: str, buckets: int) -> list[int]:
     """The hashed feature buckets of a normalised question, with repeats (see the module doc;
     models use ``set`` of them: :func:`binary_features`).
@@ -89,26 +99,17 @@ def features(text: str, buckets: int) -> list[int]:
     >>> len(features("how many recipes", 1 << 15))  # 3 words, 2 pairs, 1 stem, 11 windows
     17
     """
-    mask = buckets - 1
-    data = text.encode("utf-8")
-    if not data:
-        return []
-    words = data.split(b" ")
-    out = [_crc(a + b" " + b, 2) & mask for a, b in pairwise(words)]
-    for got in _words(words, mask):
-        out += got
-    return out
+    pairs, words = _parts(text, buckets)
+    for got in words:
+        pairs += got
+    return pairs
 
 
 def _distinct(text: str, buckets: int) -> set[int]:
     """``set(features(text, buckets))``, built without the list of repeats."""
-    mask = buckets - 1
-    data = text.encode("utf-8")
-    if not data:
-        return set()
-    words = data.split(b" ")
-    out = {_crc(a + b" " + b, 2) & mask for a, b in pairwise(words)}
-    out.update(*_words(words, mask))
+    pairs, words = _parts(text, buckets)
+    out = set(pairs)
+    out.update(*words)
     return out
 
 

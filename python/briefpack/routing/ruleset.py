@@ -117,7 +117,6 @@ class _RuleSet:
         self.parts: list[list[tuple[int, re.Pattern[str]]]] = []
         self.always = 0
         self.gates: dict[str, int] = {}
-        self._words: dict[str, int] = {}
         self.flat: list[tuple[int, re.Pattern[str], _Needs]] = []
         bit = 0
         for index, (rule, compiled) in enumerate(rules):
@@ -141,31 +140,19 @@ class _RuleSet:
         self._always = tuple(i for i in range(bit) if self.always >> i & 1)
         self._bits: dict[str, tuple[int, ...]] = {}
 
-    def candidates(self, words: list[str]) -> int:
-        """A bit mask of the alternatives that can match a question made of ``words``."""
-        mask = self.always
-        cache = self._words
-        for w in words:
-            hit = cache.get(w)
-            if hit is None:
-                hit = 0
-                for n in range(1, min(len(w), _GATE_CHARS) + 1):
-                    hit |= self.gates.get(w[:n], 0)
-                if len(cache) < 20_000:
-                    cache[w] = hit
-            mask |= hit
-        return mask
-
     def _indices(self, words: list[str]) -> list[int]:
-        """The bits of ``candidates(words)``, ascending (the alternatives in rule order)."""
+        """The alternatives a question made of ``words`` can match, ascending (in rule order):
+        the ungated ones, and those gated by a prefix of one of the words (cached per word)."""
         found = set(self._always)
         cache = self._bits
         for w in words:
             hit = cache.get(w)
             if hit is None:
-                mask = self.candidates([w]) & ~self.always
+                mask = 0
+                for n in range(1, min(len(w), _GATE_CHARS) + 1):
+                    mask |= self.gates.get(w[:n], 0)
                 hit = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
-                if len(cache) < 20_000:
+                if len(cache) < 20_000:  # hostile input must not grow it for ever
                     cache[w] = hit
             found.update(hit)
         return sorted(found)
