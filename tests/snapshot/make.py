@@ -9,6 +9,7 @@ checks all of them. To accept a deliberate change of output, regenerate the file
 with the change (and a CHANGELOG line saying why)::
 
     python tests/snapshot/make.py            # rewrites snapshot.json, prints what changed
+    python tests/snapshot/make.py --check    # prints what changed, writes nothing (exit 1 if any)
 
 It prints the seeds whose hash changed, so a reviewer sees how much output moved.
 """
@@ -283,12 +284,14 @@ def main() -> int:
         for name, digest in hashes.items()
         if old.get(part, {}).get(name) != digest
     ]
-    SNAPSHOT.write_text(json.dumps(new, indent=0, sort_keys=True) + "\n")
+    check = "--check" in sys.argv[1:]
+    if not check:
+        SNAPSHOT.write_text(json.dumps(new, indent=0, sort_keys=True) + "\n")
     total = sum(map(len, new.values()))
     print(f"{len(changed)} of {total} stored outputs changed")
     for name in changed:
         print(f"  {name}")
-    return 0
+    return 1 if check and changed else 0
 
 
 if __name__ == "__main__":
