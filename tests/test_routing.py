@@ -662,6 +662,10 @@ PATTERNS_7 = [
     ("fr", "Délai moyen de remboursement des notes de frais le mois dernier ?", "aggregate"),
     ("es", "Ranking de tiendas por número de devoluciones", "aggregate"),
     ("es", "Suma las horas de guardia de los técnicos entre marzo y mayo.", "aggregate"),
+    # a French filter as a noun phrase with a plural participle; adjectives are no participle
+    ("fr", "Permis de construire accordés par la mairie en 2025", "filter"),
+    ("fr", "Congés payés en cas de maladie ?", "retrieve"),
+    ("fr", "Mentions obligatoires sur une facture en France ?", "retrieve"),
     # hard negatives: a fronted clause, a class with a threshold, one policy's number
     ("en", "Before returning a rental car, what do I have to check?", "retrieve"),
     ("en", "Are orders over 500 dollars shipped for free?", "retrieve"),

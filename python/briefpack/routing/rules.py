@@ -722,6 +722,15 @@ _FR_MEASURE = (
     r"|^(?:\w+ )?(?:moyen|moyenne|cumule|cumulee)s? (?:d |de |des |du )(?:\w+ ){0,8}?(?:par"
     r"|selon|en|depuis|pendant|sur|semaine|ce|cette)\b"
 )
+# A French filter written as a noun phrase: a plural, then a plural past participle and where,
+# when or by whom ("Subventions accordées par la région ...", "dossiers de crédit ... refusés
+# en 2025", "Élèves de terminale inscrits en ..."); adjectives in -aire, -oire, -able, -ible
+# ("mentions obligatoires sur ...") are no participle.
+_FR_PARTICIPLE_FILTER = _NO_QUESTION_FR + (
+    r"(?!(?:les|des|la|le|l|un|une|tous|toutes|nos|vos|mes|tes|ses|leurs)\b)\w+s\b(?: \w+){0,6}? "
+    r"(?!\w+(?:aires|oires|ables|ibles)\b)\w+(?:ees|es|is|us|ts)\b (?:par|en|dans|au|aux|apres"
+    r"|avant|depuis|entre|le) (?!cas\b)"
+)
 _ES_MEASURE = (
     r"^(?:el |la )?(?:ranking|clasificacion|top \d+) (?:de |del )|^ordena\w* (?:las |los )?\w+"
     r" (?:\w+ ){0,5}?por (?:numero|cantidad|volumen|importe|total|media|tasa|porcentaje)\b"
@@ -834,6 +843,7 @@ ROUTE_RULES_FR: tuple[Rule, ...] = _rules(
     ("corpus_analysis", _FR_SAID_OVERALL, "ce que dit un ensemble dans sa totalité (plutôt positif ou négatif, un ton qui évolue, des tendances) : une analyse hors ligne"),  # noqa: E501
     ("exhaustive", _FR_WOULD_IF, "les éléments touchés si quelque chose tombait en panne : un filtre sur tout le corpus"),  # noqa: E501
     ("aggregate", _FR_MEASURE, "une mesure sur des enregistrements nommée en tête (classement, proportion, moyenne par) : une requête sur la base"),  # noqa: E501
+    ("filter", _FR_PARTICIPLE_FILTER, "des éléments décrits par un participe et un lieu, une date ou un auteur (accordées par, refusés en) : un filtre structuré"),  # noqa: E501
 )
 """The French rules; patterns see accents folded ("récemment" reads ``recemment``) and
 apostrophes as spaces ("qu'est-ce" reads ``qu est ce``)."""
