@@ -60,6 +60,14 @@ def _decision(bp: Any, question: str, lang: str | None) -> tuple[Any, ...]:
     return (r.kind, r.rule_index, r.match, r.model_kind, r.model_score, r.lang, r.why)
 
 
+def _same(a: Any, b: Any) -> bool:
+    """The same path: kind, rule and span, and who decided (a retrained model's score may
+    differ)."""
+    return (a.kind, a.rule_index, a.match, a.decided_by) == (
+        b.kind, b.rule_index, b.match, b.decided_by,
+    )  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("old", type=Path, help="the python/ directory of the older tree")
@@ -78,14 +86,16 @@ def main() -> None:
         for q, lang in differ[:10]:
             print(f"  differs: {q!r} lang={lang}")
         print(f"{'case':<14}{'old min':>9}{'old med':>9}{'new min':>9}{'new med':>9}{'ratio':>7}")
-        for (lang, path), q in bench_routing.CASES.items():
+        caller = {"rules": bench_routing.CALLER_RULES}
+        cases = [(k, q, {}) for k, q in bench_routing.CASES.items()]
+        cases += [(k, q, caller) for k, q in bench_routing.CALLER_CASES.items()]
+        for (lang, path), q, kw in cases:
             times: dict[str, list[float]] = {"old": [], "new": []}
-            old.route(q)
-            briefpack.route(q)
+            assert _same(old.route(q, **kw), briefpack.route(q, **kw)), q
             for _ in range(args.rounds):
                 for name, route in (("old", old.route), ("new", briefpack.route)):
                     start = time.perf_counter()
-                    route(q)
+                    route(q, **kw)
                     times[name].append(time.perf_counter() - start)
             o, n = (sorted(times[k]) for k in ("old", "new"))
             om, nm = statistics.median(o) * 1e6, statistics.median(n) * 1e6

@@ -58,6 +58,7 @@ FOLDS = 5
 BLIND_3 = DATA / "routing_blind_2026-12-01.jsonl"
 BLIND_4 = DATA / "routing_blind2_2026-12-01.jsonl"
 BLIND_5 = DATA / "routing_blind5_2026-12-02.jsonl"
+BLIND_6 = DATA / "routing_blind6_2026-12-02.jsonl"
 CONVENTION = {
     "What's new in release 5.1?": "retrieve",
     "Quoi de neuf dans la version 2.8 ?": "retrieve",
@@ -102,6 +103,7 @@ def training_sets() -> dict[str, list[Labelled]]:
         "blind 3": _jsonl(BLIND_3),
         "blind 4": _jsonl(BLIND_4),
         "blind 5": _jsonl(BLIND_5),
+        "blind 6": _jsonl(BLIND_6),
     }
     for path in sorted(DATA.glob("routing_train_author*.jsonl")):
         sets["author " + path.name.split("_")[2][len("author") :]] = _jsonl(path)

@@ -99,3 +99,45 @@ def _features_by_definition(text: str, buckets: int) -> list[int]:
 def test_features_are_their_definition(buckets: int) -> None:
     for text in [*TEXTS[::7], "", "a", "a  b", "é ß x" * 3]:
         assert features(text, buckets) == _features_by_definition(text, buckets), text
+
+
+# A caller's rules are split into gated alternatives as the shipped sets are, where that keeps
+# every match: the decisions are those of searching each whole pattern in turn.
+CALLER_EXTRA = [
+    ("retrieve", r"(?i)^HOW DO I\b|never", "flags: not split"),
+    ("filter", r"\b(\w+) and \1\b|\bgluten free\b", "a group reference: not split"),
+    ("filter", r"\babc\b|\bvegan (?:cakes|cookies)\b|(?<=x)yz", "split and gated"),
+    ("aggregate", r"(?a)\bcount\b|\btally\b", "ASCII: not split"),
+    ("recency", r"\b(?P<w>new)(?: \w+)? (?P=w)\b|\bnewest\b", "a named reference: not split"),
+]
+EDGE = ["xिabc", "कि abc", "vegan  cookies", "ab abc", "salt and salt", "xyz", "COUNT it"]
+
+
+def _plain_first(
+    rules: list[tuple[str, str, str]], text: str
+) -> tuple[int, tuple[int, int]] | None:
+    for i, (_, pattern, _) in enumerate(rules):
+        m = re.search(pattern, text)
+        if m is not None:
+            return i, m.span()
+    return None
+
+
+@pytest.mark.parametrize("lang", list(routing.ROUTE_RULE_SETS))
+def test_caller_rules_take_the_rule_the_whole_patterns_take(lang: str) -> None:
+    shipped = routing.ROUTE_RULE_SETS[lang]
+    rules = [*CALLER_EXTRA, *(tuple(r) for r in shipped)]  # a copy: a caller's set
+    gated = _compiled(rules)
+    assert len(gated.flat) > 2 * len(rules)  # split, not one search per rule
+    texts = [*TEXTS, *(normalize(q) for q in EDGE)]
+    for text in texts:
+        got = gated.first(text, text.split(" "))
+        want = _plain_first(rules, text)
+        assert (None if got is None else (got[0], got[1].span())) == want, text
+    # the same decisions as the shipped set where no extra rule fires, through route itself
+    for q in QUESTIONS[::5]:
+        a = routing.route(q, rules=rules, model=None)
+        b = routing.route(q, lang=lang, model=None)
+        if a.rule_index is None or a.rule_index >= len(CALLER_EXTRA):
+            shifted = None if a.rule_index is None else a.rule_index - len(CALLER_EXTRA)
+            assert (a.kind, shifted, a.match) == (b.kind, b.rule_index, b.match), q

@@ -103,6 +103,48 @@ def _needs(pattern: str) -> _Needs:
     return tuple((t,) for t in single) + tuple(several)
 
 
+def _splittable(compiled: re.Pattern[str]) -> bool:
+    """Whether a caller's pattern can run as its top-level alternatives with the same
+    matches: no flags (inline or compiled: they would apply to some alternatives only, and
+    ``\\b`` under ``(?a)`` is not a word start of the normalised question) and no
+    reference to a group (``\\1``, ``(?P=name)``, ``(?(1)...)``: another alternative's group,
+    or a renumbered one)."""
+    if compiled.flags != re.UNICODE:
+        return False
+    parser, c = _sre()
+    possessive = getattr(c, "POSSESSIVE_REPEAT", None)  # Python 3.11+
+    atomic = getattr(c, "ATOMIC_GROUP", None)
+
+    def refs(seq: Any) -> bool:
+        for op, av in seq:
+            if op in (c.GROUPREF, c.GROUPREF_EXISTS):
+                return True
+            if op == c.SUBPATTERN:
+                bodies = [av[-1]]
+            elif op == c.BRANCH:
+                bodies = list(av[1])
+            elif op in (c.ASSERT, c.ASSERT_NOT):
+                bodies = [av[1]]
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, possessive):
+                bodies = [av[2]]
+            elif op == atomic:
+                bodies = [av]
+            else:
+                continue
+            if any(refs(body) for body in bodies):
+                return True
+        return False
+
+    return not refs(parser.parse(compiled.pattern))
+
+
+_WORDS_ONLY = re.compile(r"[\w ]*")
+"""A normalised question made of regular-expression word characters and spaces only: then
+a ``\\b`` before a letter is exactly the start of one of its space-separated words (a mark
+the normaliser keeps, such as a Devanagari vowel sign, is a word character there and not
+for ``\\b``)."""
+
+
 class _RuleSet:
     """Compiled rules, each split into its top-level alternatives, and for speed which
     alternatives a question's words can start a match of.
@@ -110,17 +152,27 @@ class _RuleSet:
     A rule matches where its leftmost alternative match is (the first alternative on a tie),
     exactly as the whole pattern would: an alternation tries its alternatives in order at
     each position from the left. An alternative that no word of the question can start is
-    not run (``_gate``)."""
+    not run (``_gate``). A caller's set (``caller=True``) is split the same way where that
+    keeps every match (``_splittable``), and its gates are used only when the question is
+    made of word characters and spaces (``_WORDS_ONLY``), so its decisions are those of
+    searching each whole pattern in turn."""
 
-    def __init__(self, rules: tuple[tuple[Rule, re.Pattern[str]], ...], split: bool) -> None:
+    def __init__(
+        self, rules: tuple[tuple[Rule, re.Pattern[str]], ...], split: bool, caller: bool = False
+    ) -> None:
         self.rules = rules
+        self.caller = caller
         self.parts: list[list[tuple[int, re.Pattern[str]]]] = []
         self.always = 0
         self.gates: dict[str, int] = {}
         self.flat: list[tuple[int, re.Pattern[str], _Needs]] = []
         bit = 0
         for index, (rule, compiled) in enumerate(rules):
-            texts = _branches(rule.pattern) if split else [rule.pattern]
+            texts = (
+                _branches(rule.pattern)
+                if split and (not caller or _splittable(compiled))
+                else [rule.pattern]
+            )
             if len(texts) == 1:
                 texts, alternatives = [rule.pattern], [compiled]
             else:
@@ -162,7 +214,11 @@ class _RuleSet:
         flat = self.flat
         best: re.Match[str] | None = None
         best_rule = -1
-        for i in self._indices(words):
+        if self.caller and _WORDS_ONLY.fullmatch(text) is None:
+            candidates: Sequence[int] = range(len(flat))
+        else:
+            candidates = self._indices(words)
+        for i in candidates:
             rule_index, alternative, needs = flat[i]
             if best is not None and rule_index != best_rule:
                 break
@@ -234,10 +290,10 @@ def _compiled(rules: Sequence[Any]) -> _RuleSet:
         key = tuple(tuple(row) for row in rules)
         hash(key)
     except TypeError:
-        return _RuleSet(_check_rules(rules), split=False)  # the check says what is wrong
+        return _RuleSet(_check_rules(rules), split=True, caller=True)  # the check says why
     got = _CALLER.get(key)
     if got is None:
-        got = _RuleSet(_check_rules(rules), split=False)
+        got = _RuleSet(_check_rules(rules), split=True, caller=True)
         if len(_CALLER) >= 64:
             _CALLER.pop(next(iter(_CALLER)))
         _CALLER[key] = got
