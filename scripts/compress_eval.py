@@ -22,7 +22,9 @@ What is run, per question:
 
 * *fixed top-k*: the ``--k`` best candidates with room for all of them (budget 1,000,000):
   ``compress=None``, ``"all"`` with each ``compress_cut`` of ``--cuts`` (and the rule without
-  one), and the baselines;
+  one), the modes of ``--modes`` that name ``embed`` (``"all embed cut=0.6"``:
+  ``sentence_scorer=embedding_scorer(<--model>, cut=0.6)``; no ``cut=``, its default), and
+  the baselines;
 * *budgets* 100-2000 (``--budgets``): ``None``, ``"overflow"``, ``"all"`` (with the default
   ``compress_cut``; a mode ``"overflow global=N"`` runs it with global ranking below the N
   best sources, ``global=0``: without it) and the best baseline at each budget (a baseline
@@ -58,6 +60,7 @@ from typing import Any
 
 import briefpack as bp
 from briefpack._stages import compress as compress_stage
+from briefpack.sentences import EMBEDDING_CUT, embedding_scorer
 
 ROOT = Path(__file__).resolve().parent.parent
 ELISION = " \u2026 "
@@ -338,6 +341,18 @@ class Tally:
         return self.tokens / max(self.n, 1)
 
 
+EMBED: list[Callable[[list[str]], list[list[float]]]] = []  # ``--model``'s embedding
+_VECTORS: dict[str, list[float]] = {}  # every text embedded, shared by every cut
+
+
+def _embed(texts: list[str]) -> list[list[float]]:
+    """``--model``'s embedding, each text embedded once per run."""
+    todo = [t for t in dict.fromkeys(texts) if t not in _VECTORS]
+    if todo:
+        _VECTORS.update(zip(todo, EMBED[0](todo), strict=True))
+    return [_VECTORS[t] for t in texts]
+
+
 def run_one(
     q: Question, cands: list[dict[str, Any]], budget: int, **options: Any
 ) -> tuple[float, int, int]:
@@ -388,6 +403,18 @@ def methods(
                 out.append(
                     (name, lambda q, c, cut=cut: (c, {"compress": "all", "compress_cut": cut}))
                 )
+        elif mode.startswith(("overflow embed", "all embed")):  # "all embed cut=0.6"
+            which, _, rest = mode.partition(" embed")
+            cut = float(rest.split("cut=")[1]) if "cut=" in rest else EMBEDDING_CUT
+            out.append(
+                (
+                    mode,
+                    lambda q, c, w=which, x=cut: (
+                        c,
+                        {"compress": w, "sentence_scorer": embedding_scorer(_embed, cut=x)},
+                    ),
+                )
+            )
         elif mode.startswith(("overflow cut=", "all cut=")):
             which, value = mode.split(" cut=")
             out.append(
@@ -490,11 +517,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     p.add_argument("--modes", default="none,overflow,all")
     p.add_argument("--no-baselines", action="store_true")
+    p.add_argument(
+        "--model",
+        help="for the modes 'all embed [cut=X]' / 'overflow embed [cut=X]': a sentence-"
+        "transformers model directory or package (scripts/compress_caveats.py), or 'hashed'",
+    )
     p.add_argument("--limit", type=int, default=None, help="first N questions of each set")
     args = p.parse_args(argv)
     logging.disable(logging.WARNING)  # empty contexts at tiny budgets are expected here
     if args.no_bridge:
         EXTRA["compress_bridge"] = False
+    if args.model:
+        import compress_caveats  # scripts/ is on the path when this runs as a script
+
+        model = args.model
+        EMBED.append(
+            compress_caveats.hashed_ngrams
+            if model == "hashed"
+            else compress_caveats.load_model(model)
+        )
     cuts: list[float | None] = [None] + [float(x) for x in args.cuts.split(",") if x]
     budgets = [int(x) for x in args.budgets.split(",") if x]
     modes = [m for m in args.modes.split(",") if m]
@@ -522,7 +563,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"## {head}\n")
         started = time.perf_counter()
         if args.only != "budgets":
-            ms = methods(cuts, not args.no_baselines, ["none", "all"])
+            fixed = ["none", "all", *(m for m in modes if " embed" in m)]
+            ms = methods(cuts, not args.no_baselines, fixed)
             print(fixed_table(f"{title} (top {k})", sweep(questions, [UNLIMITED], ms, k)), "\n")
         if args.only != "fixed":
             ms = methods([args.cut], not args.no_baselines, modes)

@@ -1,5 +1,6 @@
 """``briefpack.sentences.embedding_scorer``: one ``embed`` call per request, cached vectors,
-cosine scores, and the caller's errors and bad answers as ``InputError``s."""
+cosine scores with the request-relative cut (``cut``), and the caller's errors and bad
+answers as ``InputError``s."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import pytest
 
 import briefpack as bp
-from briefpack.sentences import embedding_scorer
+from briefpack.sentences import EMBEDDING_CUT, embedding_scorer
 
 VOCAB = ["sso", "pro", "billing", "seats"]
 
@@ -26,7 +27,7 @@ class Embedder:
 
 def test_one_call_per_request_and_cached_sentences_are_not_embedded_again() -> None:
     embed = Embedder()
-    score = embedding_scorer(embed)
+    score = embedding_scorer(embed, cut=0)  # the plain cosines
     sentences = ["SSO on Pro.", "Billing is monthly.", "SSO on Pro."]
     got = score("Is SSO in Pro?", sentences)
     assert embed.calls == [["Is SSO in Pro?", "SSO on Pro.", "Billing is monthly."]]
@@ -90,3 +91,74 @@ def test_bad_arguments_are_input_errors() -> None:
         embedding_scorer(3)  # type: ignore[arg-type]
     with pytest.raises(bp.InputError, match="cache_size"):
         embedding_scorer(Embedder(), cache_size=-1)
+
+
+def _fixed(vectors: dict[str, list[float]]) -> Any:
+    return lambda texts: [vectors[t] for t in texts]
+
+
+# cosines with the question [1, 0]: "a" 1.0, "b" 0.8, "c" 0.6, "d" 0.0, "e" -0.6
+FIXED = {
+    "q": [1.0, 0.0],
+    "a": [1.0, 0.0],
+    "b": [0.8, 0.6],
+    "c": [0.6, 0.8],
+    "d": [0.0, 1.0],
+    "e": [-0.6, 0.8],
+}
+
+
+def test_cut_zero_scores_the_cosine() -> None:
+    got = embedding_scorer(_fixed(FIXED), cut=0)("q", ["a", "b", "c", "d", "e"])
+    assert got == pytest.approx([1.0, 0.8, 0.6, 0.0, -0.6])
+
+
+def test_the_cut_is_relative_to_the_calls_best_and_keeps_the_order() -> None:
+    score = embedding_scorer(_fixed(FIXED), cut=0.7)
+    got = score("q", ["c", "a", "b", "d", "e"])  # floor 0.7 * 1.0
+    assert got == pytest.approx([0.6 - 0.7, 1.0, 0.8, -0.7, -1.3])
+    assert sorted(range(5), key=lambda i: -got[i]) == [1, 2, 0, 3, 4]  # the cosines' order
+    # without "a" the best is "b" (0.8), so the floor is 0.56 and "c" is relevant
+    assert score("q", ["c", "b", "d"]) == pytest.approx([0.6, 0.8, -0.56])
+    # a best at or below 0: the floor is 0, nothing is relevant, the order stays
+    assert score("q", ["d", "e"]) == pytest.approx([0.0, -0.6])
+    assert embedding_scorer(_fixed(FIXED), cut=1)("q", ["a", "b"]) == pytest.approx([0.0, -0.2])
+
+
+def test_the_default_cut() -> None:
+    assert EMBEDDING_CUT == 0.5
+    default = embedding_scorer(_fixed(FIXED))("q", ["a", "b", "c", "d"])
+    assert default == embedding_scorer(_fixed(FIXED), cut=EMBEDDING_CUT)("q", ["a", "b", "c", "d"])
+
+
+@pytest.mark.parametrize("cut", [-0.1, 1.5, float("nan"), True, "0.5", None])
+def test_a_bad_cut_is_an_input_error(cut: Any) -> None:
+    with pytest.raises(bp.InputError, match="cut must be a number in"):
+        embedding_scorer(Embedder(), cut=cut)
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_compress_all_cuts_below_the_floor_on_both_backends(backend: str) -> None:
+    vectors = {
+        "Is SSO on Pro?": [1.0, 0.0],
+        "SSO is on Pro.": [1.0, 0.1],
+        "Billing is monthly.": [0.2, 1.0],
+        "Seats cost extra.": [0.7, 0.7],
+    }
+    text = "SSO is on Pro. Billing is monthly. Seats cost extra."
+
+    def cut(share: float) -> str:
+        result = bp.assemble(
+            "Is SSO on Pro?",
+            [{"id": "a", "text": text}],
+            budget=400,
+            tokenizer="approx",
+            compress="all",
+            backend=backend,
+            sentence_scorer=embedding_scorer(_fixed(vectors), cut=share),
+        )
+        return result.sources[0].chunk.text
+
+    assert cut(0) == text  # every cosine is above 0: nothing is cut
+    assert cut(0.5) == "SSO is on Pro. … Seats cost extra."  # 0.71 > 0.5 * 0.995 > 0.20
+    assert cut(0.8) == "SSO is on Pro."

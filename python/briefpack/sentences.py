@@ -62,31 +62,56 @@ def split_sentences(texts: Sequence[str]) -> list[list[str]]:
     ]
 
 
+EMBEDDING_CUT = 0.5
+"""``embedding_scorer``'s ``cut`` when it is not given: a sentence is relevant when its cosine
+is above this share of the best cosine of the call (the request's best sentence). Chosen on
+development data (docs/compression.md, "Embedding scorer")."""
+
+
 def embedding_scorer(
-    embed: Embed, *, cache_size: int = 10_000
+    embed: Embed, *, cut: float = EMBEDDING_CUT, cache_size: int = 10_000
 ) -> Callable[[str, list[str]], list[float]]:
     """A ``sentence_scorer`` that scores each sentence by the cosine of its embedding with the
-    question's.
+    question's, relevant (above 0) only when it is above ``cut`` times the best cosine.
+
+    Cosines of a real model are above 0 for almost every pair of texts, and a caller's score
+    above 0 is relevant, so the raw cosine would make every sentence relevant and
+    ``compress="all"`` would cut nothing. So the scorer applies a request-relative cut, as the
+    built-in scorer does with ``compress_cut``: with ``best`` the highest cosine of the call
+    (the one call of a request: every sentence it scores), ``floor = cut * best`` when
+    ``best > 0`` (else 0), a sentence whose cosine is above ``floor`` scores its cosine, and
+    any other scores its cosine minus ``floor`` (at most 0: not relevant, still ranked, so a
+    source with no relevant sentence keeps its best). ``cut`` is in [0, 1], default
+    ``EMBEDDING_CUT`` (0.5); ``cut=0`` scores the plain cosine.
 
     Each request makes ONE ``embed`` call: the question and every sentence whose vector is not
     cached, batched (the question first). Sentence vectors are cached by text, the
-    ``cache_size`` most recently used kept. A vector of norm 0 scores 0.0. ``embed`` raising is
-    an ``InputError`` naming it (chained); a batch of the wrong length, a vector that is not a
-    sequence of finite numbers, or vectors of different lengths are ``InputError``s too.
+    ``cache_size`` most recently used kept. A vector of norm 0 has cosine 0.0. ``embed``
+    raising is an ``InputError`` naming it (chained); a batch of the wrong length, a vector
+    that is not a sequence of finite numbers, or vectors of different lengths are
+    ``InputError``s too.
 
     Raises:
-        InputError: ``embed`` is not callable or ``cache_size`` is not an int >= 0 (here);
-            the call or its answer is bad (when scoring).
+        InputError: ``embed`` is not callable, ``cut`` is not a number in [0, 1] or
+            ``cache_size`` is not an int >= 0 (here); the call or its answer is bad (when
+            scoring).
 
     >>> def embed(texts):  # a toy: counts of "a" and "b"
     ...     return [[t.count("a"), t.count("b")] for t in texts]
-    >>> score = embedding_scorer(embed)
-    >>> [round(x, 3) for x in score("aa", ["a b", "bbb", "a"])]
+    >>> [round(x, 3) for x in embedding_scorer(embed, cut=0)("aa", ["a b", "bbb", "a"])]
     [0.707, 0.0, 1.0]
+    >>> [round(x, 3) for x in embedding_scorer(embed, cut=0.8)("aa", ["a b", "bbb", "a"])]
+    [-0.093, -0.8, 1.0]
     """
     if not callable(embed):
         raise InputError(
             f"embedding_scorer needs a callable embed(texts) -> vectors, got {type_name(embed)}",
+            option="sentence_scorer",
+        )
+    share = real(cut)
+    if share is None or not 0.0 <= share <= 1.0:
+        raise InputError(
+            f"embedding_scorer: cut must be a number in [0, 1], got {shown(cut)}",
             option="sentence_scorer",
         )
     limit = check_count("cache_size", cache_size)
@@ -116,9 +141,21 @@ def embedding_scorer(
             out.append(dot / (q_norm * norm) if q_norm > 0.0 and norm > 0.0 else 0.0)
         while len(cache) > limit:
             cache.popitem(last=False)
-        return out
+        return _cut(out, share)
 
     return score
+
+
+def _cut(cosines: list[float], share: float) -> list[float]:
+    """``cosines`` with the request-relative cut: at or below ``share`` times the best (when it
+    is above 0), a cosine less that floor (<= 0), else the cosine.
+
+    >>> _cut([0.9, 0.5, 0.2, -0.1], 0.5), _cut([0.3, 0.2], 0.0), _cut([-0.2, 0.0], 0.5)
+    ([0.9, 0.5, -0.25, -0.55], [0.3, 0.2], [-0.2, 0.0])
+    """
+    best = max(cosines, default=0.0)
+    floor = share * best if best > 0.0 else 0.0
+    return [c if c > floor else c - floor for c in cosines]
 
 
 def _vectors(got: Any, batch: list[str]) -> list[tuple[list[float], float]]:
