@@ -37,6 +37,7 @@ from briefpack.integrations.langchain import (
     to_chunks,
     to_messages,
 )
+from briefpack.sentences import embedding_scorer
 from conftest import tiktoken_available
 
 
@@ -672,3 +673,40 @@ def test_assemble_reads_langchain_documents_as_to_chunks_does() -> None:
         '<source id="4">',  # a title that is no str, a page that is no page: skipped
     ]
     assert [s.chunk.position for s in direct.sources] == [None, None, None, 40]
+
+
+def test_sentence_scorer_embeddings_scores_sentences_with_the_compressors_model() -> None:
+    """``options={"sentence_scorer": "embeddings"}`` is ``embedding_scorer`` over the
+    compressor's own ``embeddings`` (its ``embed_documents``): the same cut as passing that
+    scorer by hand, one extra batched call per request, and the value survives a round trip."""
+    docs = [
+        Document(
+            "Acme sells billing software. Acme was founded in 2009. ARR reached 40 million.",
+            id="a",
+        ),
+        Document("Relocation is capped at 4000 EUR. Leave is 14 weeks.", id="b"),
+    ]
+    question = "What was the ARR of Acme?"
+    emb = BagOfWords()
+    wired = BriefpackCompressor(
+        budget=1000,
+        tokenizer="approx",
+        embeddings=emb,
+        options={"compress": "all", "sentence_scorer": "embeddings"},
+    )
+    by_hand = BriefpackCompressor(
+        budget=1000,
+        tokenizer="approx",
+        embeddings=BagOfWords(),
+        options={
+            "compress": "all",
+            "sentence_scorer": embedding_scorer(BagOfWords().embed_documents),
+        },
+    )
+    got, want = wired.assemble(docs, question), by_hand.assemble(docs, question)
+    assert [s.compression for s in got.sources] == [s.compression for s in want.sources]
+    assert any(s.compression is not None and s.compression.removed for s in got.sources)
+    assert emb.document_calls == 2  # the documents' vectors, then the question and sentences
+    assert wired.model_dump()["options"]["sentence_scorer"] == "embeddings"  # serialisable
+    with pytest.raises(bp.InputError, match=r'sentence_scorer="embeddings".*pass embeddings='):
+        BriefpackCompressor(options={"sentence_scorer": "embeddings"})

@@ -44,6 +44,7 @@ from briefpack.integrations.llamaindex import (
     node_chunk,
     parent_resolver,
 )
+from briefpack.sentences import embedding_scorer
 
 
 def _nodes() -> list[NodeWithScore]:
@@ -541,3 +542,37 @@ def test_no_handler_no_event_built() -> None:
     assert not llamaindex._listened()
     post = BriefpackPostprocessor(budget=1000, tokenizer="approx")
     assert len(post.postprocess_nodes(_nodes(), query_str="Leave?")) == 4
+
+
+def test_sentence_scorer_embeddings_scores_sentences_with_the_postprocessors_model() -> None:
+    """``options={"sentence_scorer": "embeddings"}`` is ``embedding_scorer`` over the
+    postprocessor's ``embed_model`` (its ``get_text_embedding_batch``): the same cut as that
+    scorer passed by hand; without an ``embed_model`` it is an ``InputError``."""
+    nodes = [
+        NodeWithScore(
+            node=TextNode(
+                text="Acme sells billing software. Acme was founded in 2009. "
+                "ARR reached 40 million.",
+                id_="a",
+            ),
+            score=0.9,
+        ),
+        NodeWithScore(node=TextNode(text="Relocation is capped at 4000 EUR.", id_="b"), score=0.5),
+    ]
+    question = "What was the ARR of Acme?"
+    common = {"budget": 1000, "tokenizer": "approx", "label_nodes": False}
+    wired = BriefpackPostprocessor(
+        **common,
+        embed_model=BagOfWords(),
+        options={"compress": "all", "sentence_scorer": "embeddings"},
+    )
+    scorer = embedding_scorer(BagOfWords().get_text_embedding_batch)
+    by_hand = BriefpackPostprocessor(
+        **common, options={"compress": "all", "sentence_scorer": scorer}
+    )
+    got = wired.assemble(nodes, question)
+    want = by_hand.assemble(nodes, question)
+    assert [s.compression for s in got.sources] == [s.compression for s in want.sources]
+    assert any(s.compression is not None and s.compression.removed for s in got.sources)
+    with pytest.raises(bp.InputError, match=r'sentence_scorer="embeddings".*pass embed_model='):
+        BriefpackPostprocessor(options={"sentence_scorer": "embeddings"})

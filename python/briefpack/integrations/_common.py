@@ -20,6 +20,7 @@ from ..assembler import Assembler
 from ..assembly import Assembly
 from ..errors import InputError
 from ..options import DEFAULTS, check_names
+from ..sentences import embedding_scorer
 from ._base import (
     ASSEMBLE_OPTIONS,
     LOG,
@@ -44,6 +45,7 @@ from ._trace import Timed, timed, trace_summary
 __all__ = [
     "ASSEMBLE_OPTIONS",
     "DEFAULTS",
+    "EMBEDDINGS",
     "LOG",
     "Built",
     "TokenCounter",
@@ -68,6 +70,7 @@ __all__ = [
     "tokenizer_name",
     "trace_summary",
     "untouched",
+    "wire_scorer",
 ]
 
 # ---- tokenizers -------------------------------------------------------------------------------
@@ -175,6 +178,42 @@ class Built(dict[str, Any]):
     ``Assembler`` built from them once."""
 
     assembler: Assembler
+
+
+EMBEDDINGS = "embeddings"
+"""The ``sentence_scorer`` value an adapter reads as "score sentences with my embedding model"."""
+
+
+def wire_scorer(
+    options: Mapping[str, Any],
+    embed: Callable[[list[str]], Any] | None,
+    adapter: str,
+    field: str,
+) -> dict[str, Any]:
+    """``options`` with ``sentence_scorer="embeddings"`` replaced by ``embedding_scorer(embed)``.
+
+    ``embed`` is the framework model's batch call (texts in, one vector each), ``None`` when the
+    adapter was given no model: then that value is an ``InputError`` naming ``field``. The
+    scorer is made once per built adapter, so its cache by sentence text lasts across requests.
+    Any other ``sentence_scorer`` (a callable, or none) is left for ``assemble``'s checks.
+
+    >>> wired = wire_scorer({"sentence_scorer": "embeddings"}, lambda texts: [[1.0]] * len(texts),
+    ...                     "Adapter", "model")
+    >>> callable(wired["sentence_scorer"])
+    True
+    >>> wire_scorer({"budget": 100}, None, "Adapter", "model")
+    {'budget': 100}
+    """
+    wanted = options.get("sentence_scorer")
+    if not (isinstance(wanted, str) and wanted == EMBEDDINGS):
+        return dict(options)
+    if embed is None:
+        raise InputError(
+            f'{adapter}: sentence_scorer="embeddings" scores sentences with the adapter\'s '
+            f"embedding model, and none was given: pass {field}=",
+            option="sentence_scorer",
+        )
+    return {**options, "sentence_scorer": embedding_scorer(embed)}
 
 
 def build(options: Mapping[str, Any]) -> Built:

@@ -56,6 +56,7 @@ from ._common import (
     run_timed,
     shown,
     tokenizer_name,
+    wire_scorer,
 )
 from ._langchain_documents import (
     DEFAULT_KEYS,
@@ -134,7 +135,10 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
     (``mmr``, ``supersede``, ``parents``, ``system``, ``backend``, ...). ``embeddings``, when
     given, embeds the documents in one call so that ``dedupe="auto"`` compares them by cosine,
     as ``EmbeddingsRedundantFilter`` does (and gives MMR its query vector); otherwise briefpack
-    dedupes by word Jaccard and needs no model. ``keys`` overrides ``DEFAULT_KEYS``.
+    dedupes by word Jaccard and needs no model. With ``embeddings``,
+    ``options={"compress": "all", "sentence_scorer": "embeddings"}`` scores sentences with the
+    same model (``briefpack.sentences.embedding_scorer`` over ``embed_documents``).
+    ``keys`` overrides ``DEFAULT_KEYS``.
 
     Options are checked when it is built: briefpack's checks raise ``InputError``; a value of
     the wrong type for a field (``order=3``) is pydantic's ``ValidationError`` first.
@@ -199,7 +203,10 @@ class BriefpackCompressor(BaseDocumentCompressor, BaseDocumentTransformer):
                     f"options {clash} are fields of BriefpackCompressor; set them directly"
                 )
             own = {name: getattr(self, name) for name in _OWN_FIELDS}
-            self._built = build({**own, **self.options})
+            embed = None if self.embeddings is None else self.embeddings.embed_documents
+            self._built = build(
+                wire_scorer({**own, **self.options}, embed, "BriefpackCompressor", "embeddings")
+            )
         return self._built
 
     def _chunks(self, documents: Sequence[Document], vectors: Sequence[Any] | None) -> list[Chunk]:

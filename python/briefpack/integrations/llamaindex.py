@@ -80,6 +80,7 @@ from ._common import (
     note_vectors,
     run_timed,
     tokenizer_name,
+    wire_scorer,
 )
 from ._llamaindex_nodes import (
     DEFAULT_KEYS,
@@ -267,7 +268,9 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
     with ``sort=False`` input order is rank order. ``keys`` overrides ``DEFAULT_KEYS``.
     ``embed_model`` (e.g. ``Settings.embed_model``) embeds the nodes that arrive without an
     embedding (vector stores usually strip them), so ``dedupe="auto"`` compares by cosine;
-    without it such nodes are compared by word Jaccard.
+    without it such nodes are compared by word Jaccard. With ``embed_model``,
+    ``options={"compress": "all", "sentence_scorer": "embeddings"}`` scores sentences with it
+    (``briefpack.sentences.embedding_scorer`` over ``get_text_embedding_batch``).
 
     ``label_nodes=True`` (default) returns copies of the nodes that pass, each with its label
     in ``metadata["source_label"]``, the key ``assembly_of`` reads in
@@ -375,7 +378,10 @@ class BriefpackPostprocessor(BaseNodePostprocessor):
                     "read the docstore); set them directly"
                 )
             own = {name: getattr(self, name) for name in _OWN_FIELDS}
-            built = build({**own, **self.options})
+            embed = None if self.embed_model is None else self.embed_model.get_text_embedding_batch
+            built = build(
+                wire_scorer({**own, **self.options}, embed, "BriefpackPostprocessor", "embed_model")
+            )
             if self.neighbors:
                 build({"neighbors": self.neighbors, "chunks_of": {}})
             self._built = built
