@@ -57,15 +57,15 @@ __all__ = ["DEFAULT_CUT", "ELISION", "GLOBAL_TOP", "fit", "run", "score", "sprea
 DEFAULT_CUT = 0.22
 """``compress_cut`` when it is not given (built-in scorer): a sentence is relevant when it
 scores at least this share of the best sentence scored with it (its request's best, as one
-scorer call sees them). Chosen on the dev splits of docs/compression.md; ``compress_cut=0``
+scorer call sees them). Chosen on the dev sets of docs/compression.md; ``compress_cut=0``
 is the rule before it (every sentence scoring above 0)."""
 
 STRONG = 0.8
 """A *strong* source (built-in scorer, a cut above 0): its best sentence scores at least this
 share of the request's best. A strong source, and the best-ranked one of the call, keep their
 sentences down to ``LOW_CUT`` times the request's cut; a source ranked third or lower that is
-not strong needs ``HIGH_CUT`` times it. Chosen on the dev sets of docs/compression.md ("Set
-4")."""
+not strong needs ``HIGH_CUT`` times it. Chosen on the dev sets of docs/compression.md
+("Set 4's round")."""
 
 LOW_CUT = 0.5
 HIGH_CUT = 1.25
@@ -84,7 +84,7 @@ sources. Chosen on the dev splits of docs/compression.md ("Global ranking")."""
 GLOBAL_BELOW = True
 """When the first misfit is not among the ``GLOBAL_TOP`` best (the sources above it placed
 whole), global ranking chooses among it and the sources below it, in what is left. Chosen on
-the dev sets of docs/compression.md ("Set 4")."""
+the dev sets of docs/compression.md ("Set 4's round")."""
 
 GLOBAL_WINDOW = 32
 """The sources global ranking chooses among: the best ``GLOBAL_WINDOW`` (a bound on time)."""
