@@ -167,23 +167,55 @@ def _hotpot_layout(rec: dict[str, Any]) -> dict[str, Any]:
     return {**rec, "_id": qid, "context": ctx, "supporting_facts": facts}
 
 
-def hotpot(paths: Sequence[Path], split: str, used: Sequence[Path] = ()) -> list[Question]:
+def _columns(path: Path) -> Iterable[dict[str, Any]]:
+    """Records of a table stored as columns (``{"question": {"0": ..., "1": ...}, ...}``,
+    as pandas writes one), one per row, in row order; ``_1`` (pandas' name for ``_id``)
+    is ``_id``."""
+    table = json.loads(path.read_text(encoding="utf-8"))
+    rows = sorted(table["question"], key=int)
+    for row in rows:
+        rec = {name: column[row] for name, column in table.items()}
+        rec["_id"] = rec.pop("_1", None) or rec.get("_id") or str(rec.get("id"))
+        yield rec
+
+
+def _join_sentences(sents: list[str]) -> str:
+    """A paragraph from its sentences: a space between two where neither side has one
+    (2WikiMultihopQA's sentences carry no leading space, HotpotQA's do)."""
+    out = ""
+    for s in sents:
+        if out and s and not out[-1].isspace() and not s[0].isspace():
+            out += " "
+        out += s
+    return out.strip()
+
+
+def hotpot(
+    paths: Sequence[Path],
+    split: str,
+    used: Sequence[Path] = (),
+    records: Callable[[Path], Iterable[dict[str, Any]]] | None = None,
+) -> list[Question]:
     """HotpotQA questions of ``split`` (``dev`` / ``heldout``: by the parity of SHA-1 of the
-    ``_id``; ``heldout3``: every question of ``paths`` whose ``_id`` and question text are
-    in none of the ``used`` files)."""
+    ``_id``; ``heldout3`` / ``heldout4``: every question of ``paths`` whose ``_id`` and
+    question text are in none of the ``used`` files). ``records`` reads a file (default:
+    a JSON list or JSON lines); with ``_columns`` (2WikiMultihopQA as a column table) the
+    paragraphs are joined with ``_join_sentences``."""
     out: list[Question] = []
     seen: set[str] = set()
+    read = records or _records
+    join = "".join if records is None else _join_sentences
     for path in used:
         for rec in _records(path):
             seen.update((_hotpot_layout(rec)["_id"], rec["question"].strip()))
     for path in paths:
-        for rec in map(_hotpot_layout, _records(path)):
+        for rec in map(_hotpot_layout, read(path)):
             qid = rec["_id"]
             if qid in seen or rec["question"].strip() in seen:
                 continue
             seen.update((qid, rec["question"].strip()))
             odd = hashlib.sha1(qid.encode()).digest()[0] % 2 == 1
-            if split != "heldout3" and odd != (split == "heldout"):
+            if split in ("dev", "heldout") and odd != (split == "heldout"):
                 continue
             paragraphs = dict(rec["context"])
             facts: list[str] = []
@@ -196,7 +228,7 @@ def hotpot(paths: Sequence[Path], split: str, used: Sequence[Path] = ()) -> list
             if not facts:
                 continue
             pool = [
-                {"id": title, "title": title, "text": "".join(sents).strip()}
+                {"id": title, "title": title, "text": join(sents).strip()}
                 for title, sents in rec["context"]
             ]
             scores = make_qa.bm25(rec["question"], [f"{c['title']} {c['text']}" for c in pool])
@@ -206,18 +238,28 @@ def hotpot(paths: Sequence[Path], split: str, used: Sequence[Path] = ()) -> list
     return out
 
 
-def squad(path: Path, exclude: Path | None, group: int = 5) -> list[Question]:
-    """SQuAD-format questions (v1.1, or v2.0's answerable ones) of the articles of ``path``
-    that are not among ``exclude``'s (XQuAD's 48, from SQuAD v1.1 dev), as the held-back
-    split ``heldout3``. Each article's paragraphs are taken ``group`` at a time (as XQuAD's
-    articles have about 5), each group one article for the candidates; a cut-off file keeps
-    its complete articles. Question ids in ``exclude`` are skipped too."""
+def _articles(path: Path) -> list[dict[str, Any]]:
     text = path.read_text(encoding="utf-8")
-    articles = _complete(text, text.index("[", text.index('"data"')) + 1)
+    return _complete(text, text.index("[", text.index('"data"')) + 1)
+
+
+def squad(
+    path: Path, exclude: Path | None, group: int = 5, used: Sequence[Path] = ()
+) -> list[Question]:
+    """SQuAD-format questions (v1.1, or v2.0's answerable ones) of the articles of ``path``
+    that are not among ``exclude``'s (XQuAD's 48, from SQuAD v1.1 dev) nor the complete
+    articles of the ``used`` files (an earlier held-back set), as the held-back splits
+    ``heldout3`` / ``heldout4``. Each article's paragraphs are taken ``group`` at a time (as
+    XQuAD's articles have about 5), each group one article for the candidates; a cut-off
+    file keeps its complete articles. Question ids in ``exclude`` or ``used`` are skipped
+    too."""
+    articles = _articles(path)
     titles: set[str] = set()
     ids: set[str] = set()
-    if exclude is not None:
-        for article in json.loads(exclude.read_text(encoding="utf-8"))["data"]:
+    seen = [json.loads(exclude.read_text(encoding="utf-8"))["data"]] if exclude else []
+    seen += [_articles(u) for u in used]
+    for group_of in seen:
+        for article in group_of:
             titles.add(article.get("title", ""))
             ids.update(qa["id"] for p in article["paragraphs"] for qa in p["qas"])
     out: list[Question] = []
@@ -358,13 +400,13 @@ def run_one(
 ) -> tuple[float, int, int]:
     options = {**EXTRA, **options} if options.get("compress") else options
     top = options.pop("global_top", None)
-    old = compress_stage.GLOBAL_TOP
+    old = compress_stage.GLOBAL_TOP, compress_stage.GLOBAL_BELOW
     if top is not None:  # a "<mode> global=N" row: global ranking below the N best (0: off)
-        compress_stage.GLOBAL_TOP = top
+        compress_stage.GLOBAL_TOP, compress_stage.GLOBAL_BELOW = top, top > 0
     try:
         a = bp.assemble(q.question, cands, budget=budget, tokenizer=TOKENIZER, **options)
     finally:
-        compress_stage.GLOBAL_TOP = old
+        compress_stage.GLOBAL_TOP, compress_stage.GLOBAL_BELOW = old
     placed = "\n".join(s.chunk.text for s in a.sources)
     return q.recall(placed), sum(s.tokens for s in a.sources), len(a.sources)
 
@@ -495,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--xquad", type=Path, help="xquad.en.json")
     p.add_argument("--hotpot", type=Path, nargs="*", default=[], help="HotpotQA distractor records")
     p.add_argument("--unit", choices=["paragraph", "chunk"], default="paragraph")
-    p.add_argument("--split", choices=["dev", "heldout", "heldout3"], default="dev")
+    p.add_argument("--split", choices=["dev", "heldout", "heldout3", "heldout4"], default="dev")
     p.add_argument(
         "--squad", type=Path, help="SQuAD-format file: the single-hop set of --split heldout3"
     )
@@ -505,6 +547,20 @@ def main(argv: list[str] | None = None) -> int:
         nargs="*",
         default=[],
         help="HotpotQA files whose questions --split heldout3 leaves out (the dev/held-back ones)",
+    )
+    p.add_argument(
+        "--squad-used",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="SQuAD-format files whose articles --split heldout4 leaves out (held-back 3's)",
+    )
+    p.add_argument(
+        "--twowiki",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="2WikiMultihopQA records as a column table: the multi-hop set of --split heldout4",
     )
     p.add_argument("--count", action="store_true", help="print the sets' sizes and stop")
     p.add_argument(
@@ -540,7 +596,14 @@ def main(argv: list[str] | None = None) -> int:
     budgets = [int(x) for x in args.budgets.split(",") if x]
     modes = [m for m in args.modes.split(",") if m]
     sets: list[tuple[str, list[Question], int]] = []
-    if args.split == "heldout3":  # fresh questions: --xquad and --hotpot-used only exclude
+    if args.split == "heldout4":  # --xquad, --squad-used and --hotpot-used only exclude
+        if args.squad:
+            questions = squad(args.squad, args.xquad, used=args.squad_used)
+            sets.append(("single-hop (SQuAD 2.0 train, answerable)", questions, args.k or 5))
+        if args.twowiki:
+            questions = hotpot(args.twowiki, args.split, args.hotpot_used, records=_columns)
+            sets.append(("multi-hop (2WikiMultihopQA)", questions, args.k or 10))
+    elif args.split == "heldout3":  # fresh questions: --xquad and --hotpot-used only exclude
         if args.squad:
             sets.append(("single-hop (SQuAD v1.1)", squad(args.squad, args.xquad), args.k or 5))
         if args.hotpot:
