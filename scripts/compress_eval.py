@@ -400,13 +400,13 @@ def run_one(
 ) -> tuple[float, int, int]:
     options = {**EXTRA, **options} if options.get("compress") else options
     top = options.pop("global_top", None)
-    old = compress_stage.GLOBAL_TOP, compress_stage.GLOBAL_BELOW
+    old = compress_stage.GLOBAL_TOP
     if top is not None:  # a "<mode> global=N" row: global ranking below the N best (0: off)
-        compress_stage.GLOBAL_TOP, compress_stage.GLOBAL_BELOW = top, top > 0
+        compress_stage.GLOBAL_TOP = top
     try:
         a = bp.assemble(q.question, cands, budget=budget, tokenizer=TOKENIZER, **options)
     finally:
-        compress_stage.GLOBAL_TOP, compress_stage.GLOBAL_BELOW = old
+        compress_stage.GLOBAL_TOP = old
     placed = "\n".join(s.chunk.text for s in a.sources)
     return q.recall(placed), sum(s.tokens for s in a.sources), len(a.sources)
 

@@ -36,14 +36,10 @@ sentence = st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(
 texts = st.lists(sentence, min_size=1, max_size=40).map(" ".join)
 
 
-def _exhaustive_keep(
-    text: str, scores: list[float], j: int, backend: str, ranking: list[int] | None = None
-) -> list[int]:
-    """The cut as it was made before: the j best sentences (of ``ranking``; default: by
-    score) marked, ``select_sentences``."""
+def _exhaustive_keep(text: str, scores: list[float], j: int, backend: str) -> list[int]:
+    """The cut as it was made before: the j best sentences marked, ``select_sentences``."""
     spans = sentence_spans([text])[0]
-    if ranking is None:
-        ranking = sorted(range(len(scores)), key=lambda k: (-scores[k], k))
+    ranking = sorted(range(len(scores)), key=lambda k: (-scores[k], k))
     chosen = set(ranking[:j])
     sentences = [text[a:b] for a, b in spans]
     marks = [1.0 if k in chosen else 0.0 for k in range(len(spans))]
@@ -73,16 +69,11 @@ def _exhaustive_fit(text: str, question: str, budget: int, backend: str) -> tupl
     framing_budget = a.tokens["context_budget"]
     spans = sentence_spans([text])[0]
     scores = get_kernels(backend).score_sentences(question, [text[x:y] for x, y in spans], [text])
-    # the default compress_cut, halved for the best-ranked source (this one)
-    floor = compress.DEFAULT_CUT * compress.LOW_CUT * max(scores, default=0.0)
-    marks = [s > 0 and s >= floor for s in scores]
-    if len(scores) >= 2 and max(scores) > 0:  # a strong source keeps its lead
-        marks[0] = True
-    relevant = max(sum(marks), 1)
-    ranking = sorted(range(len(scores)), key=lambda k: (not marks[k], -scores[k], k))
+    floor = compress.DEFAULT_CUT * max(scores, default=0.0)  # the default compress_cut
+    relevant = max(sum(1 for s in scores if s > 0 and s >= floor), 1)
     n_sep = bp.count_tokens(["\n\n"])[0]
     for j in range(relevant, 0, -1):
-        keep = _exhaustive_keep(text, scores, j, backend, ranking)
+        keep = _exhaustive_keep(text, scores, j, backend)
         if len(keep) == len(spans):
             continue
         data = compress.Sentences(text, spans, scores, [], relevant)

@@ -110,8 +110,7 @@ def test_a_single_source_keeps_its_own_largest_cut(backend: str) -> None:
     text = "Billing is monthly. SSO is on Pro. It needs the add-on. Seats are counted monthly."
     got = bp.assemble("Is SSO on Pro?", [text], budget=30, backend=backend, compress="overflow")
     assert got.sources[0].compression is not None
-    # nothing to rank across; its first sentence is kept as the lead of a strong source
-    assert got.sources[0].compression.kept == (0, 1, 2)
+    assert got.sources[0].compression.kept == (1, 2)  # nothing to rank across
 
 
 def test_under_all_only_the_relevant_cut_is_chosen_from(backend: str) -> None:
@@ -180,19 +179,3 @@ def test_never_over_budget_never_half_a_sentence_and_both_backends_agree(
         assert [(d.chunk.id, d.reason, d.detail) for d in other.dropped] == [
             (d.chunk.id, d.reason, d.detail) for d in got.dropped
         ]
-
-
-def test_below_a_whole_source_the_choice_is_among_the_misfit_and_those_below(
-    backend: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # "w" fits whole and stays whole; "a" does not fit in what is left, so the sentences
-    # placed below "w" are chosen across "a" and "b" by score: the best of each, where the
-    # misfit's own largest cut (the rule before, GLOBAL_BELOW off) kept a's lead instead
-    rows = [{"id": "w", "text": "SSO is on the Pro plan."}, *ROWS]
-    options: dict[str, Any] = {"tokenizer": "approx", "compress": "overflow", "dedupe": None}
-    got = bp.assemble(Q, rows, budget=45, backend=backend, **options)
-    assert sorted(_kept(got), key=str) == [("a", (1,)), ("b", (1,)), ("w", None)]
-    assert sum(s.tokens for s in got.sources) <= 45
-    monkeypatch.setattr(compress, "GLOBAL_BELOW", False)
-    before = bp.assemble(Q, rows, budget=45, backend=backend, **options)
-    assert _kept(before) == [("w", None), ("a", (0, 1))]

@@ -415,9 +415,7 @@ def test_compress_passes_through_and_returns_the_cut_text() -> None:
         budget=70, order="relevance", tokenizer="approx", options={"compress": "overflow"}
     )
     out = post.postprocess_nodes(nodes, query_str="How long is leave?")
-    # the cut keeps the source's lead (it holds the request's best sentence) too
-    cut = "Billing is monthly. Parental leave is 14 weeks at full pay."
-    assert cut in [n.node.get_content() for n in out]
+    assert "Parental leave is 14 weeks at full pay." in [n.node.get_content() for n in out]
     assert post.last_assembly is not None
     assert post.last_assembly.settings["compress"] == "overflow"
 

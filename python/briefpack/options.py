@@ -523,9 +523,8 @@ class Options:
             record=lambda v, _: OMIT if v is None else v,
             cli=Flag(
                 "with compression, keep a sentence only when it scores at least CUT times the "
-                "request's best sentence, in [0, 1] (default: 0.22; half of it for the "
-                "best-ranked and strong sources; 0: every sentence sharing a term with the "
-                "question)",
+                "request's best sentence, in [0, 1] (default: 0.2; 0: every sentence sharing "
+                "a term with the question)",
                 "float",
                 "CUT",
                 commands=_PROMPT,
@@ -535,9 +534,7 @@ class Options:
     )
     """With the built-in scorer, the relative relevance cut (``_stages.compress``): a sentence is
     relevant when it scores at least this share of the request's best, in [0, 1]; ``None``:
-    ``DEFAULT_CUT``. Above 0 it is refined per source: half of it for the best-ranked source
-    and for a strong one (``STRONG``), which also keeps its first sentence (``LEAD``), 1.25
-    times it for a weak source ranked third or lower."""
+    ``DEFAULT_CUT``."""
     compress_bridge: bool = field(
         default=True,
         metadata=spec(

@@ -53,14 +53,12 @@ __all__ = [
 
 @dataclass(slots=True)
 class Spread:
-    """A cut hook's answer that replaces the packing from ``start`` on: ``placed`` (index in
-    ``items``, the item whole or cut, its cost), in rank order, chosen among
-    ``items[start:end]`` (what was placed above ``start`` stays); packing goes on at
-    ``end``."""
+    """A cut hook's answer that replaces the packing so far: ``placed`` (index in ``items``,
+    the item whole or cut, its cost), in rank order, chosen among ``items[:end]``; packing
+    goes on at ``end``."""
 
     placed: list[tuple[int, Item, int]]
     end: int
-    start: int = 0
 
 
 class Cut(Protocol):
@@ -229,19 +227,17 @@ def _batch(
 
 
 def _spread(items: list[Item], got: Spread, req: Request, state: _Run, budget: int) -> int:
-    """Place the hook's global choice instead of what was placed from ``got.start`` on (with
-    ``start`` 0: every item above the misfit, whole); the items of
-    ``items[got.start:got.end]`` it leaves out are dropped over budget (with what is left
-    after it), the first of them the misfit. Where to go on from."""
-    if not got.start:
-        state.placed.clear()
-        state.blocks.clear()
-        state.used = 0
+    """Place the hook's global choice instead of what was placed (every item above the
+    misfit, whole); the items of ``items[:got.end]`` it leaves out are dropped over budget
+    (with what is left after it), the first of them the misfit. Where to go on from."""
+    state.placed.clear()
+    state.blocks.clear()
+    state.used = 0
     for _, item, cost in got.placed:
         state.place(item, None, cost)
     chosen = {i for i, _, _ in got.placed}
     left = budget - state.used
-    for i in range(got.start, got.end):
+    for i in range(got.end):
         if i not in chosen:
             req.ledger.drop(items[i], "over_budget", {"remaining": left, "context_budget": budget})
             state.misfit = state.misfit or str(items[i].chunk.id)

@@ -24,12 +24,11 @@ adjacent ones keep the text between them as it was, non-adjacent ones are joined
   sentence is kept), so the cut is found by bisection on ``j``: first the largest ``j`` whose
   cut still removes a sentence, then the largest ``j`` up to it whose cut fits, each step one
   cut made, rendered and counted only up to what is left (``count_limited``).
-* ``spread``, global ranking (``fit`` calls it at the first misfit: across the best
-  ``GLOBAL_WINDOW`` items when it is the best source, ``GLOBAL_TOP``; else across it and
-  those below it in what is left, ``GLOBAL_BELOW``): segments chosen by score, each item's
-  kept sentences in text order, priced exactly as the budget stage prices blocks; under
-  ``overflow="stop"`` the items placed are a prefix of the ranking. The budget stage places
-  its ``Spread`` instead of what it had placed from the window's start on.
+* ``spread``, global ranking (``fit`` calls it when the first misfit is the best source,
+  ``GLOBAL_TOP``): segments chosen across the best ``GLOBAL_WINDOW`` items by score, each
+  item's kept sentences in text order, priced exactly as the budget stage prices blocks;
+  under ``overflow="stop"`` the items placed are a prefix of the ranking. The budget stage
+  places its ``Spread`` instead of what it had placed.
   Invariants, cost and rejected designs: docs/semantics.md ("Compression").
 """
 
@@ -54,37 +53,16 @@ from .context import Item, Request
 
 __all__ = ["DEFAULT_CUT", "ELISION", "GLOBAL_TOP", "fit", "run", "score", "spread"]
 
-DEFAULT_CUT = 0.22
+DEFAULT_CUT = 0.2
 """``compress_cut`` when it is not given (built-in scorer): a sentence is relevant when it
 scores at least this share of the best sentence scored with it (its request's best, as one
-scorer call sees them). Chosen on the dev sets of docs/compression.md; ``compress_cut=0``
+scorer call sees them). Chosen on the dev splits of docs/compression.md; ``compress_cut=0``
 is the rule before it (every sentence scoring above 0)."""
-
-STRONG = 0.8
-"""A *strong* source (built-in scorer, a cut above 0): its best sentence scores at least this
-share of the request's best. A strong source, and the best-ranked one of the call, keep their
-sentences down to ``LOW_CUT`` times the request's cut; a source ranked third or lower that is
-not strong needs ``HIGH_CUT`` times it. Chosen on the dev sets of docs/compression.md
-("Set 4's round")."""
-
-LOW_CUT = 0.5
-HIGH_CUT = 1.25
-
-LEAD = 0.6
-"""A source whose best sentence scores at least this share of the request's best also keeps
-its first sentence (built-in scorer, a cut above 0): the sentence that says what the source
-is about ("X is a 2007 documentary film ..."), which a multi-hop question's second hop
-needs and rarely repeats the question's words."""
 
 GLOBAL_TOP = 1
 """Global ranking applies when the packing's first misfit is one of the ``GLOBAL_TOP`` best
 sources (every source above it placed whole): the budget holds fewer than this many whole
 sources. Chosen on the dev splits of docs/compression.md ("Global ranking")."""
-
-GLOBAL_BELOW = True
-"""When the first misfit is not among the ``GLOBAL_TOP`` best (the sources above it placed
-whole), global ranking chooses among it and the sources below it, in what is left. Chosen on
-the dev sets of docs/compression.md ("Set 4's round")."""
 
 GLOBAL_WINDOW = 32
 """The sources global ranking chooses among: the best ``GLOBAL_WINDOW`` (a bound on time)."""
@@ -128,9 +106,8 @@ def score(items: Sequence[Item], req: Request) -> None:
         floor = 0.0  # a caller's scorer decides relevance itself: a score above 0
     else:
         floor = (DEFAULT_CUT if cut is None else cut) * max(scores, default=0.0)
-    floors = _floors(scores, offsets, floor) if floor > 0.0 else [0.0] * len(todo)
     firsts = [
-        [s > 0.0 and s >= floors[i] for s in scores[offsets[i] : offsets[i + 1]]]
+        [s > 0.0 and s >= floor for s in scores[offsets[i] : offsets[i + 1]]]
         for i in range(len(todo))
     ]
     bridged = (
@@ -138,10 +115,6 @@ def score(items: Sequence[Item], req: Request) -> None:
         if req.options.compress_bridge and len(todo) > 1
         else [set() for _ in todo]
     )
-    if floor > 0.0:  # the built-in scorer with a cut: a strong source keeps its lead
-        for i in _leads(scores, offsets):
-            firsts[i][0] = True
-            bridged[i].discard(0)
     for i, it in enumerate(todo):
         spans = [(starts[j], ends[j]) for j in _range(offsets, i)]
         mine = scores[offsets[i] : offsets[i + 1]]
@@ -150,49 +123,12 @@ def score(items: Sequence[Item], req: Request) -> None:
         ranking = sorted(
             range(len(mine)), key=lambda k: (0 if mark[k] else 1 if k in extra else 2, -mine[k], k)
         )
-        relevant = max(sum(mark), 1) + len(extra) if mine else 0
+        relevant = _relevant(mine, floor) + len(extra) if mine else 0
         if extra and not any(mark):
             relevant -= 1  # no relevant sentence: the bridges stand in for the best one
         req.scratch.sentences[_key(it)] = Sentences(
             texts[i], spans, mine, ranking, relevant, tuple(sorted(extra))
         )
-
-
-def _floors(scores: Sequence[float], offsets: Sequence[int], floor: float) -> list[float]:
-    """Each text's floor (``offsets`` apart, in rank order) from the request's ``floor``:
-    ``LOW_CUT`` times it for a strong text (its best score >= ``STRONG`` times the request's
-    best) and the first text, ``HIGH_CUT`` times it for a text that is neither, from the
-    third on.
-
-    >>> _floors([4.0, 1.0, 3.5, 1.0, 2.0, 1.0], [0, 2, 3, 4, 6], 1.0)
-    [0.5, 0.5, 1.25, 1.25]
-    """
-    top = max(scores, default=0.0)
-    out: list[float] = []
-    for i in range(len(offsets) - 1):
-        own = max(scores[offsets[i] : offsets[i + 1]], default=0.0)
-        if i == 0 or (top > 0.0 and own >= STRONG * top):
-            out.append(floor * LOW_CUT)
-        else:
-            out.append(floor * (HIGH_CUT if i >= 2 else 1.0))
-    return out
-
-
-def _leads(scores: Sequence[float], offsets: Sequence[int]) -> list[int]:
-    """The texts (``offsets`` apart) whose first sentence is kept as their lead: those with
-    two or more sentences whose best scores at least ``LEAD`` times the request's best (and
-    above 0).
-
-    >>> _leads([0.0, 4.0, 1.0, 2.0, 3.0], [0, 2, 3, 5])
-    [0, 2]
-    """
-    top = max(scores, default=0.0)
-    out: list[int] = []
-    for i in range(len(offsets) - 1):
-        mine = scores[offsets[i] : offsets[i + 1]]
-        if len(mine) >= 2 and top > 0.0 and max(mine) >= LEAD * top:
-            out.append(i)
-    return out
 
 
 def _relevant(scores: Sequence[float], floor: float) -> int:
@@ -606,18 +542,12 @@ def fit(
     under ``compress="overflow"``: the item that does not fit and every item below it).
     ``whole`` (the context budget; the budget stage passes it at the first misfit, every item
     above it placed whole): when ``k < GLOBAL_TOP``, the global choice (``spread``) instead,
-    if it places anything; else (``GLOBAL_BELOW``) the global choice among ``items[k:]`` in
-    what is left, the items above staying as placed.
+    if it places anything.
     """
     if whole is not None and k < GLOBAL_TOP and not req.has_pages:
         got = spread(items, req, widest, whole, n_sep)
         if got is not None:
             return got
-    if whole is not None and k >= GLOBAL_TOP and GLOBAL_BELOW and not req.has_pages:
-        got = spread(items[k:], req, widest, left, n_sep)
-        if got is not None:
-            placed = [(k + i, item, c) for i, item, c in got.placed]
-            return Spread(placed, k + got.end, start=k)
     score(items[k:], req)
     item = items[k]
     data = req.scratch.sentences[_key(item)]
