@@ -26,7 +26,11 @@
 //! percentile block plus `margin` per cell): a copy differs a little everywhere (noise,
 //! re-rendering, rotation), an edit a lot in one place; or when the 90th-percentile block itself
 //! differs by more than `level` per cell (two pages of one layout differ a lot everywhere). A page duplicates the earliest kept page
-//! that passes both; the first copy wins.
+//! that passes both; the first copy wins. A near pair the second look finds alike, whose pages
+//! do not both carry text and both come with a preview, gets a **fine look** ([`fine_look`]):
+//! the regions where the detail grids differ most are compared again on `FINE` x `FINE`
+//! area-weighted grids of the previews' content boxes ([`fine_grid`], made only for pages in
+//! such a pair), and one region that stands out keeps the pair apart.
 //!
 //! Cost: one pass over the pixels for the box and one over the box for the grid (O(W H) time,
 //! O(W) memory); the DCT is 32x32x16 x 2 multiplies; a second look is

@@ -20,7 +20,9 @@ each 4x4 block of one grid is matched against the other at the best shift within
 ways); the pair is different when the worst block exceeds ``factor`` times the 90th-percentile
 block plus ``margin`` per cell, or the 90th-percentile block exceeds ``level`` per cell (the
 pages differ everywhere). A page duplicates the earliest kept page that passes both; the
-first copy wins.
+first copy wins. With ``previews``, a pair the second look finds alike whose pages do not both
+carry text gets the fine look (``fine_look``): the regions where the grids differ most,
+compared again on ``FINE`` x ``FINE`` area-weighted grids of the previews' content boxes.
 """
 
 from __future__ import annotations
