@@ -6,6 +6,9 @@
   written under /tmp) in one ``bp.assemble`` request with ``Budget(images=4)``: once as the
   dedupe stage is (it hashes each page's preview, ``pages.kernel_batch``), once with the stage
   replaced by the old one that joined every page's full pixels, for comparison.
+* ``twice``: the first half of those pages, each twice (two candidates of one file): every page
+  is in a near pair that the second look finds alike, so each gets its fine grid (256 KB) and
+  every pair the fine look: the fine look's most memory.
 * ``bomb``: thirty small PNGs that each declare 7000x7000 RGB pixels (49 MP, 147 MB decoded):
   decoded one at a time to a preview, so memory stays bounded; the request's one
   ``DecodeBudget`` (``max_decoded_bytes``, 2 GiB by default) stops it with a clear
@@ -116,6 +119,8 @@ def main() -> None:
     run(f"pages{args.pages}, the stage (hashing previews)", paths, previews=True)
     if args.old:
         run(f"pages{args.pages}, the old stage (full pixels)", paths, previews=False)
+    half = paths[: args.pages // 2]
+    run(f"{len(half)} pages twice (every page in a near pair: fine grids)", half * 2, True)
     bomb = _bomb(30)
     size = Path(bomb[0]).stat().st_size
     run(f"bomb ({size} bytes x 30), default limits", bomb, previews=True)

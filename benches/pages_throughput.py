@@ -15,6 +15,8 @@ one page after another, without threads):
 * text check: the same pair with a page's text (about 3,000 characters, 450 words, numbers
   among them): the copy with the same text (the check passes, the second look runs), and an
   edit whose text differs in one number (the check decides, the second look does not run);
+* fine look: the same pair with its previews (both 512 x 512 fine grids made, then the fine
+  look at the regions where the two differ most: what a near pair without text costs);
 * order check: the same pair, the edit's text the page's with ten words of one row in reverse
   order (same words: the guard lets it through, the order check decides).
 
@@ -60,6 +62,7 @@ def main() -> None:
     batch = pages.kernel_batch([page])
     copy = pages.hash_pages([jpeg])[0]
     sig = pages.hash_pages([page])[0]
+    previews = pages.previews([page, pages.decode_page(jpeg)])
     w, h = page.width, page.height
     words = [f"word{i % 37}" if i % 9 else str(1000 + 7 * i) for i in range(450)]
     text = " ".join(words)
@@ -81,6 +84,17 @@ def main() -> None:
         (
             "second look, reference",
             median_ms(lambda: reference.dedupe_pages([sig, copy]), max(1, args.runs // 3)),
+        ),
+        (
+            "second + fine look, Rust",
+            median_ms(lambda: _core.dedupe_pages([sig, copy], previews=previews), args.runs),
+        ),
+        (
+            "second + fine look, reference",
+            median_ms(
+                lambda: reference.dedupe_pages([sig, copy], previews=previews),
+                max(1, args.runs // 3),
+            ),
         ),
         (
             "same text + second look, Rust",

@@ -1,18 +1,13 @@
-"""Prototype: a higher-resolution look where two pages differ, for pages without text.
+"""Tuning the fine look: its two scores on the pairs of real pages the second look finds alike.
 
-    python scripts/pages_fine.py tune      # the tuning set only (see scripts/pages_eval.py)
+    python scripts/pages_fine.py tune heldout3     # any sets of scripts/pages_eval.py
 
-For a pair that the kernel's checks find alike (hash within ``max_distance``, second look
-passed), the prototype takes the ``TOP`` blocks with the largest second-look scores and compares
-them again on a ``FINE`` x ``FINE`` grid of the content box (from the preview, box-averaged),
-each region matched at the best shift within ``SHIFT`` fine cells (the other grid padded with
-white, so regions at an edge shift too); a region's score is its
-largest ``PEAK`` x ``PEAK`` window of absolute differences at that shift (both ways, the larger).
-The reference is the same score of the blocks ranked ``TOP`` to ``TOP + REF`` (what a copy's
-noise gives on this pair). It prints, for the tuning set, the ratio ``top / reference`` of every
-pair of copies of one page that the kernel finds alike and of every edit it drops: a rule
-``ratio > t`` keeps the edits above ``t`` and rejects the copies above it. Floating point and
-numpy: a prototype for measuring, not the kernel.
+For every pair of one page's copies (original included) that the hash and the second look find
+alike, every edit they drop, and every pair of different pages they find alike, the fine look's
+``(top, reference)`` (``docs/pages.md``) is read from the kernel (``fine_ratio=0``: every pair
+that reaches the fine look is then kept by it, with its scores in ``near_look``). It prints each
+kind's worst cases and, for some values of ``fine_ratio``, the pairs of copies it would keep
+apart, and the edits (against their original) and the pairs of different pages it keeps.
 """
 
 from __future__ import annotations
@@ -22,137 +17,90 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
-from PIL import Image
-
 sys.path.insert(0, str(Path(__file__).parent))
 
 import pages_eval
 from briefpack import pages
 
-FINE = 512
-SHIFT = 8
-PEAK = 4
-TOP = 4
-REF = 8
-CELLS = 128
-BLOCK = 4
+
+def features(split: str) -> dict[str, list[tuple[int, int, str]]]:
+    items = pages_eval.build(split)
+    decoded = {i.path: pages.decode_page(i.path) for i in items}
+    sigs = dict(zip(decoded, pages.hash_pages(list(decoded.values()))))
+
+    def look(a: Path, b: Path) -> tuple[bool, tuple[int, int] | None]:
+        """(alike by the hash and the second look, the fine look's scores when it ran)."""
+        r = pages.dedupe_pages([sigs[a], sigs[b]], pages=[decoded[a], decoded[b]], fine_ratio=0)
+        if r.duplicate_of[1] == 0:  # alike at the fine look too (its scores are 0)
+            return True, (0, 0)
+        if r.near_check[1] == "fine":
+            lk = r.near_look[1]
+            assert lk is not None
+            return True, (lk[1], lk[2])
+        return False, None
+
+    out: dict[str, list[tuple[int, int, str]]] = {"copy": [], "edit": [], "different": []}
+    groups: dict[int, list[pages_eval.Item]] = {}
+    for it in items:
+        groups.setdefault(it.group, []).append(it)
+    refs = {
+        g: [m for m in ms if m.kind == "original" or m.kind in pages_eval.COPIES]
+        for g, ms in groups.items()
+    }
+    for g, ref in refs.items():
+        for x, a in enumerate(ref):
+            for b in ref[x + 1 :]:
+                alike, f = look(a.path, b.path)
+                if alike and f:
+                    out["copy"].append((*f, f"{a.path.name} / {b.path.name}"))
+        for m in groups[g]:
+            if m.kind in pages_eval.EDITS:
+                for a in ref:  # the edit against each copy the kernel would drop it for
+                    alike, f = look(a.path, m.path)
+                    if alike and f:
+                        out["edit"].append((*f, f"{m.path.name} / {a.path.name}"))
+    flat = [(g, m) for g, ref in refs.items() for m in ref]
+    ham = [int.from_bytes(sigs[m.path][:32], "big") for _, m in flat]
+    for x, (ga, a) in enumerate(flat):
+        for y in range(x):
+            gb, b = flat[y]
+            if ga != gb and (ham[x] ^ ham[y]).bit_count() <= pages.DEFAULT_MAX_DISTANCE:
+                alike, f = look(b.path, a.path)
+                if alike and f:
+                    out["different"].append((*f, f"{a.path.name} / {b.path.name}"))
+    return out
 
 
-def fine_grid(page: pages.PageImage) -> np.ndarray:
-    """The content box of the preview (the kernel's rule), box-averaged to FINE x FINE."""
-    p = page.preview
-    g = np.frombuffer(p.pixels, dtype=np.uint8).reshape(p.height, p.width)
-    ink = g < 160
-    rows = np.flatnonzero(ink.sum(axis=1) >= 2)
-    cols = np.flatnonzero(ink.sum(axis=0) >= 2)
-    if len(rows) and len(cols):
-        g = g[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
-    im = Image.fromarray(g).resize((FINE, FINE), Image.Resampling.BOX)
-    return np.asarray(im, dtype=np.int32)
-
-
-def block_scores(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per 4x4 block of the 128 grid: the least SAD over shifts within 2 cells (both ways)."""
-
-    def one_way(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        n = CELLS // BLOCK
-        best = np.full((n, n), np.iinfo(np.int64).max, dtype=np.int64)
-        pad = np.pad(y, 2, constant_values=-10_000)
-        for dy in range(-2, 3):
-            for dx in range(-2, 3):
-                s = pad[2 + dy : 2 + dy + CELLS, 2 + dx : 2 + dx + CELLS]
-                d = np.abs(x - s).reshape(n, BLOCK, n, BLOCK).sum(axis=(1, 3))
-                best = np.minimum(best, d)
-        return best
-
-    return np.maximum(one_way(a, b), one_way(b, a))
-
-
-def region_peak(x: np.ndarray, y: np.ndarray, bi: int, bj: int) -> int:
-    size = FINE // (CELLS // BLOCK)
-    y0, x0 = bi * size, bj * size
-    r = x[y0 : y0 + size, x0 : x0 + size]
-    pad = np.pad(y, SHIFT, constant_values=255)  # white past the box: shifts at the edges too
-    best = None
-    for dy in range(-SHIFT, SHIFT + 1):
-        for dx in range(-SHIFT, SHIFT + 1):
-            ys, xs = y0 + dy + SHIFT, x0 + dx + SHIFT
-            d = np.abs(r - pad[ys : ys + size, xs : xs + size])
-            total = int(d.sum())
-            if best is None or total < best[0]:
-                best = (total, d)
-    assert best is not None
-    d = best[1]
-    c = d.cumsum(0).cumsum(1)
-    c = np.pad(c, ((1, 0), (1, 0)))
-    win = c[PEAK:, PEAK:] - c[:-PEAK, PEAK:] - c[PEAK:, :-PEAK] + c[:-PEAK, :-PEAK]
-    return int(win.max())
-
-
-def ratio(sa: bytes, sb: bytes, fa: np.ndarray, fb: np.ndarray) -> float:
-    ga = np.frombuffer(sa[32:], dtype=np.uint8).reshape(CELLS, CELLS).astype(np.int64)
-    gb = np.frombuffer(sb[32:], dtype=np.uint8).reshape(CELLS, CELLS).astype(np.int64)
-    order = np.argsort(-block_scores(ga, gb), axis=None, kind="stable")
-    n = CELLS // BLOCK
-    peaks = []
-    for flat in order[: TOP + REF]:
-        bi, bj = divmod(int(flat), n)
-        peaks.append(max(region_peak(fa, fb, bi, bj), region_peak(fb, fa, bi, bj)))
-    top = max(peaks[:TOP])
-    ref = float(np.median(peaks[TOP:]))
-    return top / (ref + 16 * PEAK * PEAK)
+def different(top: int, ref: int, ratio: int) -> bool:
+    return 100 * top > ratio * (ref + 256)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("split", choices=["tune"])
+    parser.add_argument("splits", nargs="+", choices=sorted(pages_eval.SETS))
+    parser.add_argument("--dump", type=Path, help="write the scores to this JSON file")
     args = parser.parse_args()
-    items = pages_eval.build(args.split)
-    decoded = {i.path: pages.decode_page(i.path) for i in items}
-    sigs = dict(zip(decoded, pages.hash_pages(list(decoded.values()))))
-    fine = {p: fine_grid(d) for p, d in decoded.items()}
-    groups: dict[int, list[pages_eval.Item]] = {}
-    for it in items:
-        groups.setdefault(it.group, []).append(it)
-    copy_ratios: list[tuple[float, str]] = []
-    edit_ratios: dict[str, list[float]] = {k: [] for k in pages_eval.EDITS}
-    kept_before = dict.fromkeys(pages_eval.EDITS, 0)
-    for members in groups.values():
-        ref = [m for m in members if m.kind == "original" or m.kind in pages_eval.COPIES]
-        for a_i, a in enumerate(ref):  # every pair of copies of the page the kernel finds alike
-            for b in ref[a_i + 1 :]:
-                r = pages.dedupe_pages([sigs[a.path], sigs[b.path]])
-                if r.duplicate_of[1] == 0:
-                    q = ratio(sigs[a.path], sigs[b.path], fine[a.path], fine[b.path])
-                    copy_ratios.append((q, f"{a.path.name} / {b.path.name}"))
-        base = pages.dedupe_pages([sigs[m.path] for m in ref])
-        for m in members:
-            if m.kind not in pages_eval.EDITS:
-                continue
-            r = pages.dedupe_pages([*(sigs[x.path] for x in ref), sigs[m.path]])
-            k = r.duplicate_of[-1]
-            if k is None:
-                kept_before[m.kind] += 1
-                continue
-            assert k in base.kept
-            edit_ratios[m.kind].append(
-                ratio(sigs[ref[k].path], sigs[m.path], fine[ref[k].path], fine[m.path])
+    res = {s: features(s) for s in args.splits}
+    if args.dump:
+        args.dump.write_text(json.dumps(res))
+    for s, f in res.items():
+        print(s, {k: len(v) for k, v in f.items()})
+        for k, v in f.items():
+            by_ratio = sorted(v, key=lambda t: -t[0] / (t[1] + 256))[:5]
+            by_ref = sorted(v, key=lambda t: -t[1])[:5]
+            print(
+                f" {k} largest ratio:", [(a, b, round(a / (b + 256), 2), n) for a, b, n in by_ratio]
             )
-    copy_ratios.sort(reverse=True)
-    worst = copy_ratios[0][0]
-    out = {
-        "copy_pairs_alike": len(copy_ratios),
-        "worst_copy_ratios": [(round(q, 3), n) for q, n in copy_ratios[:5]],
-        "edits_kept_by_the_kernel": kept_before,
-        "edits_dropped_by_the_kernel": {k: len(v) for k, v in edit_ratios.items()},
-        "edit_ratios_sorted": {k: sorted(round(q, 3) for q in v) for k, v in edit_ratios.items()},
-    }
-    for t in (worst, 1.25 * worst, 1.5 * worst):
-        gained = sum(q > t for v in edit_ratios.values() for q in v)
-        total = sum(len(v) for v in edit_ratios.values()) + sum(kept_before.values())
-        out[f"kept_at_ratio>{t:.3f}"] = f"{sum(kept_before.values()) + gained}/{total}"
-    print(json.dumps(out, indent=1))
+            print(f" {k} largest reference:", [(a, b, n) for a, b, n in by_ref])
+        originals = [(a, b) for a, b, n in f["edit"] if n.endswith("-original.png")]
+        for ratio in (300, 320, 350, 370, 400):
+            lost = sum(different(a, b, ratio) for a, b, _ in f["copy"])
+            edits = sum(different(a, b, ratio) for a, b in originals)
+            diff = sum(different(a, b, ratio) for a, b, _ in f["different"])
+            print(
+                f"  fine_ratio {ratio}: copy pairs kept apart {lost}/{len(f['copy'])}, edits "
+                f"kept {edits}/{len(originals)}, different pairs kept {diff}/{len(f['different'])}"
+            )
 
 
 if __name__ == "__main__":

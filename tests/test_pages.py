@@ -454,9 +454,11 @@ def test_the_production_constants_are_the_kernels_constants() -> None:
         ref_pages.DEFAULT_MARGIN,
         ref_pages.DEFAULT_LEVEL,
     )
+    assert pages.DEFAULT_FINE_RATIO == ref_pages.DEFAULT_FINE_RATIO
     if HAS_RUST:
         sig = (
-            "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None)"
+            "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None, "
+            f"previews=None, fine_ratio={pages.DEFAULT_FINE_RATIO})"
         )
         assert _core.dedupe_pages.__text_signature__ == sig
 
@@ -559,3 +561,93 @@ def test_both_backends_agree_on_every_page_copy_and_edit(seed: int) -> None:
     assert got.duplicate_of[-2] is None  # the edit is kept ...
     assert got.duplicate_of[-1] == len(images) - 2  # ... and its RGB copy is its duplicate
     assert got.near_check[-2] in ("text", None)  # the text decides (None: hash too far)
+
+
+# --- the fine look --------------------------------------------------------------------------------
+
+
+def _erase(page: Image.Image, box: tuple[int, int, int, int]) -> Image.Image:
+    """The page with one glyph-sized box whited out (one character of a number gone)."""
+    out = page.copy()
+    ImageDraw.Draw(out).rectangle(box, fill=255)
+    return out
+
+
+@rust
+def test_the_fine_look_keeps_a_one_glyph_edit_and_drops_the_copies() -> None:
+    """A 12 x 22 px glyph whited out and the page saved as JPEG q50: the second look finds it
+    alike (one glyph is under one cell of its grid); the fine look keeps it apart, and still
+    drops the page's JPEG, shifted, rescaled and brightened copies."""
+    page = pagegen.text_page(0, layout=0)
+    copies = pagegen.near_copies(page, 0)
+    edit = pagegen.jpeg(_erase(page, (409, 395, 421, 417)), 50)
+    decoded = [pages.decode_page(pagegen.png(im)) for im in (page, *copies.values(), edit)]
+    hashes = pages.hash_pages(decoded)
+    n = len(decoded)
+    assert pages.dedupe_pages(hashes).duplicate_of == [None] + [0] * (n - 1)  # without it
+    got = pages.dedupe_pages(hashes, pages=decoded)
+    assert got.duplicate_of == [None] + [0] * (n - 2) + [None]
+    assert got.near_of[-1] == 0
+    assert got.near_check[-1] == "fine"
+    look = got.near_look[-1]
+    assert look is not None
+    _, top, ref = look
+    assert 100 * top > pages.DEFAULT_FINE_RATIO * (ref + 256)  # why it was kept
+    # Pages that both carry (equal) text are judged by the text and the grid, not the fine look.
+    texts = ["Total 4711 units."] * n
+    assert pages.dedupe_pages(hashes, pages=decoded, texts=texts).duplicate_of[-1] == 0
+
+
+@rust
+@pytest.mark.parametrize("seed", [11, 12])
+def test_both_backends_agree_on_the_fine_look(seed: int) -> None:
+    """Generated pages (at a quarter of their size, for the reference's sake), their copies and
+    a one-glyph edit; with the threshold at 0 every pair that reaches the fine look is kept by it,
+    so its scores are compared on every pair."""
+    page = pagegen.text_page(seed, layout=seed % 2)
+    edit = pagegen.jpeg(_erase(page, (409, 395, 421, 417)), 50)
+    images = [page, pagegen.jpeg(page, 75), pagegen.shift(page, 2, 1), edit]
+    decoded = [pages.decode_page(pagegen.png(im.resize((425, 550)))) for im in images]
+    hashes = pages.hash_pages(decoded, backend="rust")
+    for ratio in (pages.DEFAULT_FINE_RATIO, 0):
+        kw: dict[str, Any] = {"pages": decoded, "fine_ratio": ratio}
+        fast = pages.dedupe_pages(hashes, backend="rust", **kw)
+        assert fast == pages.dedupe_pages(hashes, backend="python", **kw)
+    assert "fine" in fast.near_check  # the threshold at 0: the fine look ran and decided
+    some = [decoded[0], None, *decoded[2:]]  # a page without a preview: the grid decides
+    kw = {"pages": some, "fine_ratio": 0}
+    fast = pages.dedupe_pages(hashes, backend="rust", **kw)
+    assert fast == pages.dedupe_pages(hashes, backend="python", **kw)
+    assert fast.near_check[1] != "fine"
+
+
+def test_the_fine_grid_is_the_area_weighted_mean_of_the_content_box() -> None:
+    """A 3 x 2 page, all ink (its content box is the page): each fine cell is the mean of the
+    pixels it overlaps, weighed by the overlap."""
+    px = bytes([0, 90, 150, 30, 60, 120])
+    g = ref_pages.fine_grid(px, 3, 2, 1)
+    assert len(g) == ref_pages.FINE**2
+    # Cell 170 of a row covers 2/3 of pixel 0 and 1/3 of pixel 1: (2 * 0 + 90) / 3.
+    assert (g[0], g[169], g[170], g[171], g[511]) == (0, 0, 30, 90, 150)
+    assert (g[256 * 512], g[-1]) == (30, 120)
+
+
+@pytest.mark.parametrize(
+    ("previews", "message"),
+    [
+        ("x", "previews must be a list of"),
+        ([None], "previews has 1 entries but hashes has 2"),
+        ([None, [1, 1, b"\0"]], r"previews\[1\] must be \(width, height, pixels\) or None"),
+        ([None, (0, 1, b"")], r"previews\[1\] width must be an int >= 1, got 0"),
+        ([None, (2, 1, b"\0")], r"previews\[1\]: width \* height is not the 1 bytes"),
+        ([None, (1, 1, "x")], r"previews\[1\] must be \(width, height, pixels\) or None"),
+    ],
+)
+def test_bad_previews_same_message_on_both_backends(previews: object, message: str) -> None:
+    sig = bytes(ref_pages.SIGNATURE_BYTES)
+    backends = [reference.dedupe_pages] + ([_core.dedupe_pages] if HAS_RUST else [])
+    for fn in backends:
+        with pytest.raises(InputError, match=message):
+            fn([sig, sig], previews=previews)
+    with pytest.raises(InputError, match=r"pages\[0\] must be a PageImage"):
+        pages.dedupe_pages([sig], pages=[b"x"])  # type: ignore[list-item]

@@ -803,3 +803,25 @@ def test_without_pillow_the_cli_names_the_extra(
     err = capsys.readouterr().err
     assert f"{hits}:1:1: page images need Pillow" in err
     assert "Traceback" not in err
+
+
+def test_a_one_glyph_edit_is_kept_by_the_fine_look_and_the_record_says_so(backend: str) -> None:
+    """One glyph whited out and the page saved as JPEG q50: alike at the second look, kept
+    apart by the fine look (the record's check is "fine"); the page's JPEG copy is dropped."""
+    im = pagegen.text_page(0, layout=0)
+    edit = im.copy()
+    ImageDraw.Draw(edit).rectangle((409, 395, 421, 417), fill=255)
+    cands = [
+        bp.Chunk(image=pagegen.png(im), page=1, id="orig"),
+        bp.Chunk(image=pagegen.png(pagegen.jpeg(im, 50)), page=1, id="copy"),
+        bp.Chunk(image=pagegen.png(pagegen.jpeg(edit, 50)), page=1, id="edit"),
+    ]
+    a = bp.assemble("q", cands, backend=backend, tokenizer="approx", budget=20_000)
+    assert sorted(s.chunk.id for s in a.sources) == ["edit", "orig"]
+    assert fate(a, "copy")["detail"]["check"] == "second_look"
+    look = fate(a, "edit")["second_look"]
+    assert look["near"] == "orig"
+    assert look["check"] == "fine"
+    assert set(look) == {"near", "distance", "peak", "reference", "check"}
+    assert 100 * look["peak"] > pages.DEFAULT_FINE_RATIO * (look["reference"] + 256)
+    assert a.record()["candidates"][2]["second_look"] == look

@@ -175,6 +175,8 @@ class Kernels:
         margin: int,
         level: int,
         texts: Sequence[str] | None = None,
+        previews: Sequence[tuple[int, int, bytes] | None] | None = None,
+        fine_ratio: int = 350,
     ) -> PageDedupeColumns:
         """``dedupe_pages`` with ``details=True``: ``(kept, duplicate_of, similarity, near_of,
         near_look, near_check, kept_because)``, each a list (``briefpack.pages.PageDedupeResult``
@@ -187,6 +189,8 @@ class Kernels:
             level=level,
             details=True,
             texts=texts,
+            previews=previews,
+            fine_ratio=fine_ratio,
         )
         kept, dup, sim, near, look, check, because = cols
         return (

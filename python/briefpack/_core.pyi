@@ -559,6 +559,8 @@ def dedupe_pages(
     level: int = 22,
     details: bool = False,
     texts: Sequence[str] | None = None,
+    previews: Sequence[tuple[int, int, bytes] | None] | None = None,
+    fine_ratio: int = 350,
 ) -> Any:
     """Drop each page whose hash is within ``max_distance`` bits of an earlier kept page's and
     which neither the text check nor a second look at the detail grids finds different.
@@ -578,6 +580,12 @@ def dedupe_pages(
         texts: one str per page (``""`` for none): a near pair whose pages both have text
             and whose texts the text dedupe's difference guard keeps apart (a number, a date,
             a version, an identifier or a negation differs) is different.
+        previews: one ``(width, height, pixels)`` (the page's 8-bit gray preview) or ``None``
+            per page: a near pair the second look finds alike, whose pages do not both have
+            text and both have a preview, gets the fine look (512 x 512 grids of the two
+            previews, made only for pages in such a pair); ``near_check`` is then ``"fine"``
+            and ``near_look`` ``(distance, top, reference)`` when it keeps the pair apart.
+        fine_ratio: the fine look's threshold, in hundredths (an int >= 0, ``docs/pages.md``).
 
     Returns:
         ``(kept, duplicate_of, similarity)`` as the other dedupe kernels, and with ``details``

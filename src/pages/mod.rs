@@ -26,7 +26,11 @@
 //! percentile block plus `margin` per cell): a copy differs a little everywhere (noise,
 //! re-rendering, rotation), an edit a lot in one place; or when the 90th-percentile block itself
 //! differs by more than `level` per cell (two pages of one layout differ a lot everywhere). A page duplicates the earliest kept page
-//! that passes both; the first copy wins.
+//! that passes both; the first copy wins. A near pair the second look finds alike, whose pages
+//! do not both carry text and both come with a preview, gets a **fine look** ([`fine_look`]):
+//! the regions where the detail grids differ most are compared again on `FINE` x `FINE`
+//! area-weighted grids of the previews' content boxes ([`fine_grid`], made only for pages in
+//! such a pair), and one region that stands out keeps the pair apart.
 //!
 //! Cost: one pass over the pixels for the box and one over the box for the grid (O(W H) time,
 //! O(W) memory); the DCT is 32x32x16 x 2 multiplies; a second look is
@@ -59,6 +63,20 @@ pub const SIGNATURE_BYTES: usize = HASH_BYTES + DETAIL * DETAIL;
 pub const BLOCK: usize = 4;
 /// The largest shift (in cells, each axis) a second look tries per block.
 pub const SHIFT: usize = 2;
+
+/// Cells per side of the fine grid (a page in a near pair, from its preview).
+pub const FINE: usize = 512;
+/// The largest shift (in fine cells, each axis) the fine look tries per region.
+pub const FINE_SHIFT: usize = 8;
+/// Fine cells per side of the window whose differences make a region's score.
+pub const PEAK: usize = 4;
+/// Regions (the blocks of the largest second-look scores) the fine look judges.
+pub const FINE_TOP: usize = 4;
+/// Regions after those that give the pair's reference (their median).
+pub const FINE_REF: usize = 8;
+/// The default fine-look `fine_ratio`, in hundredths: the top region against the reference
+/// (see `docs/pages.md` for how it was chosen).
+pub const DEFAULT_FINE_RATIO: u64 = 350;
 
 /// The default `max_distance` of [`dedupe`], in bits (see `docs/pages.md` for how it was chosen).
 pub const DEFAULT_MAX_DISTANCE: u64 = 66;
@@ -232,16 +250,16 @@ pub fn content_box(pixels: &[u8], width: usize, height: usize, channels: usize) 
     }
 }
 
-/// The `DETAIL` x `DETAIL` box-averaged gray grid of a page's content box, row-major.
-#[must_use]
-pub fn detail(pixels: &[u8], width: usize, height: usize, channels: usize) -> Vec<u8> {
+/// The `cells` x `cells` box-averaged gray grid of a page's content box, row-major (cell
+/// `(i, j)` covers `span(i, cells, h)` rows and `span(j, cells, w)` columns of the box).
+fn box_grid(pixels: &[u8], width: usize, height: usize, channels: usize, cells: usize) -> Vec<u8> {
     let [top, bottom, left, right] = content_box(pixels, width, height, channels);
     let (h, w) = (bottom - top, right - left);
     let mut gray = Gray::new(pixels, width, channels);
-    let mut out = Vec::with_capacity(DETAIL * DETAIL);
+    let mut out = Vec::with_capacity(cells * cells);
     let mut colsum = vec![0u64; w];
-    for i in 0..DETAIL {
-        let (y0, y1) = span(i, DETAIL, h);
+    for i in 0..cells {
+        let (y0, y1) = span(i, cells, h);
         colsum.fill(0);
         for y in y0..y1 {
             let row = &gray.row(top + y)[left..right];
@@ -250,14 +268,65 @@ pub fn detail(pixels: &[u8], width: usize, height: usize, channels: usize) -> Ve
             }
         }
         let rows = (y1 - y0) as u64;
-        for j in 0..DETAIL {
-            let (x0, x1) = span(j, DETAIL, w);
+        for j in 0..cells {
+            let (x0, x1) = span(j, cells, w);
             let sum: u64 = colsum[x0..x1].iter().sum();
             // A mean of bytes is at most 255.
             out.push((sum / (rows * (x1 - x0) as u64)) as u8);
         }
     }
     out
+}
+
+/// The `DETAIL` x `DETAIL` box-averaged gray grid of a page's content box, row-major.
+#[must_use]
+pub fn detail(pixels: &[u8], width: usize, height: usize, channels: usize) -> Vec<u8> {
+    box_grid(pixels, width, height, channels, DETAIL)
+}
+
+/// The `FINE` x `FINE` grid of a page's content box, area-weighted: with `h`, `w` the box's
+/// size, cell `(i, j)` covers `[i h, (i + 1) h) x [j w, (j + 1) w)` in units of `1 / FINE`
+/// pixel, each pixel weighs its overlap with the cell (an integer), and the cell's value is the
+/// floor of the weighted sum over `h w`. What the fine look compares (made only for pages in a
+/// near pair, from the preview).
+#[must_use]
+pub fn fine_grid(pixels: &[u8], width: usize, height: usize, channels: usize) -> Vec<u8> {
+    let [top, bottom, left, right] = content_box(pixels, width, height, channels);
+    let (h, w) = (bottom - top, right - left);
+    let mut gray = Gray::new(pixels, width, channels);
+    // Per cell column: the pixel columns it overlaps and their weights.
+    let cols: Vec<Vec<(usize, u64)>> = (0..FINE).map(|j| overlaps(j, w)).collect();
+    let mut out = Vec::with_capacity(FINE * FINE);
+    let mut colsum = vec![0u64; w];
+    let area = (h as u64) * (w as u64);
+    for i in 0..FINE {
+        colsum.fill(0);
+        for (y, wy) in overlaps(i, h) {
+            let row = &gray.row(top + y)[left..right];
+            for (c, &p) in colsum.iter_mut().zip(row) {
+                *c += wy * u64::from(p);
+            }
+        }
+        for col in &cols {
+            let sum: u64 = col.iter().map(|&(x, wx)| wx * colsum[x]).sum();
+            // A weighted mean of bytes is at most 255.
+            out.push((sum / area) as u8);
+        }
+    }
+    out
+}
+
+/// The pixels (of a side of `len`) that fine cell `k` overlaps, with the overlap in units of
+/// `1 / FINE` pixel: the cell is `[k len, (k + 1) len)`, pixel `p` is `[p FINE, (p + 1) FINE)`.
+fn overlaps(k: usize, len: usize) -> Vec<(usize, u64)> {
+    let (lo, hi) = (k * len, (k + 1) * len);
+    (lo / FINE..hi.div_ceil(FINE))
+        .map(|p| {
+            let a = lo.max(p * FINE);
+            let b = hi.min((p + 1) * FINE);
+            (p, (b - a) as u64)
+        })
+        .collect()
 }
 
 /// The 256-bit DCT hash of a detail grid (see the module doc).
@@ -346,15 +415,28 @@ fn block_scores(a: &[u8], b: &[u8]) -> Vec<u64> {
 /// when `worst > look.factor * typical + look.margin * BLOCK * BLOCK` (one block stands out) or
 /// `typical > look.level * BLOCK * BLOCK` (they differ everywhere).
 #[must_use]
+#[cfg_attr(not(test), allow(dead_code))] // the dedupe runs its two halves
 pub fn second_look(a: &[u8], b: &[u8], look: Look) -> (bool, u64, u64) {
-    let mut scores: Vec<u64> = block_scores(a, b)
+    let scores = look_scores(a, b);
+    let (different, worst, typical) = judge(&scores, look);
+    (different, worst, typical)
+}
+
+/// Each block's second-look score: the larger of its two ways' least SADs.
+fn look_scores(a: &[u8], b: &[u8]) -> Vec<u64> {
+    block_scores(a, b)
         .into_iter()
         .zip(block_scores(b, a))
         .map(|(x, y)| x.max(y))
-        .collect();
-    scores.sort_unstable();
-    let worst = scores[scores.len() - 1];
-    let typical = scores[scores.len() * 9 / 10];
+        .collect()
+}
+
+/// The second look's rule on the block scores: `(different, worst, typical)`.
+fn judge(scores: &[u64], look: Look) -> (bool, u64, u64) {
+    let mut sorted = scores.to_vec();
+    sorted.sort_unstable();
+    let worst = sorted[sorted.len() - 1];
+    let typical = sorted[sorted.len() * 9 / 10];
     let cells = (BLOCK * BLOCK) as u64;
     let limit = look
         .factor
@@ -362,6 +444,99 @@ pub fn second_look(a: &[u8], b: &[u8], look: Look) -> (bool, u64, u64) {
         .saturating_add(look.margin.saturating_mul(cells));
     let different = worst > limit || typical > look.level.saturating_mul(cells);
     (different, worst, typical)
+}
+
+/// The score of one fine region (the one under block `(bi, bj)`): the region of `x` matched
+/// against `y` at the shift within [`FINE_SHIFT`] fine cells of least SAD (the first in
+/// row-major shift order on ties; past `y`'s edges the grid is white, 255), then the largest
+/// sum of a [`PEAK`] x [`PEAK`] window of the absolute differences at that shift.
+fn region_peak(x: &[u8], y: &[u8], bi: usize, bj: usize) -> u64 {
+    const SIZE: usize = FINE / (DETAIL / BLOCK);
+    const SPAN: usize = SIZE + 2 * FINE_SHIFT;
+    let (y0, x0) = (bi * SIZE, bj * SIZE);
+    // The part of `y` the shifts reach, white past its edges: window cell (r, c) is y's cell
+    // (y0 + r - FINE_SHIFT, x0 + c - FINE_SHIFT).
+    let mut win = [[255u8; SPAN]; SPAN];
+    for (r, row) in win.iter_mut().enumerate() {
+        let Some(yr) = (y0 + r).checked_sub(FINE_SHIFT).filter(|&v| v < FINE) else {
+            continue;
+        };
+        for (c, cell) in row.iter_mut().enumerate() {
+            if let Some(yc) = (x0 + c).checked_sub(FINE_SHIFT).filter(|&v| v < FINE) {
+                *cell = y[yr * FINE + yc];
+            }
+        }
+    }
+    let rows: Vec<&[u8]> = (0..SIZE)
+        .map(|r| &x[(y0 + r) * FINE + x0..(y0 + r) * FINE + x0 + SIZE])
+        .collect();
+    let mut best = (u64::MAX, 0, 0);
+    for sy in 0..=2 * FINE_SHIFT {
+        for sx in 0..=2 * FINE_SHIFT {
+            let mut total = 0u64;
+            for (r, row) in rows.iter().enumerate() {
+                let other = &win[sy + r][sx..sx + SIZE];
+                total += row
+                    .iter()
+                    .zip(other)
+                    .map(|(&p, &q)| u64::from(p.abs_diff(q)))
+                    .sum::<u64>();
+            }
+            if total < best.0 {
+                best = (total, sy, sx);
+            }
+        }
+    }
+    let (_, sy, sx) = best;
+    let mut diff = [[0u64; SIZE]; SIZE];
+    for (r, drow) in diff.iter_mut().enumerate() {
+        for (c, d) in drow.iter_mut().enumerate() {
+            *d = u64::from(rows[r][c].abs_diff(win[sy + r][sx + c]));
+        }
+    }
+    let mut peak = 0u64;
+    for r in 0..=SIZE - PEAK {
+        for c in 0..=SIZE - PEAK {
+            let w: u64 = diff[r..r + PEAK]
+                .iter()
+                .map(|row| row[c..c + PEAK].iter().sum::<u64>())
+                .sum();
+            peak = peak.max(w);
+        }
+    }
+    peak
+}
+
+/// The fine look at a pair the second look found alike: `(different, top, reference)`.
+///
+/// The blocks are ranked by their second-look `scores` (largest first, the lower index first on
+/// ties); the [`FINE_TOP`] first and the [`FINE_REF`] next are compared again on the fine grids
+/// `fa`, `fb` ([`region_peak`], both ways, the larger). `top` is the largest score of the first
+/// ones, `reference` the median of the next ones (the mean of the two middle ones, rounded
+/// down): what this pair's noise gives where it differs most. The pair is different when one
+/// place stands out, `100 top > look.fine_ratio (reference + 16 PEAK^2)`.
+#[must_use]
+pub fn fine_look(scores: &[u64], fa: &[u8], fb: &[u8], look: Look) -> (bool, u64, u64) {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by_key(|&k| (std::cmp::Reverse(scores[k]), k));
+    let blocks = DETAIL / BLOCK;
+    let mut peaks: Vec<u64> = order[..FINE_TOP + FINE_REF]
+        .iter()
+        .map(|&k| {
+            let (bi, bj) = (k / blocks, k % blocks);
+            region_peak(fa, fb, bi, bj).max(region_peak(fb, fa, bi, bj))
+        })
+        .collect();
+    let top = peaks[..FINE_TOP].iter().copied().max().unwrap_or(0);
+    let rest = &mut peaks[FINE_TOP..];
+    rest.sort_unstable();
+    let reference = u64::midpoint(rest[FINE_REF / 2 - 1], rest[FINE_REF / 2]);
+    let cells = (PEAK * PEAK) as u64;
+    let stands_out = top.saturating_mul(100)
+        > look
+            .fine_ratio
+            .saturating_mul(reference.saturating_add(16 * cells));
+    (stands_out, top, reference)
 }
 
 /// A batch whose columns do not describe its pixel buffer; `row` is the page at fault.
@@ -498,6 +673,21 @@ pub struct Look {
     pub margin: u64,
     /// ... or the 90th-percentile block more than `level` gray levels per cell.
     pub level: u64,
+    /// The fine look: the top region more than `fine_ratio / 100` times the reference (plus 16
+    /// per fine cell) for a pair to be different.
+    pub fine_ratio: u64,
+}
+
+/// A page's preview (8-bit gray, row-major), from which the fine grid is made when the page is
+/// in a near pair.
+#[derive(Debug, Clone, Copy)]
+pub struct Preview<'a> {
+    /// `width * height` gray bytes.
+    pub pixels: &'a [u8],
+    /// Pixels per row.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
 }
 
 /// The check that kept a near pair apart (the hash was within `max_distance`).
@@ -508,6 +698,8 @@ pub enum Check {
     Text,
     /// The second look at the detail grids.
     Grid,
+    /// The fine look at the regions where the detail grids differ most.
+    Fine,
 }
 
 impl Check {
@@ -517,6 +709,7 @@ impl Check {
         match self {
             Self::Text => "text",
             Self::Grid => "grid",
+            Self::Fine => "fine",
         }
     }
 }
@@ -617,12 +810,17 @@ pub fn order_differs(a: &str, b: &str) -> Option<String> {
 /// text, the difference guard of the text dedupe runs first; a pair it keeps (texts that differ
 /// in a number, a date, a version, an identifier or a negation) is different whatever the pixels
 /// say; so is a pair whose texts have the same words in another order ([`order_differs`]).
+///
+/// `previews` (one per page, `None` for a page without): a near pair that the second look finds
+/// alike and whose pages do not both have text gets the fine look ([`fine_look`]) when both
+/// have a preview; the fine grids are made when a page is first in such a pair, once per call.
 #[must_use]
 pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
     signatures: &[H],
     max_distance: u64,
     look: Look,
     texts: Option<&[S]>,
+    previews: Option<&[Option<Preview<'_>>]>,
 ) -> PageDedupe {
     let n = signatures.len();
     let mut out = PageDedupe {
@@ -634,6 +832,8 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
     };
     let mut guard = texts.map(Guard::new);
     let has_text = |i: usize| texts.is_some_and(|t| !t[i].as_ref().is_empty());
+    let preview = |i: usize| previews.and_then(|p| p[i]);
+    let mut fine: Vec<Option<Vec<u8>>> = vec![None; n];
     let mut kept: Vec<usize> = Vec::new();
     for (i, s) in signatures.iter().enumerate() {
         let s = s.as_ref();
@@ -643,7 +843,8 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
             if d > max_distance {
                 continue;
             }
-            if has_text(i) && has_text(k) {
+            let both_text = has_text(i) && has_text(k);
+            if both_text {
                 let why = guard
                     .as_mut()
                     .and_then(|g| g.check(k, i))
@@ -658,7 +859,8 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
                     continue;
                 }
             }
-            let (different, worst, typical) = second_look(&t[HASH_BYTES..], &s[HASH_BYTES..], look);
+            let scores = look_scores(&t[HASH_BYTES..], &s[HASH_BYTES..]);
+            let (different, worst, typical) = judge(&scores, look);
             if different {
                 if out.near_of[i].is_none() {
                     out.near_of[i] = Some(k);
@@ -666,6 +868,24 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
                     out.near_check[i] = Some(Check::Grid);
                 }
                 continue;
+            }
+            if let (false, Some(pk), Some(pi)) = (both_text, preview(k), preview(i)) {
+                for (j, p) in [(k, pk), (i, pi)] {
+                    if fine[j].is_none() {
+                        fine[j] = Some(fine_grid(p.pixels, p.width, p.height, 1));
+                    }
+                }
+                if let (Some(fk), Some(fi)) = (&fine[k], &fine[i]) {
+                    let (different, top, reference) = fine_look(&scores, fk, fi, look);
+                    if different {
+                        if out.near_of[i].is_none() {
+                            out.near_of[i] = Some(k);
+                            out.near_look[i] = Some((d, top, reference));
+                            out.near_check[i] = Some(Check::Fine);
+                        }
+                        continue;
+                    }
+                }
             }
             out.dedupe.duplicate_of[i] = Some(k);
             out.dedupe.similarity[i] = Some(1.0 - d as f64 / HASH_BITS as f64);
@@ -766,6 +986,48 @@ mod tests {
     }
 
     #[test]
+    fn the_fine_grid_weighs_each_pixel_by_its_overlap() {
+        // All ink, so the content box is the page; cell 170 of a row is 2/3 pixel 0, 1/3 pixel 1.
+        let g = fine_grid(&[0, 90, 150, 30, 60, 120], 3, 2, 1);
+        assert_eq!(g.len(), FINE * FINE);
+        assert_eq!((g[0], g[169], g[170], g[171], g[511]), (0, 0, 30, 90, 150));
+        assert_eq!((g[256 * FINE], g[FINE * FINE - 1]), (30, 120));
+    }
+
+    #[test]
+    fn the_fine_look_keeps_one_changed_glyph_apart_that_the_second_look_lets_pass() {
+        let (w, h) = (1200, 1500);
+        let a = page(w, h, [100, 120, 1100, 1380], 2);
+        let mut noisy = a.clone();
+        for (i, p) in noisy.iter_mut().enumerate() {
+            *p = p.saturating_sub((i * 2_654_435_761 % 7) as u8);
+        }
+        let mut edit = noisy.clone();
+        for y in 700..710 {
+            for x in 500..508 {
+                edit[y * w + x] = 255 - edit[y * w + x];
+            }
+        }
+        let pages = [&a, &noisy, &edit];
+        let sigs: Vec<Signature> = pages.iter().map(|p| signature(p, w, h, 1)).collect();
+        let views: Vec<Option<Preview<'_>>> = pages
+            .iter()
+            .map(|p| {
+                Some(Preview {
+                    pixels: p,
+                    width: w,
+                    height: h,
+                })
+            })
+            .collect();
+        let without = dedupe(&sigs, HASH_BITS as u64, LOOK, None::<&[&str]>, None);
+        assert_eq!(without.dedupe.duplicate_of, [None, Some(0), Some(0)]);
+        let with = dedupe(&sigs, HASH_BITS as u64, LOOK, None::<&[&str]>, Some(&views));
+        assert_eq!(with.dedupe.duplicate_of, [None, Some(0), None]);
+        assert_eq!(with.near_check[2], Some(Check::Fine));
+    }
+
+    #[test]
     fn the_cosine_table_is_the_rounded_cosine() {
         for (u, row) in COS.iter().enumerate() {
             for (x, &c) in row.iter().enumerate() {
@@ -810,6 +1072,7 @@ mod tests {
         factor: DEFAULT_FACTOR,
         margin: DEFAULT_MARGIN,
         level: DEFAULT_LEVEL,
+        fine_ratio: DEFAULT_FINE_RATIO,
     };
 
     #[test]
@@ -830,9 +1093,10 @@ mod tests {
             .map(|p| signature(p, 400, 500, 1))
             .collect();
         // Every hash passes: the second look decides.
-        let d = dedupe(&sigs, HASH_BITS as u64, LOOK, None::<&[&str]>);
+        let d = dedupe(&sigs, HASH_BITS as u64, LOOK, None::<&[&str]>, None);
         assert_eq!(d.dedupe.duplicate_of, [None, Some(0), None]);
         assert_eq!(d.near_of, [None, None, Some(0)]);
+        assert!(!second_look(&sigs[0][HASH_BYTES..], &sigs[1][HASH_BYTES..], LOOK).0);
         assert!(d.near_look[2].is_some_and(|(_, worst, typical)| worst > 4 * typical + 64));
     }
 
@@ -848,10 +1112,10 @@ mod tests {
         b[0] = 0b1000_0000; // 1 bit from a
         let mut c = blank(200);
         c[0] = 0xff; // 8 bits from a, 7 from b
-        let d = dedupe(&[&a, &b, &c], 1, LOOK, None::<&[&str]>);
+        let d = dedupe(&[&a, &b, &c], 1, LOOK, None::<&[&str]>, None);
         assert_eq!(d.dedupe.duplicate_of, [None, Some(0), None]);
         assert_eq!(d.dedupe.similarity, [None, Some(1.0 - 1.0 / 256.0), None]);
-        let d = dedupe(&[&a, &c, &b], 7, LOOK, None::<&[&str]>);
+        let d = dedupe(&[&a, &c, &b], 7, LOOK, None::<&[&str]>, None);
         // b is within 1 of a and 7 of c: the earlier kept item (a) wins.
         assert_eq!(d.dedupe.duplicate_of, [None, None, Some(0)]);
         assert_eq!(distance(&[0xff; 9], &[0; 9]), 72);
@@ -868,7 +1132,7 @@ mod tests {
             "",
             "Total: 49 units.",
         ];
-        let d = dedupe(&sigs, 66, LOOK, Some(&texts[..]));
+        let d = dedupe(&sigs, 66, LOOK, Some(&texts[..]), None);
         // Page 1's text differs in a number; page 2 has no text (the pixels decide); page 3's
         // text is page 0's.
         assert_eq!(d.dedupe.duplicate_of, [None, None, Some(0), Some(0)]);
@@ -888,7 +1152,7 @@ mod tests {
             "Then sales fell in May, rose.",
             "then fell. Sales rose in May,",
         ];
-        let d = dedupe(&sigs, 66, LOOK, Some(&texts[..]));
+        let d = dedupe(&sigs, 66, LOOK, Some(&texts[..]), None);
         // Page 1's words are page 0's in another order; page 2 moves one block of them (within
         // the tolerance: a copy).
         assert_eq!(d.dedupe.duplicate_of, [None, None, Some(0)]);

@@ -5,7 +5,7 @@
 
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::types::{PyBytes, PyList, PySequence, PyString};
+use pyo3::types::{PyBytes, PyList, PySequence, PyString, PyTuple};
 
 use crate::checks::{self, Arg};
 use crate::dedupe::py::DedupeOut;
@@ -70,12 +70,72 @@ fn page_hashes(
     Ok(PyList::new(py, items)?.unbind())
 }
 
+/// A checked preview: `(width, height, pixels)`.
+type PreviewArg = Option<(usize, usize, PyBackedBytes)>;
+
+/// `previews`, as the reference's `_previews` checks it: one `(width, height, pixels)` (gray,
+/// `width * height` bytes) or `None` per page.
+fn previews(value: &Bound<'_, PyAny>, pages: usize) -> PyResult<Vec<PreviewArg>> {
+    if !is_list_like(value) {
+        return Err(InputError::new_err(format!(
+            "previews must be a list of (width, height, pixels) or None, got {}",
+            type_name(value)?
+        )));
+    }
+    let mut out: Vec<PreviewArg> = Vec::with_capacity(pages);
+    for (i, item) in value.try_iter()?.enumerate() {
+        let item = item?;
+        if item.is_none() {
+            out.push(None);
+            continue;
+        }
+        let bad = || -> PyResult<PyErr> {
+            Ok(InputError::new_err(format!(
+                "previews[{i}] must be (width, height, pixels) or None, got {}",
+                type_name(&item)?
+            )))
+        };
+        let Ok(t) = item.cast::<PyTuple>() else {
+            return Err(bad()?);
+        };
+        if t.len() != 3 {
+            return Err(bad()?);
+        }
+        let w = check_count(&format!("previews[{i}] width"), &t.get_item(0)?, 1)?;
+        let h = check_count(&format!("previews[{i}] height"), &t.get_item(1)?, 1)?;
+        let px = t.get_item(2)?;
+        let Ok(bytes) = px.cast::<PyBytes>() else {
+            return Err(bad()?);
+        };
+        let b = PyBackedBytes::from(bytes.clone());
+        let (w, h) = (
+            usize::try_from(w).unwrap_or(usize::MAX),
+            usize::try_from(h).unwrap_or(usize::MAX),
+        );
+        if w.checked_mul(h) != Some(b.len()) {
+            return Err(InputError::new_err(format!(
+                "previews[{i}]: width * height is not the {} bytes of its pixels",
+                b.len()
+            )));
+        }
+        out.push(Some((w, h, b)));
+    }
+    if out.len() != pages {
+        return Err(InputError::new_err(format!(
+            "previews has {} entries but hashes has {pages}; pass one preview per page (None \
+             for a page without)",
+            out.len()
+        )));
+    }
+    Ok(out)
+}
+
 /// Drop each page whose hash is within `max_distance` bits of an earlier kept page's, unless
 /// the text check (`texts`) or the second look finds the two different.
 #[pyfunction]
 #[pyo3(
-    signature = (hashes, max_distance = Arg::Omitted, *, factor = Arg::Omitted, margin = Arg::Omitted, level = Arg::Omitted, details = false, texts = None),
-    text_signature = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None)"
+    signature = (hashes, max_distance = Arg::Omitted, *, factor = Arg::Omitted, margin = Arg::Omitted, level = Arg::Omitted, details = false, texts = None, previews = None, fine_ratio = Arg::Omitted),
+    text_signature = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None, previews=None, fine_ratio=350)"
 )]
 #[allow(clippy::too_many_arguments)] // the Python signature's keywords
 fn dedupe_pages(
@@ -87,6 +147,8 @@ fn dedupe_pages(
     level: Arg<'_>,
     details: bool,
     texts: Option<&Bound<'_, PyAny>>,
+    previews: Option<&Bound<'_, PyAny>>,
+    fine_ratio: Arg<'_>,
 ) -> PyResult<Py<PyAny>> {
     if !is_list_like(hashes) {
         return Err(InputError::new_err(format!(
@@ -119,6 +181,7 @@ fn dedupe_pages(
         factor: factor.count(py, "factor", 0, super::DEFAULT_FACTOR)?,
         margin: margin.count(py, "margin", 0, super::DEFAULT_MARGIN)?,
         level: level.count(py, "level", 0, super::DEFAULT_LEVEL)?,
+        fine_ratio: fine_ratio.count(py, "fine_ratio", 0, super::DEFAULT_FINE_RATIO)?,
     };
     let texts = match texts {
         Some(t) if !t.is_none() => {
@@ -135,7 +198,24 @@ fn dedupe_pages(
         }
         _ => None,
     };
-    let out = py.detach(|| super::dedupe(&items, max, look, texts.as_deref()));
+    let previews = match previews {
+        Some(p) if !p.is_none() => Some(self::previews(p, items.len())?),
+        _ => None,
+    };
+    let out = py.detach(|| {
+        let views: Option<Vec<Option<super::Preview<'_>>>> = previews.as_ref().map(|p| {
+            p.iter()
+                .map(|e| {
+                    e.as_ref().map(|(width, height, px)| super::Preview {
+                        pixels: px,
+                        width: *width,
+                        height: *height,
+                    })
+                })
+                .collect()
+        });
+        super::dedupe(&items, max, look, texts.as_deref(), views.as_deref())
+    });
     let (kept, dup, sim): DedupeOut = out.dedupe.into();
     if details {
         let check: Vec<Option<&str>> = out

@@ -29,12 +29,14 @@ from typing import Any
 
 from ..pages import (
     DEFAULT_FACTOR,
+    DEFAULT_FINE_RATIO,
     DEFAULT_LEVEL,
     DEFAULT_MARGIN,
     PageDedupeResult,
     PageImage,
     image_tokens,
     kernel_batch,
+    previews,
 )
 from .context import Item, Request
 
@@ -199,6 +201,8 @@ def _page_dupes(sub: list[Item], req: Request) -> PageDedupeResult:
             margin=DEFAULT_MARGIN,
             level=DEFAULT_LEVEL,
             texts=texts if any(texts) else None,
+            previews=previews([it.chunk.images[0] for it in sub]),
+            fine_ratio=DEFAULT_FINE_RATIO,
         )
     )
     notes = req.scratch.second_look
@@ -208,6 +212,8 @@ def _page_dupes(sub: list[Item], req: Request) -> PageDedupeResult:
         note: dict[str, Any] = {"near": sub[near].chunk.id, "distance": look[0]}
         if res.near_check[j] == "text":
             note.update(check="text", kept_because=res.near_reason[j])
+        elif res.near_check[j] == "fine":
+            note.update(peak=look[1], reference=look[2], check="fine")
         else:
             note.update(worst=look[1], typical=look[2], check="grid")
         for m in sub[j].members:

@@ -34,6 +34,7 @@ from ._decode import (
 )
 from ._dedupe import (
     DEFAULT_FACTOR,
+    DEFAULT_FINE_RATIO,
     DEFAULT_LEVEL,
     DEFAULT_MARGIN,
     HASH_BITS,
@@ -41,11 +42,13 @@ from ._dedupe import (
     dedupe_pages,
     hash_pages,
     kernel_batch,
+    previews,
 )
 from ._tokens import MAX_IMAGE_TOKENS, image_tokens
 
 __all__ = [
     "DEFAULT_FACTOR",
+    "DEFAULT_FINE_RATIO",
     "DEFAULT_LEVEL",
     "DEFAULT_MARGIN",
     "DEFAULT_MAX_DISTANCE",
@@ -66,6 +69,7 @@ __all__ = [
     "hash_pages",
     "image_tokens",
     "kernel_batch",
+    "previews",
 ]
 
 # The classes keep the path they had as one module: a pickled page names briefpack.pages.PageImage

@@ -32,6 +32,9 @@ DEFAULT_MARGIN = 4
 """... plus this many gray levels per cell for two pages to be different; ..."""
 DEFAULT_LEVEL = 22
 """... or their 90th-percentile block more than this many gray levels per cell."""
+DEFAULT_FINE_RATIO = 350
+"""Fine look: the region that differs most must exceed this many hundredths of the pair's
+reference (plus 16 gray levels per fine cell) for two pages to be different."""
 
 
 def kernel_batch(
@@ -116,7 +119,9 @@ class PageDedupeResult(NamedTuple):
             second look's worst block's and 90th-percentile block's sums of absolute
             differences (16 cells a block; both 0 when the text check decided, the look did
             not run).
-        near_check: per page, the check that kept that pair apart: ``"text"`` or ``"grid"``.
+        near_check: per page, the check that kept that pair apart: ``"text"``, ``"grid"`` or
+            ``"fine"`` (then ``near_look`` is ``(distance, top, reference)``: the fine look's
+            largest region score and the pair's reference).
         near_reason: per page, the text check's reason (``"differs in '49' / '59'"``) when it
             decided.
 
@@ -137,6 +142,30 @@ class PageDedupeResult(NamedTuple):
     near_reason: list[str | None]
 
 
+def previews(pages: Sequence[PageImage | None]) -> list[tuple[int, int, bytes] | None]:
+    """The ``previews`` argument of the ``dedupe_pages`` kernels: each page's preview as
+    ``(width, height, pixels)`` (8-bit gray), ``None`` for ``None``. Nothing is copied.
+
+    >>> import numpy as np
+    >>> previews([decode_page(np.zeros((2, 3), dtype=np.uint8)), None])
+    [(3, 2, b'\\x00\\x00\\x00\\x00\\x00\\x00'), None]
+    """
+    if isinstance(pages, (str, bytes)) or not isinstance(pages, Sequence):
+        raise InputError(f"pages must be a list of PageImage or None, got {type_name(pages)}")
+    out: list[tuple[int, int, bytes] | None] = []
+    for i, p in enumerate(pages):
+        if p is None:
+            out.append(None)
+        elif isinstance(p, PageImage):
+            out.append((p.preview.width, p.preview.height, p.preview.pixels))
+        else:
+            raise InputError(
+                f"pages[{i}] must be a PageImage (what decode_page returns) or None, got "
+                f"{type_name(p)}"
+            )
+    return out
+
+
 def dedupe_pages(
     hashes: Sequence[bytes],
     max_distance: int = DEFAULT_MAX_DISTANCE,
@@ -145,6 +174,8 @@ def dedupe_pages(
     margin: int = DEFAULT_MARGIN,
     level: int = DEFAULT_LEVEL,
     texts: Sequence[str | None] | None = None,
+    pages: Sequence[PageImage | None] | None = None,
+    fine_ratio: int = DEFAULT_FINE_RATIO,
     backend: str = "auto",
 ) -> PageDedupeResult:
     """Copies among page signatures: within ``max_distance`` hash bits, alike at a second look,
@@ -157,9 +188,14 @@ def dedupe_pages(
     through the text dedupe's difference guard; texts that differ in a number, a date, a
     version, an identifier or a negation keep the two apart whatever the pixels say, and so do
     texts with the same words in another order (more than 3 adjacent word pairs differ).
-    ``near_of``, ``near_look`` and ``near_check`` say which kept page each page was kept apart
-    from, with ``(distance, worst, typical)`` and the check that decided (``"text"`` or
-    ``"grid"``); ``near_reason`` the text check's reason.
+    ``pages`` (one ``PageImage`` or ``None`` per signature, the pages hashed): a near pair the
+    second look finds alike, whose pages do not both have text, gets a **fine look** where the
+    two differ most, on 512 x 512 grids made from the two previews (only for pages in such a
+    pair); one region that stands out from the pair's other differences (``fine_ratio``
+    hundredths of them) keeps the two apart. ``near_of``, ``near_look`` and ``near_check`` say
+    which kept page each page was kept apart from, with ``(distance, worst, typical)`` (the
+    fine look's ``(distance, top, reference)``) and the check that decided (``"text"``,
+    ``"grid"`` or ``"fine"``); ``near_reason`` the text check's reason.
 
     >>> import numpy as np
     >>> page = np.full((200, 160), 255, dtype=np.uint8)
@@ -181,6 +217,13 @@ def dedupe_pages(
             raise InputError(f"texts must be a list of str or None, got {type_name(texts)}")
         words = ["" if t is None else t for t in texts]
     cols = kernels.dedupe_pages_details(
-        hashes, max_distance, factor=factor, margin=margin, level=level, texts=words
+        hashes,
+        max_distance,
+        factor=factor,
+        margin=margin,
+        level=level,
+        texts=words,
+        previews=None if pages is None else previews(pages),
+        fine_ratio=fine_ratio,
     )
     return PageDedupeResult(*cols)

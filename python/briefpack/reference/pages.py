@@ -20,7 +20,9 @@ each 4x4 block of one grid is matched against the other at the best shift within
 ways); the pair is different when the worst block exceeds ``factor`` times the 90th-percentile
 block plus ``margin`` per cell, or the 90th-percentile block exceeds ``level`` per cell (the
 pages differ everywhere). A page duplicates the earliest kept page that passes both; the
-first copy wins.
+first copy wins. With ``previews``, a pair the second look finds alike whose pages do not both
+carry text gets the fine look (``fine_look``): the regions where the grids differ most,
+compared again on ``FINE`` x ``FINE`` area-weighted grids of the previews' content boxes.
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ from .text import words as text_words
 __all__ = [
     "COS",
     "DEFAULT_FACTOR",
+    "DEFAULT_FINE_RATIO",
     "DEFAULT_LEVEL",
     "DEFAULT_MARGIN",
     "DEFAULT_MAX_DISTANCE",
     "DETAIL",
+    "FINE",
     "HASH_BITS",
     "HASH_BYTES",
     "SIGNATURE_BYTES",
@@ -50,6 +54,8 @@ __all__ = [
     "dct_hash",
     "dedupe_pages",
     "detail",
+    "fine_grid",
+    "fine_look",
     "hamming",
     "luma",
     "order_differs",
@@ -71,6 +77,16 @@ SHIFT = 2
 DEFAULT_FACTOR = 4
 DEFAULT_MARGIN = 4
 DEFAULT_LEVEL = 22
+# The fine look (a near pair the second look finds alike, pages without text on both): the
+# FINE_TOP blocks of the largest second-look scores and the FINE_REF next are compared again on
+# FINE x FINE grids of the content boxes, each region at its best shift within FINE_SHIFT fine
+# cells; a region's score is its largest PEAK x PEAK window of absolute differences.
+FINE = 512
+FINE_SHIFT = 8
+PEAK = 4
+FINE_TOP = 4
+FINE_REF = 8
+DEFAULT_FINE_RATIO = 350
 # The order check: two texts with the same words are different when more than ORDER_TOLERANCE
 # of their adjacent word pairs (bigrams) are not in the other text. Moving one block of words
 # elsewhere (a caption or a side note read at another place) changes at most 3 pairs, so such a
@@ -201,23 +217,67 @@ def content_box(gray: bytes, width: int, height: int) -> tuple[int, int, int, in
     return rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
 
 
+def _box_grid(pixels: bytes, width: int, height: int, channels: int, cells: int) -> bytes:
+    gray = _gray(pixels, channels)
+    top, bottom, left, right = content_box(gray, width, height)
+    h, w = bottom - top, right - left
+    cols = [_span(j, cells, w) for j in range(cells)]
+    out = bytearray()
+    for i in range(cells):
+        rows = _span(i, cells, h)
+        starts = [(top + y) * width + left for y in rows]
+        if len(starts) == 1:
+            s0 = starts[0]
+            line = gray[s0 : s0 + w]
+            for c in cols:
+                out.append(sum(line[c.start : c.stop]) // len(c))
+            continue
+        for c in cols:
+            total = sum(sum(gray[s + c.start : s + c.stop]) for s in starts)
+            out.append(total // (len(rows) * len(c)))
+    return bytes(out)
+
+
 def detail(pixels: bytes, width: int, height: int, channels: int) -> bytes:
     """The ``DETAIL`` x ``DETAIL`` box-averaged gray grid of a page's content box.
 
     >>> detail(bytes([0, 255]), 2, 1, 1)[:3], detail(bytes([0, 255]), 2, 1, 1)[-1]
     (b'\\x00\\x00\\x00', 255)
     """
+    return _box_grid(pixels, width, height, channels, DETAIL)
+
+
+def _overlaps(k: int, length: int) -> list[tuple[int, int]]:
+    """The pixels (of a side of ``length``) that fine cell ``k`` overlaps, with the overlap in
+    units of ``1 / FINE`` pixel: the cell is ``[k length, (k + 1) length)``, pixel ``p`` is
+    ``[p FINE, (p + 1) FINE)``."""
+    lo, hi = k * length, (k + 1) * length
+    return [
+        (p, min(hi, (p + 1) * FINE) - max(lo, p * FINE)) for p in range(lo // FINE, -(-hi // FINE))
+    ]
+
+
+def fine_grid(pixels: bytes, width: int, height: int, channels: int) -> bytes:
+    """The ``FINE`` x ``FINE`` grid of a page's content box, area-weighted: each pixel weighs
+    its overlap with the cell (in ``1 / FINE`` pixel units), the value is the floor of the
+    weighted sum over the box's ``h * w``.
+
+    >>> g = fine_grid(bytes([0, 255]), 2, 1, 1)
+    >>> len(g), g[0], g[255], g[256], g[-1]
+    (262144, 0, 0, 255, 255)
+    """
     gray = _gray(pixels, channels)
     top, bottom, left, right = content_box(gray, width, height)
     h, w = bottom - top, right - left
-    cols = [_span(j, DETAIL, w) for j in range(DETAIL)]
+    cols = [_overlaps(j, w) for j in range(FINE)]
+    area = h * w
     out = bytearray()
-    for i in range(DETAIL):
-        rows = _span(i, DETAIL, h)
-        starts = [(top + y) * width + left for y in rows]
-        for c in cols:
-            total = sum(sum(gray[s + c.start : s + c.stop]) for s in starts)
-            out.append(total // (len(rows) * len(c)))
+    for i in range(FINE):
+        colsum = [0] * w
+        for y, wy in _overlaps(i, h):
+            row = gray[(top + y) * width + left : (top + y) * width + right]
+            colsum = [c + wy * p for c, p in zip(colsum, row)]
+        out += bytes(sum(wx * colsum[x] for x, wx in col) // area for col in cols)
     return bytes(out)
 
 
@@ -358,6 +418,17 @@ def _block_scores(a: bytes, b: bytes) -> list[int]:
     return out
 
 
+def _look_scores(a: bytes, b: bytes) -> list[int]:
+    return list(map(max, _block_scores(a, b), _block_scores(b, a)))
+
+
+def _judge(scores: list[int], factor: int, margin: int, level: int) -> tuple[bool, int, int]:
+    ranked = sorted(scores)
+    worst, typical = ranked[-1], ranked[len(ranked) * 9 // 10]
+    cells = BLOCK * BLOCK
+    return worst > factor * typical + margin * cells or typical > level * cells, worst, typical
+
+
 def second_look(a: bytes, b: bytes, factor: int, margin: int, level: int) -> tuple[bool, int, int]:
     """``(different, worst, typical)`` of two detail grids: the largest block score (both ways)
     and the 90th-percentile one; different when ``worst > factor * typical + margin * 16`` or
@@ -366,10 +437,69 @@ def second_look(a: bytes, b: bytes, factor: int, margin: int, level: int) -> tup
     >>> second_look(bytes(DETAIL * DETAIL), bytes(DETAIL * DETAIL), 4, 4, 22)
     (False, 0, 0)
     """
-    scores = sorted(map(max, _block_scores(a, b), _block_scores(b, a)))
-    worst, typical = scores[-1], scores[len(scores) * 9 // 10]
-    cells = BLOCK * BLOCK
-    return worst > factor * typical + margin * cells or typical > level * cells, worst, typical
+    return _judge(_look_scores(a, b), factor, margin, level)
+
+
+def _region_peak(x: bytes, y: bytes, bi: int, bj: int) -> int:
+    """The region of ``x`` under block ``(bi, bj)`` matched against ``y`` at its least-SAD
+    shift within ``FINE_SHIFT`` fine cells (the first in row-major shift order on ties; white,
+    255, past ``y``'s edges); the largest ``PEAK`` x ``PEAK`` window sum of its differences."""
+    size = FINE // (DETAIL // BLOCK)
+    y0, x0 = bi * size, bj * size
+    s = FINE_SHIFT
+    rows = [x[(y0 + r) * FINE + x0 : (y0 + r) * FINE + x0 + size] for r in range(size)]
+
+    def other(r: int, dx: int) -> bytes:
+        """Row ``r`` of ``y`` from column ``x0 + dx``, ``size`` cells, white outside."""
+        if r < 0 or r >= FINE:
+            return bytes([255]) * size
+        lo, hi = x0 + dx, x0 + dx + size
+        line = y[r * FINE + max(0, lo) : r * FINE + min(FINE, hi)]
+        return bytes([255]) * max(0, -lo) + line + bytes([255]) * max(0, hi - FINE)
+
+    best: tuple[int, int, int] | None = None
+    for dy in range(-s, s + 1):
+        for dx in range(-s, s + 1):
+            total = 0
+            for r, row in enumerate(rows):
+                total += sum(map(abs, map(sub, row, other(y0 + r + dy, dx))))
+            if best is None or total < best[0]:
+                best = (total, dy, dx)
+    assert best is not None
+    _, dy, dx = best
+    diff = [list(map(abs, map(sub, row, other(y0 + r + dy, dx)))) for r, row in enumerate(rows)]
+    peak = 0
+    for r in range(size - PEAK + 1):
+        for c in range(size - PEAK + 1):
+            peak = max(peak, sum(sum(d[c : c + PEAK]) for d in diff[r : r + PEAK]))
+    return peak
+
+
+def fine_look(
+    scores: Sequence[int], fa: bytes, fb: bytes, fine_ratio: int
+) -> tuple[bool, int, int]:
+    """``(different, top, reference)`` of a pair the second look found alike, from its block
+    ``scores`` and the two fine grids: the blocks ranked by score (largest first, the lower
+    index on ties), the ``FINE_TOP`` first and the ``FINE_REF`` next compared again on the fine
+    grids (both ways, the larger); ``top`` the largest of the first, ``reference`` the median
+    of the next (the two middle ones' mean, rounded down). Different when ``100 top >
+    fine_ratio (reference + 16 PEAK^2)``: one place stands out.
+
+    >>> g = bytes(FINE * FINE)
+    >>> fine_look([0] * 1024, g, g, DEFAULT_FINE_RATIO)
+    (False, 0, 0)
+    """
+    order = sorted(range(len(scores)), key=lambda k: (-scores[k], k))
+    blocks = DETAIL // BLOCK
+    peaks = []
+    for k in order[: FINE_TOP + FINE_REF]:
+        bi, bj = divmod(k, blocks)
+        peaks.append(max(_region_peak(fa, fb, bi, bj), _region_peak(fb, fa, bi, bj)))
+    top = max(peaks[:FINE_TOP])
+    rest = sorted(peaks[FINE_TOP:])
+    reference = (rest[FINE_REF // 2 - 1] + rest[FINE_REF // 2]) // 2
+    cells = PEAK * PEAK
+    return 100 * top > fine_ratio * (reference + 16 * cells), top, reference
 
 
 def _check_signatures(hashes: Sequence[bytes]) -> None:
@@ -397,6 +527,45 @@ def _page_texts(texts: Sequence[str] | None, pages: int) -> list[str] | None:
             "per page ('' for a page without text)"
         )
     return words
+
+
+def _previews(
+    previews: Sequence[tuple[int, int, bytes] | None] | None, pages: int
+) -> list[tuple[int, int, bytes] | None] | None:
+    """``dedupe_pages``' ``previews`` checked (one ``(width, height, pixels)`` or ``None`` per
+    page), or None."""
+    if previews is None:
+        return None
+    if isinstance(previews, (str, bytes)) or not isinstance(previews, Sequence):
+        raise InputError(
+            f"previews must be a list of (width, height, pixels) or None, got {type_name(previews)}"
+        )
+    out: list[tuple[int, int, bytes] | None] = []
+    for i, p in enumerate(previews):
+        if p is None:
+            out.append(None)
+            continue
+        if not isinstance(p, tuple) or len(p) != 3:
+            raise InputError(
+                f"previews[{i}] must be (width, height, pixels) or None, got {type_name(p)}"
+            )
+        w = check_count(f"previews[{i}] width", p[0], minimum=1)
+        h = check_count(f"previews[{i}] height", p[1], minimum=1)
+        if not isinstance(p[2], bytes):
+            raise InputError(
+                f"previews[{i}] must be (width, height, pixels) or None, got {type_name(p)}"
+            )
+        if w * h != len(p[2]):
+            raise InputError(
+                f"previews[{i}]: width * height is not the {len(p[2])} bytes of its pixels"
+            )
+        out.append((w, h, p[2]))
+    if len(out) != pages:
+        raise InputError(
+            f"previews has {len(out)} entries but hashes has {pages}; pass one preview per page "
+            "(None for a page without)"
+        )
+    return out
 
 
 def order_differs(a: str, b: str) -> str | None:
@@ -444,6 +613,8 @@ def dedupe_pages(
     level: int = DEFAULT_LEVEL,
     details: bool = False,
     texts: Sequence[str] | None = None,
+    previews: Sequence[tuple[int, int, bytes] | None] | None = None,
+    fine_ratio: int = DEFAULT_FINE_RATIO,
 ) -> (
     DedupeResult
     | tuple[
@@ -479,7 +650,10 @@ def dedupe_pages(
     fac = check_count("factor", factor, minimum=0)
     mar = check_count("margin", margin, minimum=0)
     lev = check_count("level", level, minimum=0)
+    ratio = check_count("fine_ratio", fine_ratio, minimum=0)
     words = _page_texts(texts, len(hashes))
+    views = _previews(previews, len(hashes))
+    fine: dict[int, bytes] = {}
     guard = Guard(words) if words is not None else None
     kept: list[int] = []
     n = len(hashes)
@@ -494,7 +668,8 @@ def dedupe_pages(
             d = hamming(h[:HASH_BYTES], hashes[k][:HASH_BYTES])
             if d > limit:
                 continue
-            if guard is not None and words is not None and words[i] and words[k]:
+            both_text = words is not None and bool(words[i]) and bool(words[k])
+            if guard is not None and words is not None and both_text:
                 why = guard(k, i)
                 if why is None:
                     why = order_differs(words[k], words[i])
@@ -502,13 +677,22 @@ def dedupe_pages(
                     if near[i] is None:
                         near[i], look[i], check[i], because[i] = k, (d, 0, 0), "text", why
                     continue
-            different, worst, typical = second_look(
-                hashes[k][HASH_BYTES:], h[HASH_BYTES:], fac, mar, lev
-            )
+            scores = _look_scores(hashes[k][HASH_BYTES:], h[HASH_BYTES:])
+            different, worst, typical = _judge(scores, fac, mar, lev)
             if different:
                 if near[i] is None:
                     near[i], look[i], check[i] = k, (d, worst, typical), "grid"
                 continue
+            if views is not None and not both_text and views[k] and views[i]:
+                for j in (k, i):
+                    if j not in fine:
+                        w, ht, px = views[j]  # type: ignore[misc]
+                        fine[j] = fine_grid(px, w, ht, 1)
+                different, top, reference = fine_look(scores, fine[k], fine[i], ratio)
+                if different:
+                    if near[i] is None:
+                        near[i], look[i], check[i] = k, (d, top, reference), "fine"
+                    continue
             dup[i], sim[i] = k, 1.0 - d / HASH_BITS
             break
         if dup[i] is None:
