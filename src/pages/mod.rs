@@ -74,6 +74,10 @@ pub const PEAK: usize = 4;
 pub const FINE_TOP: usize = 4;
 /// Regions after those that give the pair's reference (their median).
 pub const FINE_REF: usize = 8;
+/// Fine grids kept per call (`FINE * FINE` bytes each: 64 MiB in all); past that a kept page's
+/// grid is made again for each pair that needs it (the decisions do not depend on it). A
+/// dropped page's grid is freed at once.
+pub const FINE_CACHE: usize = 256;
 /// The default fine-look `fine_ratio`, in hundredths: the top region against the reference
 /// (see `docs/pages.md` for how it was chosen).
 pub const DEFAULT_FINE_RATIO: u64 = 350;
@@ -813,7 +817,9 @@ pub fn order_differs(a: &str, b: &str) -> Option<String> {
 ///
 /// `previews` (one per page, `None` for a page without): a near pair that the second look finds
 /// alike and whose pages do not both have text gets the fine look ([`fine_look`]) when both
-/// have a preview; the fine grids are made when a page is first in such a pair, once per call.
+/// have a preview; the fine grids are made when a page is first in such a pair, once per call
+/// for at most [`FINE_CACHE`] pages at a time (a dropped page's is freed; past the cap a grid is
+/// made again for each pair), so memory stays bounded whatever the number of pages.
 #[must_use]
 pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
     signatures: &[H],
@@ -821,6 +827,19 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
     look: Look,
     texts: Option<&[S]>,
     previews: Option<&[Option<Preview<'_>>]>,
+) -> PageDedupe {
+    dedupe_capped(signatures, max_distance, look, texts, previews, FINE_CACHE)
+}
+
+/// [`dedupe`] with at most `cap` fine grids kept at a time (the tests check that the cap
+/// changes no decision).
+fn dedupe_capped<H: AsRef<[u8]>, S: AsRef<str>>(
+    signatures: &[H],
+    max_distance: u64,
+    look: Look,
+    texts: Option<&[S]>,
+    previews: Option<&[Option<Preview<'_>>]>,
+    cap: usize,
 ) -> PageDedupe {
     let n = signatures.len();
     let mut out = PageDedupe {
@@ -834,6 +853,7 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
     let has_text = |i: usize| texts.is_some_and(|t| !t[i].as_ref().is_empty());
     let preview = |i: usize| previews.and_then(|p| p[i]);
     let mut fine: Vec<Option<Vec<u8>>> = vec![None; n];
+    let mut cached = 0usize; // grids in `fine`, at most `cap`
     let mut kept: Vec<usize> = Vec::new();
     for (i, s) in signatures.iter().enumerate() {
         let s = s.as_ref();
@@ -870,12 +890,21 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
                 continue;
             }
             if let (false, Some(pk), Some(pi)) = (both_text, preview(k), preview(i)) {
-                for (j, p) in [(k, pk), (i, pi)] {
+                let mut spare: [Option<Vec<u8>>; 2] = [None, None];
+                for (slot, (j, p)) in [(k, pk), (i, pi)].into_iter().enumerate() {
                     if fine[j].is_none() {
-                        fine[j] = Some(fine_grid(p.pixels, p.width, p.height, 1));
+                        let grid = fine_grid(p.pixels, p.width, p.height, 1);
+                        if cached < cap {
+                            fine[j] = Some(grid);
+                            cached += 1;
+                        } else {
+                            spare[slot] = Some(grid);
+                        }
                     }
                 }
-                if let (Some(fk), Some(fi)) = (&fine[k], &fine[i]) {
+                let fk = fine[k].as_deref().or(spare[0].as_deref());
+                let fi = fine[i].as_deref().or(spare[1].as_deref());
+                if let (Some(fk), Some(fi)) = (fk, fi) {
                     let (different, top, reference) = fine_look(&scores, fk, fi, look);
                     if different {
                         if out.near_of[i].is_none() {
@@ -893,6 +922,8 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
         }
         if out.dedupe.duplicate_of[i].is_none() {
             kept.push(i);
+        } else if fine[i].take().is_some() {
+            cached -= 1; // a dropped page is never compared again
         }
     }
     out
@@ -1025,6 +1056,47 @@ mod tests {
         let with = dedupe(&sigs, HASH_BITS as u64, LOOK, None::<&[&str]>, Some(&views));
         assert_eq!(with.dedupe.duplicate_of, [None, Some(0), None]);
         assert_eq!(with.near_check[2], Some(Check::Fine));
+    }
+
+    #[test]
+    fn the_fine_grid_cap_changes_no_decision() {
+        let (w, h) = (600, 750);
+        let a = page(w, h, [50, 60, 550, 690], 2);
+        let mut pages = vec![a.clone()];
+        for e in 0..5usize {
+            let mut edit = a.clone();
+            for y in 300 + 40 * e..305 + 40 * e {
+                for x in 250..254 {
+                    edit[y * w + x] = 255 - edit[y * w + x];
+                }
+            }
+            pages.push(edit);
+            pages.push(a.clone());
+        }
+        let sigs: Vec<Signature> = pages.iter().map(|p| signature(p, w, h, 1)).collect();
+        let views: Vec<Option<Preview<'_>>> = pages
+            .iter()
+            .map(|p| {
+                Some(Preview {
+                    pixels: p,
+                    width: w,
+                    height: h,
+                })
+            })
+            .collect();
+        let bits = HASH_BITS as u64;
+        let full = dedupe(&sigs, bits, LOOK, None::<&[&str]>, Some(&views));
+        assert!(full.near_check.contains(&Some(Check::Fine)));
+        for cap in [0, 1, 2] {
+            let got = dedupe_capped(&sigs, bits, LOOK, None::<&[&str]>, Some(&views), cap);
+            assert_eq!(
+                got.dedupe.duplicate_of, full.dedupe.duplicate_of,
+                "cap {cap}"
+            );
+            assert_eq!(got.near_of, full.near_of, "cap {cap}");
+            assert_eq!(got.near_look, full.near_look, "cap {cap}");
+            assert_eq!(got.near_check, full.near_check, "cap {cap}");
+        }
     }
 
     #[test]

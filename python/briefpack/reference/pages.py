@@ -87,6 +87,10 @@ PEAK = 4
 FINE_TOP = 4
 FINE_REF = 8
 DEFAULT_FINE_RATIO = 350
+# Fine grids kept per call (256 KB each); past that a kept page's grid is made again for each
+# pair that needs it, and a dropped page's is freed at once: memory stays bounded (the
+# decisions do not depend on it).
+FINE_CACHE = 256
 # The order check: two texts with the same words are different when more than ORDER_TOLERANCE
 # of their adjacent word pairs (bigrams) are not in the other text. Moving one block of words
 # elsewhere (a caption or a side note read at another place) changes at most 3 pairs, so such a
@@ -684,11 +688,16 @@ def dedupe_pages(
                     near[i], look[i], check[i] = k, (d, worst, typical), "grid"
                 continue
             if views is not None and not both_text and views[k] and views[i]:
+                grids = []
                 for j in (k, i):
-                    if j not in fine:
+                    grid = fine.get(j)
+                    if grid is None:
                         w, ht, px = views[j]  # type: ignore[misc]
-                        fine[j] = fine_grid(px, w, ht, 1)
-                different, top, reference = fine_look(scores, fine[k], fine[i], ratio)
+                        grid = fine_grid(px, w, ht, 1)
+                        if len(fine) < FINE_CACHE:
+                            fine[j] = grid
+                    grids.append(grid)
+                different, top, reference = fine_look(scores, grids[0], grids[1], ratio)
                 if different:
                     if near[i] is None:
                         near[i], look[i], check[i] = k, (d, top, reference), "fine"
@@ -697,6 +706,8 @@ def dedupe_pages(
             break
         if dup[i] is None:
             kept.append(i)
+        else:
+            fine.pop(i, None)  # a dropped page is never compared again
     if details:
         return kept, dup, sim, near, look, check, because
     return DedupeResult(kept, dup, sim)
