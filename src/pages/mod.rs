@@ -1025,6 +1025,23 @@ mod tests {
         assert_eq!((g[256 * FINE], g[FINE * FINE - 1]), (30, 120));
     }
 
+    /// One preview per page, all `w` x `h` gray.
+    fn previews_of<'a>(
+        pages: impl Iterator<Item = &'a [u8]>,
+        w: usize,
+        h: usize,
+    ) -> Vec<Option<Preview<'a>>> {
+        pages
+            .map(|pixels| {
+                Some(Preview {
+                    pixels,
+                    width: w,
+                    height: h,
+                })
+            })
+            .collect()
+    }
+
     #[test]
     fn the_fine_look_keeps_one_changed_glyph_apart_that_the_second_look_lets_pass() {
         let (w, h) = (1200, 1500);
@@ -1041,16 +1058,7 @@ mod tests {
         }
         let pages = [&a, &noisy, &edit];
         let sigs: Vec<Signature> = pages.iter().map(|p| signature(p, w, h, 1)).collect();
-        let views: Vec<Option<Preview<'_>>> = pages
-            .iter()
-            .map(|p| {
-                Some(Preview {
-                    pixels: p,
-                    width: w,
-                    height: h,
-                })
-            })
-            .collect();
+        let views = previews_of(pages.iter().map(|p| p.as_slice()), w, h);
         let without = dedupe(&sigs, HASH_BITS as u64, LOOK, None::<&[&str]>, None);
         assert_eq!(without.dedupe.duplicate_of, [None, Some(0), Some(0)]);
         let with = dedupe(&sigs, HASH_BITS as u64, LOOK, None::<&[&str]>, Some(&views));
@@ -1074,16 +1082,7 @@ mod tests {
             pages.push(a.clone());
         }
         let sigs: Vec<Signature> = pages.iter().map(|p| signature(p, w, h, 1)).collect();
-        let views: Vec<Option<Preview<'_>>> = pages
-            .iter()
-            .map(|p| {
-                Some(Preview {
-                    pixels: p,
-                    width: w,
-                    height: h,
-                })
-            })
-            .collect();
+        let views = previews_of(pages.iter().map(Vec::as_slice), w, h);
         let bits = HASH_BITS as u64;
         let full = dedupe(&sigs, bits, LOOK, None::<&[&str]>, Some(&views));
         assert!(full.near_check.contains(&Some(Check::Fine)));

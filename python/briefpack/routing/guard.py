@@ -30,6 +30,18 @@ def _sre() -> tuple[Any, Any]:
     return _parser, _constants
 
 
+def _groups(op: Any, av: Any, c: Any) -> list[Any] | None:
+    """The parsed sequences inside one node of a parsed pattern that groups others (a group,
+    an alternation, a lookaround), or None for any other node."""
+    if op == c.SUBPATTERN:
+        return [av[-1]]
+    if op == c.BRANCH:
+        return list(av[1])
+    if op in (c.ASSERT, c.ASSERT_NOT):
+        return [av[1]]
+    return None
+
+
 def _repeats(node: Any, c: Any) -> tuple[bool, bool]:
     """(has an unbounded repeat, has an unbounded repeat of something that itself has one)
     in a parsed pattern. Possessive repeats and atomic groups never backtrack into their body
@@ -44,15 +56,7 @@ def _repeats(node: Any, c: Any) -> tuple[bool, bool]:
             unbounded = unbounded or inner_unbounded
             nested = nested or inner_nested
             continue
-        if op == c.SUBPATTERN:
-            bodies = [av[-1]]
-        elif op == c.BRANCH:
-            bodies = list(av[1])
-        elif op in (c.ASSERT, c.ASSERT_NOT):
-            bodies = [av[1]]
-        else:
-            continue
-        for body in bodies:
+        for body in _groups(op, av, c) or []:
             u, n = _repeats(body, c)
             unbounded, nested = unbounded or u, nested or n
     return unbounded, nested

@@ -15,7 +15,7 @@ from typing import Any
 from .._checks import type_name
 from .._route import KINDS
 from ..errors import InputError
-from .guard import _GATE_CHARS, _branches, _gate, _sre, pathological
+from .guard import _GATE_CHARS, _branches, _gate, _groups, _sre, pathological
 from .rules import ROUTE_RULE_SETS, Rule
 
 __all__: list[str] = []
@@ -119,19 +119,12 @@ def _splittable(compiled: re.Pattern[str]) -> bool:
         for op, av in seq:
             if op in (c.GROUPREF, c.GROUPREF_EXISTS):
                 return True
-            if op == c.SUBPATTERN:
-                bodies = [av[-1]]
-            elif op == c.BRANCH:
-                bodies = list(av[1])
-            elif op in (c.ASSERT, c.ASSERT_NOT):
-                bodies = [av[1]]
-            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, possessive):
+            bodies = _groups(op, av, c)
+            if bodies is None and op in (c.MAX_REPEAT, c.MIN_REPEAT, possessive):
                 bodies = [av[2]]
-            elif op == atomic:
+            elif bodies is None and op == atomic:
                 bodies = [av]
-            else:
-                continue
-            if any(refs(body) for body in bodies):
+            if any(refs(body) for body in bodies or []):
                 return True
         return False
 
