@@ -45,18 +45,26 @@ def test_the_cache_is_bounded() -> None:
     assert embed.calls[1] == ["q", "sso"]  # "pro" was kept (most recent), "sso" dropped
 
 
-def test_it_compresses_as_a_sentence_scorer() -> None:
-    embed = Embedder()
-    text = "SSO is on Pro. Billing is monthly. Seats cost extra."
+TEXT = "SSO is on Pro. Billing is monthly. Seats cost extra."
+
+
+def _compressed(scorer: Any, backend: str = "auto") -> str:
+    """The one source of "Is SSO on Pro?" (``TEXT``), compressed with ``scorer``."""
     result = bp.assemble(
         "Is SSO on Pro?",
-        [{"id": "a", "text": text}],
+        [{"id": "a", "text": TEXT}],
         budget=400,
         tokenizer="approx",
         compress="all",
-        sentence_scorer=embedding_scorer(embed),
+        backend=backend,
+        sentence_scorer=scorer,
     )
-    assert result.sources[0].chunk.text == "SSO is on Pro."
+    return result.sources[0].chunk.text
+
+
+def test_it_compresses_as_a_sentence_scorer() -> None:
+    embed = Embedder()
+    assert _compressed(embedding_scorer(embed)) == "SSO is on Pro."
     assert len(embed.calls) == 1
 
 
@@ -145,20 +153,10 @@ def test_compress_all_cuts_below_the_floor_on_both_backends(backend: str) -> Non
         "Billing is monthly.": [0.2, 1.0],
         "Seats cost extra.": [0.7, 0.7],
     }
-    text = "SSO is on Pro. Billing is monthly. Seats cost extra."
 
     def cut(share: float) -> str:
-        result = bp.assemble(
-            "Is SSO on Pro?",
-            [{"id": "a", "text": text}],
-            budget=400,
-            tokenizer="approx",
-            compress="all",
-            backend=backend,
-            sentence_scorer=embedding_scorer(_fixed(vectors), cut=share),
-        )
-        return result.sources[0].chunk.text
+        return _compressed(embedding_scorer(_fixed(vectors), cut=share), backend=backend)
 
-    assert cut(0) == text  # every cosine is above 0: nothing is cut
+    assert cut(0) == TEXT  # every cosine is above 0: nothing is cut
     assert cut(0.5) == "SSO is on Pro. … Seats cost extra."  # 0.71 > 0.5 * 0.995 > 0.20
     assert cut(0.8) == "SSO is on Pro."
