@@ -831,6 +831,28 @@ pub fn dedupe<H: AsRef<[u8]>, S: AsRef<str>>(
     dedupe_capped(signatures, max_distance, look, texts, previews, FINE_CACHE)
 }
 
+/// Makes page `j`'s fine grid if `fine` lacks it: kept in `fine` while fewer than `cap` are
+/// (`cached` counts them), else returned for this pair alone.
+fn fine_of(
+    fine: &mut [Option<Vec<u8>>],
+    cached: &mut usize,
+    cap: usize,
+    j: usize,
+    p: Preview<'_>,
+) -> Option<Vec<u8>> {
+    if fine[j].is_some() {
+        return None;
+    }
+    let grid = fine_grid(p.pixels, p.width, p.height, 1);
+    if *cached < cap {
+        fine[j] = Some(grid);
+        *cached += 1;
+        None
+    } else {
+        Some(grid)
+    }
+}
+
 /// [`dedupe`] with at most `cap` fine grids kept at a time (the tests check that the cap
 /// changes no decision).
 fn dedupe_capped<H: AsRef<[u8]>, S: AsRef<str>>(
@@ -890,20 +912,10 @@ fn dedupe_capped<H: AsRef<[u8]>, S: AsRef<str>>(
                 continue;
             }
             if let (false, Some(pk), Some(pi)) = (both_text, preview(k), preview(i)) {
-                let mut spare: [Option<Vec<u8>>; 2] = [None, None];
-                for (slot, (j, p)) in [(k, pk), (i, pi)].into_iter().enumerate() {
-                    if fine[j].is_none() {
-                        let grid = fine_grid(p.pixels, p.width, p.height, 1);
-                        if cached < cap {
-                            fine[j] = Some(grid);
-                            cached += 1;
-                        } else {
-                            spare[slot] = Some(grid);
-                        }
-                    }
-                }
-                let fk = fine[k].as_deref().or(spare[0].as_deref());
-                let fi = fine[i].as_deref().or(spare[1].as_deref());
+                let spare_k = fine_of(&mut fine, &mut cached, cap, k, pk);
+                let spare_i = fine_of(&mut fine, &mut cached, cap, i, pi);
+                let fk = fine[k].as_deref().or(spare_k.as_deref());
+                let fi = fine[i].as_deref().or(spare_i.as_deref());
                 if let (Some(fk), Some(fi)) = (fk, fi) {
                     let (different, top, reference) = fine_look(&scores, fk, fi, look);
                     if different {

@@ -608,6 +608,20 @@ def order_differs(a: str, b: str) -> str | None:
     return f"the same words in another order ({moved} of {len(pa)} word pairs differ)"
 
 
+def _fine_of(
+    j: int, views: Sequence[tuple[int, int, bytes] | None], fine: dict[int, bytes]
+) -> bytes:
+    """Page ``j``'s fine grid, from ``fine`` or made from its preview (kept in ``fine`` while
+    it holds fewer than ``FINE_CACHE`` grids)."""
+    grid = fine.get(j)
+    if grid is None:
+        w, ht, px = views[j]  # type: ignore[misc]
+        grid = fine_grid(px, w, ht, 1)
+        if len(fine) < FINE_CACHE:
+            fine[j] = grid
+    return grid
+
+
 def dedupe_pages(
     hashes: Sequence[bytes],
     max_distance: int = DEFAULT_MAX_DISTANCE,
@@ -637,10 +651,14 @@ def dedupe_pages(
     text dedupe's difference guard (``reference.guard``): texts that differ in a number, a date,
     a version, an identifier or a negation keep the pair apart whatever the pixels say.
 
+    With ``previews`` (one ``(width, height, gray pixels)`` or ``None`` per page) a near pair the
+    second look finds alike, whose pages do not both have text, gets the fine look
+    (``fine_look``, ``fine_ratio``) on the two pages' fine grids.
+
     With ``details=True`` the columns also hold, per page, the earliest kept page it was kept
     apart from (``near_of``), that pair's ``(distance, worst, typical)`` (``worst`` and
-    ``typical`` 0 when the text decided), the check that decided (``"text"`` or ``"grid"``) and
-    the text check's reason.
+    ``typical`` 0 when the text decided; the fine look's ``(distance, top, reference)``), the
+    check that decided (``"text"``, ``"grid"`` or ``"fine"``) and the text check's reason.
 
     >>> a = bytes(SIGNATURE_BYTES)
     >>> dedupe_pages([a, bytes([1]) + a[1:]])
@@ -688,15 +706,7 @@ def dedupe_pages(
                     near[i], look[i], check[i] = k, (d, worst, typical), "grid"
                 continue
             if views is not None and not both_text and views[k] and views[i]:
-                grids = []
-                for j in (k, i):
-                    grid = fine.get(j)
-                    if grid is None:
-                        w, ht, px = views[j]  # type: ignore[misc]
-                        grid = fine_grid(px, w, ht, 1)
-                        if len(fine) < FINE_CACHE:
-                            fine[j] = grid
-                    grids.append(grid)
+                grids = [_fine_of(j, views, fine) for j in (k, i)]
                 different, top, reference = fine_look(scores, grids[0], grids[1], ratio)
                 if different:
                     if near[i] is None:
