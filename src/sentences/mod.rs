@@ -79,6 +79,8 @@ const NEVER_END: &[&str] = &[
 ];
 /// Abbreviations that end a sentence only before an upper-case word.
 const MAYBE_END: &[&str] = &["etc", "Jr", "Sr", "al", "Bros", "Ph.D"];
+/// Opening brackets: after an abbreviation that may end a sentence, they continue it.
+const BRACKETS: &[char] = &['(', '[', '\u{ff08}', '\u{ff3b}'];
 /// First words that make a sentence continue the one before it.
 const CONTINUATIONS: &[&str] = &[
     "it",
@@ -232,6 +234,21 @@ fn next_is_upper(t: &[char], k: usize) -> bool {
     m < n && has_lower(t[m])
 }
 
+/// After an abbreviation that may end a sentence: whether the next word on this line starts
+/// one. As `next_is_upper`, except that a word opening with a bracket continues the sentence
+/// ("Edward Wood Jr. (October 10, 1924 - ...)").
+fn next_starts_sentence(t: &[char], k: usize) -> bool {
+    let n = t.len();
+    let mut m = k;
+    while m < n && is_space(t[m]) && !LINE_BREAKS.contains(&t[m]) {
+        m += 1;
+    }
+    if m < n && BRACKETS.contains(&t[m]) {
+        return false;
+    }
+    next_is_upper(t, k)
+}
+
 /// Whether the stops `t[i..j]` and the closers `t[j..k]` end the sentence that began at `start`.
 fn ends(t: &[char], start: usize, i: usize, j: usize, k: usize) -> bool {
     let run = &t[i..j];
@@ -252,8 +269,12 @@ fn ends(t: &[char], start: usize, i: usize, j: usize, k: usize) -> bool {
         {
             return false;
         }
-        if in_list(word, MAYBE_END) || is_initialism(word) {
-            return next_is_upper(t, k);
+        // A single lower-case letter ("c. 80", "p. 12") ends only before a capital, like "etc".
+        if in_list(word, MAYBE_END)
+            || is_initialism(word)
+            || (word.len() == 1 && word[0].is_ascii_lowercase())
+        {
+            return next_starts_sentence(t, k);
         }
         return true;
     }

@@ -27,11 +27,13 @@ from .._types import SentenceSpans
 from .text import CLASSES, LOWER, WHITESPACE, WORD, words
 
 __all__ = [
+    "BRACKETS",
     "CLOSERS",
     "CONTINUATIONS",
     "FIRM_STOPS",
     "K1",
     "LINE_BREAKS",
+    "LOWER_LETTERS",
     "MAYBE_END",
     "NEVER_END",
     "OPENERS",
@@ -88,6 +90,11 @@ company forms ("KKR & Co. L.P.", "Acme Inc. Ltd."); so do single upper-case lett
 Tolkien") and upper-case initialisms ("U.S", "L.P", "S.A")."""
 
 MAYBE_END = frozenset(["etc", "Jr", "Sr", "al", "Bros", "Ph.D"])
+#: Single lower-case letters ("c. 80 - c. 150 AD", "p. 12"): they end a sentence only before a
+#: capital, like "etc".
+LOWER_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+#: Opening brackets: after an abbreviation they continue the sentence.
+BRACKETS = frozenset("([\uff08\uff3b")
 """Abbreviations that end a sentence only when the next word starts with an upper-case letter;
 so do the other initialisms, such as "p.m" and "S.p.A" (single letters joined by dots, not all
 upper-case)."""
@@ -197,6 +204,19 @@ def _next_is_upper(text: str, k: int) -> bool:
     return m < n and _upper(text[m])
 
 
+def _next_starts_sentence(text: str, k: int) -> bool:
+    """After an abbreviation that may end a sentence: whether the next word on this line starts
+    one. Like ``_next_is_upper``, except that a word opening with a bracket continues the
+    sentence ("Edward Wood Jr. (October 10, 1924 - ...)", "the U.S. (as of 2020)")."""
+    m = k
+    n = len(text)
+    while m < n and _space(text[m]) and text[m] not in LINE_BREAKS:
+        m += 1
+    if m < n and text[m] in BRACKETS:
+        return False
+    return _next_is_upper(text, k)
+
+
 def _ends(text: str, start: int, i: int, j: int, k: int) -> bool:
     """Whether the stops ``text[i:j]`` and the closers ``text[j:k]`` end the sentence."""
     run = text[i:j]
@@ -208,8 +228,8 @@ def _ends(text: str, start: int, i: int, j: int, k: int) -> bool:
         word = _word_before(text, start, i)
         if word in NEVER_END or (len(word) == 1 and _upper(word)) or _is_upper_initialism(word):
             return False
-        if word in MAYBE_END or _is_initialism(word):
-            return _next_is_upper(text, k)
+        if word in MAYBE_END or _is_initialism(word) or word in LOWER_LETTERS:
+            return _next_starts_sentence(text, k)
         return True
     if all(c in ".\u2026" for c in run):  # an ellipsis: "..." or "…"
         return _next_is_upper(text, k)
