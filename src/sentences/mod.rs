@@ -217,14 +217,20 @@ fn is_upper_initialism(word: &[char]) -> bool {
     is_initialism(word) && word.iter().step_by(2).all(|&c| has_lower(c))
 }
 
+/// The index of the first character at or after `k` that is not a space on this line.
+fn skip_line_spaces(t: &[char], k: usize) -> usize {
+    let mut m = k;
+    while m < t.len() && is_space(t[m]) && !LINE_BREAKS.contains(&t[m]) {
+        m += 1;
+    }
+    m
+}
+
 /// Whether the next word on this line (past spaces and openers) starts upper-case; the end of
 /// the line counts as yes.
 fn next_is_upper(t: &[char], k: usize) -> bool {
     let n = t.len();
-    let mut m = k;
-    while m < n && is_space(t[m]) && !LINE_BREAKS.contains(&t[m]) {
-        m += 1;
-    }
+    let mut m = skip_line_spaces(t, k);
     if m == n || LINE_BREAKS.contains(&t[m]) {
         return true;
     }
@@ -238,15 +244,11 @@ fn next_is_upper(t: &[char], k: usize) -> bool {
 /// one. As `next_is_upper`, except that a word opening with a bracket continues the sentence
 /// ("Edward Wood Jr. (October 10, 1924 - ...)").
 fn next_starts_sentence(t: &[char], k: usize) -> bool {
-    let n = t.len();
-    let mut m = k;
-    while m < n && is_space(t[m]) && !LINE_BREAKS.contains(&t[m]) {
-        m += 1;
-    }
-    if m < n && BRACKETS.contains(&t[m]) {
+    let m = skip_line_spaces(t, k);
+    if m < t.len() && BRACKETS.contains(&t[m]) {
         return false;
     }
-    next_is_upper(t, k)
+    next_is_upper(t, m)
 }
 
 /// Whether the stops `t[i..j]` and the closers `t[j..k]` end the sentence that began at `start`.

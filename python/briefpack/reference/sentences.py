@@ -90,14 +90,14 @@ company forms ("KKR & Co. L.P.", "Acme Inc. Ltd."); so do single upper-case lett
 Tolkien") and upper-case initialisms ("U.S", "L.P", "S.A")."""
 
 MAYBE_END = frozenset(["etc", "Jr", "Sr", "al", "Bros", "Ph.D"])
+"""Abbreviations that end a sentence only when the next word starts with an upper-case letter;
+so do the other initialisms, such as "p.m" and "S.p.A" (single letters joined by dots, not all
+upper-case)."""
 #: Single lower-case letters ("c. 80 - c. 150 AD", "p. 12"): they end a sentence only before a
 #: capital, like "etc".
 LOWER_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
 #: Opening brackets: after an abbreviation they continue the sentence.
 BRACKETS = frozenset("([\uff08\uff3b")
-"""Abbreviations that end a sentence only when the next word starts with an upper-case letter;
-so do the other initialisms, such as "p.m" and "S.p.A" (single letters joined by dots, not all
-upper-case)."""
 
 # fmt: off
 CONTINUATIONS = frozenset([
@@ -190,13 +190,20 @@ def _is_upper_initialism(word: str) -> bool:
     return _is_initialism(word) and all(_upper(c) for c in word[0::2])
 
 
-def _next_is_upper(text: str, k: int) -> bool:
-    """Whether the next word on this line (past spaces and openers) starts upper-case; the end
-    of the line counts as yes."""
+def _skip_line_spaces(text: str, k: int) -> int:
+    """The index of the first character at or after ``k`` that is not a space on this line."""
     n = len(text)
     m = k
     while m < n and _space(text[m]) and text[m] not in LINE_BREAKS:
         m += 1
+    return m
+
+
+def _next_is_upper(text: str, k: int) -> bool:
+    """Whether the next word on this line (past spaces and openers) starts upper-case; the end
+    of the line counts as yes."""
+    n = len(text)
+    m = _skip_line_spaces(text, k)
     if m == n or text[m] in LINE_BREAKS:
         return True
     while m < n and text[m] in OPENERS:
@@ -208,13 +215,10 @@ def _next_starts_sentence(text: str, k: int) -> bool:
     """After an abbreviation that may end a sentence: whether the next word on this line starts
     one. Like ``_next_is_upper``, except that a word opening with a bracket continues the
     sentence ("Edward Wood Jr. (October 10, 1924 - ...)", "the U.S. (as of 2020)")."""
-    m = k
-    n = len(text)
-    while m < n and _space(text[m]) and text[m] not in LINE_BREAKS:
-        m += 1
-    if m < n and text[m] in BRACKETS:
+    m = _skip_line_spaces(text, k)
+    if m < len(text) and text[m] in BRACKETS:
         return False
-    return _next_is_upper(text, k)
+    return _next_is_upper(text, m)
 
 
 def _ends(text: str, start: int, i: int, j: int, k: int) -> bool:
