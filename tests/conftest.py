@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,15 @@ CORPUS = SHARED / "corpus" / "passages.jsonl.gz"
 
 if "TIKTOKEN_CACHE_DIR" not in os.environ and TIKTOKEN_DIR.is_dir():
     os.environ["TIKTOKEN_CACHE_DIR"] = str(TIKTOKEN_DIR)
+
+
+def param_id(value: object) -> str:
+    """A test id from ``repr(value)`` without memory addresses ("<... at 0x7f...>").
+
+    Ids must be the same in every process that collects the suite (pytest-xdist's workers
+    compare them), so an id never carries an address.
+    """
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))[:60]
 
 
 def _has_rust() -> bool:

@@ -15,7 +15,7 @@ import strategies
 from briefpack._checks import check_texts
 from briefpack.errors import InputError
 from briefpack.reference import text as ref
-from conftest import HAS_RUST
+from conftest import HAS_RUST, param_id
 
 if not HAS_RUST:
     pytest.skip("the Rust extension is not built", allow_module_level=True)
@@ -142,7 +142,7 @@ def test_accepts_any_sequence_of_str(texts: object) -> None:
     assert _core.nfkc(texts) == [ref.nfkc(t) for t in texts_list]
 
 
-@pytest.mark.parametrize("texts", BAD_INPUTS, ids=repr)
+@pytest.mark.parametrize("texts", BAD_INPUTS, ids=param_id)
 @pytest.mark.parametrize("func", ["words", "word_counts", "exact_keys", "nfc", "nfkc"])
 def test_bad_texts_same_error_as_reference(func: str, texts: object) -> None:
     with pytest.raises(InputError) as want:

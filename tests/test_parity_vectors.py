@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from briefpack import reference
 from briefpack.errors import InputError
-from conftest import CORPUS
+from conftest import CORPUS, param_id
 
 try:
     from briefpack import _core
@@ -595,7 +595,7 @@ BAD_MMR: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
 ]
 
 
-@pytest.mark.parametrize(("args", "kwargs"), BAD_MMR, ids=lambda v: repr(v)[:50])
+@pytest.mark.parametrize(("args", "kwargs"), BAD_MMR, ids=param_id)
 def test_bad_mmr_arguments_same_error(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     want = outcome(reference.mmr, *args, **kwargs)
     assert want[0] != "ok"
