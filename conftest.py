@@ -7,6 +7,11 @@
   only a pure-Python checkout with no network and no cache skips the oracle tests. In CI
   (``BRIEFPACK_REQUIRE_ORACLE=1``, set by ``.ci/run``) the oracle must run: a vocabulary that
   cannot be loaded fails the test instead of skipping it.
+* Every test and doctest runs with an event loop of its own set as the current one, closed
+  after it: LlamaIndex's ``asyncio_run`` (its token counting in a synthesizer) calls
+  ``asyncio.get_event_loop()`` and leaves the loop that creates open, and the ResourceWarning
+  of that loop's garbage collection (an error here) would land in whichever later test runs
+  when it is collected, which differs between one process and pytest-xdist's workers.
 * ``--doctest-modules`` imports every module under python/briefpack, and each framework adapter
   in briefpack.integrations raises ImportError by design when its framework is not installed:
   skip collecting those (their tests skip themselves with pytest.importorskip).
@@ -14,8 +19,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -68,3 +75,15 @@ def pytest_runtest_call(item: pytest.Item) -> object:
         ):
             pytest.skip(f"needs the tiktoken vocabularies, which cannot be loaded here: {exc}")
         raise
+
+
+@pytest.fixture(autouse=True)
+def _an_event_loop_closed_after() -> Iterator[None]:
+    """A current event loop for the test, closed after it (see the module's docstring)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        yield
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
