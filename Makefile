@@ -33,10 +33,10 @@ typecheck: ## mypy --strict on the package and stubtest on the extension
 
 test: ## cargo test and pytest (HYPOTHESIS_PROFILE=fast|ci|slow)
 	cargo test
-	python3 -m pytest
+	python3 -m pytest -n auto
 
 test-fast: ## pytest without the tests marked slow (whole corpora, every code point, Ray), fast profile
-	HYPOTHESIS_PROFILE=fast python3 -m pytest -q -m "not slow"
+	HYPOTHESIS_PROFILE=fast python3 -m pytest -q -m "not slow" -n auto
 
 test-ci: ## exactly what CI runs
 	bash .ci/run
