@@ -738,10 +738,96 @@ _ES_MEASURE = (
     r"|tasa) de (?:\w+ ){0,3}?\w+s\b"
 )
 
+
+# ---- revision 8: patterns read on blind set 7 and leaving one set out ----------------------
+# Which items use, contain or are affected by something, asked with no completeness word
+# ("Which recipes across the kitchens use peanuts?", "In welchen Rezepturen steckt ...", "Sur
+# quels chantiers a-t-on posé ...", "¿En qué promociones se instaló ...?"), and what would
+# break if something went away, with no noun before the verb; what was changed after an event
+# or in a last revision, and whether something changed against last year; what a group thinks,
+# asked as a yes/no or about perception ("Are guests generally happy ...", "Sind die Patienten
+# insgesamt zufrieden", "¿Ves algún patrón en las quejas?", "¿Qué fallos se repiten?").
+# Checked against every ordinary question of the development data.
+
+_GROUP_EN = (
+    r"(?:guests|customers|users|patients|visitors|students|employees|staff|clients|readers"
+    r"|members|participants|residents|tenants|parents|passengers|fans|attendees|volunteers"
+    r"|subscribers|buyers|shoppers|diners|viewers|listeners|learners|families|teachers|people"
+    r"|respondents|travellers|travelers|delegates|players|drivers|riders|citizens|locals)\b"
+)
+"""Plural names of a group whose opinion a collection records ("guests", "volunteers")."""
+_EN_NOT_A_LIST = (
+    r"(?!(?:plans|tiers|editions|versions|browsers|devices|countries|languages|payment methods"
+    r"|regions|options|settings|features|formats|fields|ports|permissions|cards|states"
+    r"|operating systems|airlines|banks|currencies|methods|ways|steps|rules)\b)"
+)
+_EN_USES = (
+    r"^which (?:of (?:our|the) )?" + _EN_NOT_A_LIST + r"(?:\w+ ){0,2}?\w+s (?:(?:in|across|at"
+    r"|of|from|on|within|throughout) (?:the |our |all |all the |each |every )?(?:\w+ ){0,3}?)?"
+    r"(?:still )?(?:use|contain|pull (?:\w+ )?from|draw (?:\w+ )?from|read from|feed (?:on|from"
+    r"|off)|link to|point to|reference|incorporate|include|consume|are built (?:with|on)"
+    r"|are made with|(?:are|were) (?:\w+ )?(?:affected|impacted|hit) by|run on|depend on|rely"
+    r" on|have (?:the |a |an )?(?:\w+ ){0,4}?(?:installed|fitted|built in))\b"
+    r"|^what (?:would|could|will|might) (?:break|stop working|fail|go down|be affected"
+    r"|be impacted|stop|go offline|crash|be broken|stop running)\b.{0,80}?\bif (?!(?:i|my)\b)"
+    r"|^what (?:breaks|fails|stops working|goes down|goes offline) if (?!(?:i|my)\b)"
+)
+_EN_AFTER_EVENT = (
+    r"\b(?:were|was|have been|has been|got|been|get|gets) (?:\w+ )?(?:modified|updated|changed"
+    r"|revised|amended|added|removed|edited|rewritten|adjusted|introduced|dropped|deleted"
+    r"|retired|tightened|replaced|reworked) (?:\w+ ){0,6}?(?:after|since|following|in the wake"
+    r" of) (?:the|our|last|this|that) (?:\w+ ){0,3}?\w+"
+    r"|\b(?:added|removed|changed|revised|amended|introduced|deleted|dropped|updated|modified"
+    r"|edited) (?:\w+ ){0,6}?(?:in|with|during) (?:its|the|their|our) (?:last|latest"
+    r"|most recent|newest) (?:revision|update|amendment|edit|review|rewrite|overhaul)\b"
+    r"|\b(?:revised|changed|added|updated|modified|new|removed|published|happened|amended"
+    r"|released|posted|changes|updates|been|edited|deleted)\b.{0,60}?\b(?:over|in|during|within)"
+    r" the (?:last|past) (?:two|three|four|five|six|seven|eight|ten|twelve|couple of|several)"
+    r" (?:hours|days|weeks|months)\b"
+    r"|\b(?:updated|changed|added|modified|published|posted|happened|revised|removed|came in"
+    r"|arrived|edited|deleted) (?:\w+ ){0,4}?overnight\b"
+    r"|^how (?:has|have) (?!(?:my|i)\b)(?:the |our )?(?:\w+ ){0,4}?(?:changed|evolved)"
+    r" (?:over|in|during|within|since) (?:the )?(?:past|last|previous)\b"
+    r"|\b(?:newest|latest|most recent) (?:\w+ ){0,2}?(?:added|uploaded|published|posted) (?:to"
+    r"|in|on)\b"
+    r"|\b(?:removed|deleted|dropped|added|changed|amended|revised|amendments|changes|additions"
+    r"|revisions|edits|updates)\b.{0,60}?\bsince (?:the |our |last )?(?:\w+ ){0,2}?(?:session"
+    r"|meeting|review|audit|outage|incident|launch|release|merger|kickoff|kick off|planning"
+    r"|offsite|conference|committee|reorg|migration|rollout|workshop|inspection|summit)\b"
+    r"|\b(?:amendments|revisions|edits|changes|additions|deletions|removals) (?:\w+ )?(?:to|in"
+    r"|on)\b.{0,60}?\bsince (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)\w*"
+)
+_EN_PERCEPTION = (
+    r"^(?:do|does|did) (?:the |our |all the |these )?(?:\w+ ){0,3}?(?:book|books|feedback"
+    r"|reviews|comments|surveys|survey|responses|notes|interviews|tickets|complaints|emails"
+    r"|posts|evaluations|ratings|forms|logs|reports|transcripts|entries|submissions)"
+    r" (?:suggest|show|indicate|reveal|imply|tell us|point to|hint) (?:that )?(?:(?:the |our"
+    r" |most |many )?(?:\w+ )?" + _GROUP_EN + r"|most|many)"
+    r"|^(?:are|is|were|was) (?:our |the |most )?(?:\w+ )?" + _GROUP_EN + r"(?: \w+)?"
+    r" (?:generally|overall|mostly|broadly|largely|on the whole|in general|by and large)"
+    r" (?:happy|satisfied|pleased|unhappy|dissatisfied|content|positive|negative|frustrated"
+    r"|confused|impressed|disappointed|enthusiastic)\b"
+    r"|^(?:are|is|were) (?:our |the |most )?(?:\w+ )?" + _GROUP_EN + r" (?:happy|satisfied"
+    r"|pleased|unhappy|dissatisfied|content|frustrated|disappointed) (?:\w+ ){0,6}?(?:overall"
+    r"|on the whole|in general|generally|according to|judging by|based on)\b"
+    r"|^describe how (?:our |the )?(?:\w+ )?" + _GROUP_EN + r" (?:talk|write|speak|feel|think)"
+    r" about\b"
+    r"|\bhow (?:do |did )?(?:our |the )?(?:\w+ )?" + _GROUP_EN + r" (?:talk|write|speak)"
+    r" about\b.{0,60}?\b(?:in|across) (?:the |our |their |all )(?:\w+ )?"
+    + _COLLECTION
+    + r"|\b(?:summari[sz]e|outline|identify|describe|map|pull out) (?:the )?(?:main|key|major"
+    r"|common|recurring|big|overarching|dominant|central) (?:themes|topics|issues|patterns"
+    r"|trends|takeaways|concerns|problems|complaints) (?:of|in|across|from) (?:the |our |all"
+    r" |all the |these )?(?:\w+ ){0,3}?\w+s\b"
+    r"|\b(?:common|recurring|main|typical|frequent|repeated|systemic) (?:weak points"
+    r"|weaknesses|failure modes|shortcomings|errors|mistakes|defects|faults|flaws|failings)\b"
+    r" (?:in|across|among|throughout|of) (?:our |the |all |all the )(?:\w+ ){0,3}?\w+s\b"
+)
+
 # fmt: off
 ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("retrieve", r"^(?:(?:so|ok|okay|hi|hey|please) )?(?:how (?:do|can|could|should|would) (?:i|you|we|one)(?! (?:characteri[sz]e|describe|sum up|summari[sz]e|assess|rate|judge|gauge) (?:the )?(?:overall |general )?(?:tone|mood|sentiment|climate|atmosphere|tenor|attitude|reception)\b)|how to)\b", "a how-to question: the answer is in a document, not a query over items"),  # noqa: E501
-    ("retrieve", r"^(?:can|could|may) (?:i|we) (?:\w+ ){0,3}?(?:all|every) (?:of )?my\b|\b(?:all|every|each) (?:of )?(?:the )?(?:steps?|stages?|instructions?)\b|\b(?:latest|newest|most recent|current) (?:\w+ )?(?:version|release|edition|release notes|changelog)\b|\bi (?:just |recently )?(?:updated|upgraded|installed|reinstalled|changed)\b|\bnew in (?:the )?(?:version|release|v|build|update) ?\d|^how many (?:\w+ )?(?:days|weeks|months|hours|minutes|years|times|attempts|tries|holidays|credits|seats|licen[cs]es|users|devices|guests|people) (?:do|does|can|must|should|may|will) (?:i|we|you|they|(?:\w+ ){1,2}?)(?:have|get|need|take|keep|wait|bring|use|add|invite|carry)\b|\b(?:how|which method|what method|what function|which function)$|\ball (?:of )?(?:the )?(?:ingredients|steps|instructions|details|options|settings|requirements|fields|rules|benefits|prerequisites|features) (?:for|of|in|to|needed for) (?:the|a|an|my|this)\b|^(?:before|after|once|during|for) (?!(?:the )?(?:last|latest|previous|past|recent|each|every|all)\b)(?:\w+ ){1,8}?(?:what|which|how|who|whom|where|when|do|does|did|can|must|should|is|are)\b|^(?:are|is|do|does|must|should|can|will) (?:all )?\w+s (?:over|under|above|below|more than|less than|of more than|of over) \d|^(?:all|every|each) \w+ (?:must|needs?|has to|have to|should|is required|are required)\b|^(?:do|does|must|should|shall) (?:i|we) (?:\w+ ){0,2}?(?:need|have) to (?:\w+ ){0,2}?(?:all|every|each)\b", "the steps of one procedure, the latest version of one thing, or the asker's own change: a lookup"),  # noqa: E501
+    ("retrieve", r"^(?:can|could|may) (?:i|we) (?:\w+ ){0,3}?(?:all|every) (?:of )?my\b|\b(?:all|every|each) (?:of )?(?:the )?(?:steps?|stages?|instructions?)\b|\b(?:latest|newest|most recent|current) (?:\w+ )?(?:version|release|edition|release notes|changelog)\b|\bi (?:just |recently )?(?:updated|upgraded|installed|reinstalled|changed)\b|\bnew in (?:the )?(?:version|release|v|build|update) ?\d|^how many (?:\w+ )?(?:days|weeks|months|hours|minutes|years|times|attempts|tries|holidays|credits|seats|licen[cs]es|users|devices|guests|people) (?:do|does|can|must|should|may|will) (?:i|we|you|they|(?:\w+ ){1,2}?)(?:have|get|need|take|keep|wait|bring|use|add|invite|carry)\b|\b(?:how|which method|what method|what function|which function)$|\ball (?:of )?(?:the )?(?:ingredients|steps|instructions|details|options|settings|requirements|fields|rules|benefits|prerequisites|features) (?:for|of|in|to|needed for) (?:the|a|an|my|this)\b|^(?:before|after|once|during|for) (?!(?:the )?(?:last|latest|previous|past|recent|each|every|all)\b)(?:\w+ ){1,8}?(?:what|which|how|who|whom|where|when|do|does|did|can|must|should|is|are)\b|^(?:are|is|do|does|must|should|can|will) (?:all )?\w+s (?:over|under|above|below|more than|less than|of more than|of over) \d|^(?:all|every|each) \w+ (?:must|needs?|has to|have to|should|is required|are required)\b|^(?:do|does|must|should|shall) (?:i|we) (?:\w+ ){0,2}?(?:need|have) to (?:\w+ ){0,2}?(?:all|every|each)\b|^what (?:does|do) .{1,80}? (?:mean|stand for)(?: (?:in|on|for|here|exactly|when)\b|$)|^what (?:is|s) (?:meant by|the (?:definition|meaning) of)\b|\bnumber of (?:\w+ ){1,2}?(?:does|do|must|should|can|will) (?:a|an|each|every|one|the) (?:\w+ ){0,2}?(?:need|require|get|have|take|earn|complete)\b|^(?:all|every|each) (?:\w+ ){1,6}?(?:must|needs?|has to|have to|should|requires?|gets?) (?:\w+ ){0,3}?(?:which|what)\b", "the steps of one procedure, the latest version of one thing, or the asker's own change: a lookup"),  # noqa: E501
     ("aggregate", r"^(?:who|which \w+(?: \w+)?)(?: (?:on|in|at|from) (?:the |our )?\w+(?: team)?)? (?:\w+ed|won|sold|made|brought in|took|got|saw|received) (?:the )?(?:most|fewest|least)\b(?! (?:time|effort|attention|sense|money on my)\b)|^which \w+(?: \w+)? had the (?:most|fewest) (?:\w+ )?\w+s\b|^(?:the )?(?:top|bottom) (?:\d+|three|five|ten|twenty) (?:\w+ ){1,2}?by (?:revenue|sales|spend|volume|orders|margin|profit|count|number|rating|usage|downloads|views|units|churn|growth)\b|\bhow many (?:of (?:the|our|these|those) )?\w+ (?:\w+ )?(?:uses?|contains?|mentions?|includes?|references?|cites?|expire|are tagged|report)\b", "a count of the items that match: a database query"),  # noqa: E501
     ("aggregate", r"\bhow many (?:\w+ ){1,2}?(?:are there|do we (?:have|sell|offer|stock|carry|list|publish|host)|exist|in (?:the|our|this) (?:corpus|collection|catalog|catalogue|database|archive|wiki|dataset))\b", "a count over the corpus: a database query"),  # noqa: E501
     ("aggregate", r"\bhow many (?:distinct|different|unique)\b|\bhow many \w+ (?:were|was) (?:\w+ )?(?:opened|closed|created|filed|added|published|sold|submitted|resolved|reported)\b|\bhow many \w+ (?:signed up|joined|registered|subscribed|churned|cancell?ed|unsubscribed|bought|purchased|ordered|complained|applied)\b|\bhow many \w+ did .{1,40}? (?:write|publish|file|author|post)\b", "a count of items: a database query"),  # noqa: E501
@@ -751,7 +837,7 @@ ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("aggregate", r"\bwhich \w+ (?:has|have) (?:written|published|filed|posted|created|authored) the most\b", "a ranking by count: a database query"),  # noqa: E501
     ("recency", r"\b(?:added|new|created|published|uploaded|changed|updated|modified|edited|released|posted|announced|came in|happened) (?:this|last|past|today|yesterday|overnight|recently|since)\b", "what is new: a sort by time, not by relevance"),  # noqa: E501
     ("recency", r"\b(?:in|during|over) the (?:last|past) (?:\d+ |few )?(?:hours?|days?|weeks?|months?)\b|\b(?:changed|new|added|updated)\b.{0,60}?\b(?:this|last|past) (?:week|month|quarter|day)\b", "a recent time window: a sort by time"),  # noqa: E501
-    ("recency", r"\b(?:most recent|latest|newest)(?! (?:\w+ )?(?:guidelines|terms|instructions|rules|regulations|specs|specifications|requirements|procedures|drivers|minutes|brand assets)\b)(?: \w+)? (?:\w+s|news)\b|\bwhat s (?:the )?latest (?:from|on|in|news)\b|\bthe (?:last|latest|newest) (?:\d+|two|three|four|five|ten|few) \w+", "the newest items: a sort by time"),  # noqa: E501
+    ("recency", r"\b(?:most recent|latest|newest)(?! (?:\w+ )?(?:guidelines|terms|instructions|rules|regulations|specs|specifications|requirements|procedures|drivers|minutes|brand assets)\b)(?: \w+)? (?:\w+s|news)\b|\bwhat s (?:the )?latest (?:from|on|in|news)\b|(?<!\bover )\bthe (?:last|latest|newest) (?:\d+|two|three|four|five|ten|few) \w+", "the newest items: a sort by time"),  # noqa: E501
     ("recency", r"\brecently (?:added|updated|published|changed|modified|created|edited)\b|\b(?:added|updated|published|changed|modified|created|edited) recently\b", "recently changed items: a sort by time"),  # noqa: E501
     ("recency", r"\b(?:added|created|published|publish|uploaded|upload|changed|updated|modified|edited|released|posted|post|wrote|shipped)\b(?: \w+){0,4}? (?:yesterday|today|this (?:morning|week|month|quarter|sprint)|last (?:night|week|month|sprint)|lately|(?:most )?recently)\b", "something done in a recent period: a sort by time"),  # noqa: E501
     ("recency", r"\bwhat (?:s|is|has) (?:been )?(?:new|changed|added|updated)(?: (?:on|in|at|to) (?:the|our) (?:site|website|wiki|blog|docs|documentation|knowledge base|kb|portal|intranet|handbook|catalog|catalogue|collection|archive|library|help center|shop|store|menu)\b|$)", "what is new on the site: a sort by time"),  # noqa: E501
@@ -792,6 +878,9 @@ ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("corpus_analysis", _EN_SAID_OVERALL, "what a collection says as a whole (mostly positive or negative, a tone changed over time, trends in): reading everything, an offline job"),  # noqa: E501
     ("exhaustive", _EN_WOULD_IF, "the items that would be affected if something failed: a filter over the corpus"),  # noqa: E501
     ("aggregate", _EN_MEASURE, "a measure over records named at the start (median, share, ranking of Xs): a database query"),  # noqa: E501
+    ("exhaustive", _EN_USES, "the items that use, contain or are affected by something, or what would break without it: a filter over the corpus"),  # noqa: E501
+    ("recency", _EN_AFTER_EVENT, "what was changed after an event, in a last revision or over the past weeks: a sort by time"),  # noqa: E501
+    ("corpus_analysis", _EN_PERCEPTION, "what a group thinks, asked as a yes/no or about perception (are guests generally happy, does the book suggest): an offline job"),  # noqa: E501
 )
 """The English default rules, in order (the first that matches decides)."""
 
