@@ -232,7 +232,7 @@ _DE_COLLECTION = (
 """German collections a corpus-wide question reads, compounds included ("Supportanfragen")."""
 _DE_NOT_STATED = (
     r"(?!.{0,100}?\b(?:laut|gemass|vertraglich\w*|sla|zugesagt\w*|garantiert\w*|versprochen\w*"
-    r"|vorgesehen\w*|vorgeschrieben\w*|soll|sollte|darf)\b)"
+    r"|vorgesehen\w*|vorgeschrieben\w*|soll|sollte|darf|festgelegt\w*|\w*standard|vereinbart\w*)\b)"
 )
 _DE_STATS = (
     # one "wie ..." alternative (one search on the many questions starting "wie")
@@ -824,6 +824,64 @@ _EN_PERCEPTION = (
     r" (?:in|across|among|throughout|of) (?:our |the |all |all the )(?:\w+ ){0,3}?\w+s\b"
 )
 
+
+_GROUP_DE = (
+    r"(?:patienten|kunden|kundinnen|gaste|nutzer|nutzerinnen|benutzer|mitarbeiter\w*"
+    r"|beschaftigten|besucher\w*|studierenden|studenten|schuler\w*|eltern|mieter\w*"
+    r"|teilnehmer\w*|zuschauer\w*|leser\w*|fahrgaste|mitglieder|burger\w*|anwohner\w*"
+    r"|reisenden|kaufer\w*|bewohner\w*|spieler\w*|fans|horer\w*|ehrenamtlichen)\b"
+)
+_DE_USES = (
+    r"^in welchen (?!(?:fallen|situationen|landern|stadten|bundeslandern|regionen|sprachen"
+    r"|tarifen|paketen|planen|browsern|formaten)\b)(?:\w+ ){1,4}?(?:steckt|stecken|steckte"
+    r"|(?:wird|werden|wurde|wurden|ist|sind|kommt|kommen) (?:\w+ ){0,4}?(?:verbaut|verwendet"
+    r"|eingesetzt|enthalten|verarbeitet|genutzt|installiert|eingebaut|drin|vor))\b"
+    r"|^welche (?!(?:unterlagen|dokumente|anlagen|dateien|nachweise|belege|formulare|kosten"
+    r"|gebuhren|preise|tarife|beitrage|regeln|fristen|leistungen|rabatte)\b)(?:\w+ ){0,3}?\w+"
+    r" (?:hangen|hangt|basieren|beruhen|greifen|ziehen|speisen"
+    r"|beziehen) (?:sich )?(?:\w+ )?(?:an|auf|von|aus) (?:der|dem|den|die|das)\b"
+    r"|^welche (?:\w+ ){0,4}?(?:haben|hat|enthalten|nutzen|verwenden) (?:\w+ ){1,6}?(?:verbaut"
+    r"|eingebaut|installiert|im einsatz)\b"
+    r"|^was (?:wurde|wurden|konnte|konnten) (?:dann )?(?:alles )?(?:nicht mehr funktionieren"
+    r"|nicht mehr laufen|ausfallen|kaputtgehen|stillstehen|brechen|betroffen sein"
+    r"|nicht mehr gehen)\b.{0,80}?\b(?:wenn|falls) (?!(?:ich|mein|meine)\b)"
+)
+_DE_AFTER_EVENT = (
+    r"^(?:welche\w* (?:\w+ ){0,4}?|was )(?:wurde|wurden|ist|sind|hat|haben)\b(?: \w+){0,4}?"
+    r" (?:seit|nach) (?:dem|der|den"
+    r"|unserem|unserer) (?:\w+ ){1,6}?(?:angepasst|geandert|aktualisiert|uberarbeitet|erganzt"
+    r"|hinzugefugt|gestrichen|entfernt|eingefuhrt|verandert|dazugekommen|weggefallen"
+    r"|geloscht|verscharft|neu aufgenommen)\b"
+    r"|\b(?:kamen|kam|sind|ist|wurden|wurde) (?:\w+ )?(?:mit|in|bei) (?:der|dem) (?:letzten"
+    r"|neuesten|jungsten|aktuellen) (?:\w+ ){1,4}?(?:dazu|hinzu|neu|geandert|gestrichen"
+    r"|erganzt|hinzugefugt|weggefallen|entfernt)\b"
+    r"|\b(?:updates|anderungen|neuerungen|aktualisierungen|erganzungen|neu\w*|geandert"
+    r"|aktualisiert|hinzugefugt)\b.{0,60}?\bseit dem \d+ (?:jan|feb|marz|apr|mai|jun|jul|aug"
+    r"|sep|okt|nov|dez)\w*"
+    r"|^(?:hat|haben) sich (?:\w+ ){1,6}?(?:gegenuber|im vergleich zu|seit) (?:dem |der )?"
+    r"(?:vorjahr|letzten jahr|letztem jahr|vergangenen jahr|letzten version|letzten fassung)\b"
+    r" ?(?:\w+ )?(?:geandert|verandert)\b"
+)
+_DE_PERCEPTION = (
+    r"^(?:sind|waren|ist|war) (?:die |unsere |unser )?(?:\w+ )?" + _GROUP_DE + r".{0,60}?\b"
+    r"(?:insgesamt|generell|im grossen und ganzen|uberwiegend|mehrheitlich|im allgemeinen"
+    r"|allgemein|grundsatzlich)\b (?:\w+ )?(?:zufrieden|unzufrieden|glucklich|begeistert"
+    r"|verargert|enttauscht|positiv|negativ)\b"
+    r"|\b(?:grundton|tenor|stimmung|tonfall)\b(?: \w+){1,6}? eher (?:negativ|positiv|kritisch"
+    r"|wohlwollend|freundlich|ablehnend)\w*"
+    r"|^wie (?:kommt|kommen|kam|kamen) (?:\w+ ){1,8}?(?:bei|laut) (?:den|unseren|allen|der"
+    r"|unserer) (?:\w+ ){0,6}?an$"
+    r"|\bwenn (?:du|sie|man) (?:alle|samtliche|die gesamten) (?:\w+ ){1,4}?(?:durchgehst"
+    r"|durchgeht|durchliest|durchsiehst|liest|anschaust|auswertest|analysierst|betrachtest)\b"
+    r"|\b(?:zeichnen|zeichnet) sich\b.{0,80}?\b(?:trends|muster|tendenzen|entwicklungen)\b"
+    r"|^(?:bitte )?fasse? (?:\w+ ){0,2}?(?:haupt|kern|wichtigsten |grossen )?(?:themen|punkte"
+    r"|erkenntnisse|trends|kritikpunkte) (?:der|aller|unserer|aus den|in den) (?:\w+ ){0,2}?"
+    r"\w+(?:e|en|n|s)\b"
+    r"|^(?:welche|was fur) (?:\w+ )?(?:fehler|mangel|probleme|beschwerden|themen|schaden"
+    r"|storungen|defekte|schwachen) (?:wiederholen sich|tauchen immer wieder auf|kehren"
+    r"|treten immer wieder|kommen immer wieder)\b"
+)
+
 # fmt: off
 ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("retrieve", r"^(?:(?:so|ok|okay|hi|hey|please) )?(?:how (?:do|can|could|should|would) (?:i|you|we|one)(?! (?:characteri[sz]e|describe|sum up|summari[sz]e|assess|rate|judge|gauge) (?:the )?(?:overall |general )?(?:tone|mood|sentiment|climate|atmosphere|tenor|attitude|reception)\b)|how to)\b", "a how-to question: the answer is in a document, not a query over items"),  # noqa: E501
@@ -885,7 +943,7 @@ ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
 """The English default rules, in order (the first that matches decides)."""
 
 ROUTE_RULES_DE: tuple[Rule, ...] = _rules(
-    ("retrieve", r"^wie ?viele (?:urlaubstage|tage|wochen|stunden|monate|versuche)\b (?:\w+ ){0,2}?(?:habe ich|haben wir|hat man|bekomme ich|bekommen wir|bekommt man|darf ich|durfen wir|kann ich)\b|^(?:wie (?:kann|konnen|muss|soll) (?:ich|man|wir)|wie (?:setze|richte|andere|losche|aktiviere|deaktiviere|installiere|exportiere|importiere) ich)\b|\b(?:alle|jede[nrs]?) (?:der )?schritte?\b|(?<!nach dem )(?<!seit dem )\b(?:neueste|aktuelle|letzte)n? (?:\w+ )?(?:version|release|ausgabe)\b|^wann (?:wurde|wurden|hat|haben|ist|sind)\b|\bich habe\b.{0,40}?\b(?:aktualisiert|installiert|geandert|heruntergeladen|upgedatet)\b|\bwas ist neu (?:im|in der|in den|bei) (?:\w+ )?(?:tarif|version|release|update|abo|plan|paket)\w*\b|^(?:vor|nach|bei|fur|sobald|wahrend) (?!(?:dem |der |den )?(?:letzten|vergangenen)\b)(?:\w+ ){1,8}?(?:wie|was|wer|wem|welche\w*|wann|wo)\b|^wie ?viele (?:urlaubstage|tage|wochen|stunden|monate|jahre|versuche)\b (?:\w+ ){0,2}?(?:gibt es|gibt s|stehen (?:\w+ ){0,3}?zu|steht (?:\w+ ){0,3}?zu)\b|^(?:werden|wird|sind|gilt|gelten|mussen|muss|durfen|darf) \w+ (?:uber|unter|ab|bis|von mehr als|mit mehr als) \d|^(?:alle|jede\w*) \w+ (?:uber|unter|ab|mit mehr als|mit weniger als) \d+ (?:\w+ )?(?:haben|hat|sind|ist|bekommen|bekommt|durfen|darf|mussen|muss|konnen|kann|gelten|gilt)\b", "eine Anleitung, die Schritte eines Vorgangs oder die neueste Version von einem Ding: ein Nachschlagen"),  # noqa: E501
+    ("retrieve", r"^wie ?viele (?:urlaubstage|tage|wochen|stunden|monate|versuche)\b (?:\w+ ){0,2}?(?:habe ich|haben wir|hat man|bekomme ich|bekommen wir|bekommt man|darf ich|durfen wir|kann ich)\b|^(?:wie (?:kann|konnen|muss|soll) (?:ich|man|wir)|wie (?:setze|richte|andere|losche|aktiviere|deaktiviere|installiere|exportiere|importiere) ich)\b|\b(?:alle|jede[nrs]?) (?:der )?schritte?\b|(?<!nach dem )(?<!seit dem )\b(?:neueste|aktuelle|letzte)n? (?:\w+ )?(?:version|release|ausgabe)\b|^wann (?:wurde|wurden|hat|haben|ist|sind)\b|\bich habe\b.{0,40}?\b(?:aktualisiert|installiert|geandert|heruntergeladen|upgedatet)\b|\bwas ist neu (?:im|in der|in den|bei) (?:\w+ )?(?:tarif|version|release|update|abo|plan|paket)\w*\b|^(?:vor|nach|bei|fur|sobald|wahrend) (?!(?:dem |der |den )?(?:letzten|vergangenen)\b)(?:\w+ ){1,8}?(?:wie|was|wer|wem|welche\w*|wann|wo)\b|^wie ?viele (?:urlaubstage|tage|wochen|stunden|monate|jahre|versuche)\b (?:\w+ ){0,2}?(?:gibt es|gibt s|stehen (?:\w+ ){0,3}?zu|steht (?:\w+ ){0,3}?zu)\b|^(?:werden|wird|sind|gilt|gelten|mussen|muss|durfen|darf) \w+ (?:uber|unter|ab|bis|von mehr als|mit mehr als) \d|^(?:alle|jede\w*) \w+ (?:uber|unter|ab|mit mehr als|mit weniger als) \d+ (?:\w+ )?(?:haben|hat|sind|ist|bekommen|bekommt|durfen|darf|mussen|muss|konnen|kann|gelten|gilt)\b|^wie ?viel prozent (?!(?:der|die|das|aller|unserer|unseren|von|vom)\b)\w+ (?:hat|haben|gilt|gibt|betragt|bekommt|bekomme|bekommen|zahlt|zahle|zahlen|kostet|gewahrt|erstattet|ubernimmt)\b", "eine Anleitung, die Schritte eines Vorgangs oder die neueste Version von einem Ding: ein Nachschlagen"),  # noqa: E501
     ("aggregate", r"^(?:wer|welche[rsnm]? \w+)\b.{0,60}?\bdie (?:meisten|wenigsten) \w+ (?:\w+ )?(?:gewonnen|verkauft|abgeschlossen|gelost|geschlossen|bearbeitet|erhalten|bekommen|eroffnet|gemeldet|eingestellt|generiert|erzielt|gemacht)\b|^(?:wer|welche[rsnm]? \w+) (?:hat|haben|hatte) (?:\w+ ){0,3}?am (?:meisten|wenigsten) (?:verkauft|umgesetzt|ausgegeben|eingenommen|bestellt)\b|\bdurchschnittlich\w* (?:\w+ ){0,2}?(?:pro|je|aller|uber alle)\b|\bim (?:durchschnitt|mittel|schnitt) (?:aller|pro|je|uber alle)\b|\bmittlere[rn]? (?:\w+ )?(?:pro|je|aller)\b|\bwie ?viele (?:der |unserer |von den |von unseren )?(?:\w+ ){0,2}?(?:\w+ )?(?:enthalt\w*|verwend\w*|nutz\w*|erwahn\w*|zitier\w*|gibt es|haben wir|existier\w*|sind (?:noch |derzeit |aktuell )?(?:offen|uberfallig|archiviert|veraltet|abgelaufen|aktiv|inaktiv|ausverkauft|vegetarisch|vegan)|wurden|haben sich|kamen|liefen)\b|\bwie ?viele (?:\w+ ){0,2}?(?:rezept|ticket|dokument|kunde|kundin|bestellung|artikel|produkt|vertrag|vertrage|mitarbeit|datei|bewertung|seite|beitrag|beitrage|nutzer|benutzer|rechnung|lieferant|anfrage|fehler|bug|eintrag|eintrage|bericht|buch|bucher|projekt|bewerb|abonnent|mitglied|reklamation|retoure|vorfall|vorfalle|hotel|wohnung|inserat|patient|studierend|student|kurs|video|veranstaltung|buchung|zahlung|transaktion|server|anmeldung|abschluss|abschlusse|rezension|kommentar|nachricht|beschwerde|lager|filiale|flug|fluge)\w*\b(?! (?:darf|darfen|durfen|kann|konnen|soll|sollen|muss|mussen|pro|passen|bekomm\w*|hat ein|hat eine|braucht)\b)", "eine Anzahl über den Bestand: eine Datenbankabfrage"),  # noqa: E501
     ("aggregate", r"^(?:bitte )?zahl\w* (?:alle|die|wie)\b|^anzahl (?:der|aller|von)\b|\bgesamtzahl\b|\bgeben wir am meisten\b|\b(?:verdienen|verkaufen|zahlen|bezahlen|verlieren) wir am meisten\b|\b(?:umsatz|verkauf\w*|ausgaben|gewinn|bestellungen)\b.{0,40}?\bjede[rsnm]? (?:region|land|monat|quartal|team|filiale|produkt|kategorie|abteilung|kanal)\b|\bwie ?viel (?:prozent|anteil)\b|\b(?:welcher anteil|prozentsatz) (?:der|aller|unserer)\b|\b(?:durchschnitt\w*|mittler\w*|gesamt\w*|summe) (?:\w+ ){0,2}?(?:aller|von allen|uber alle|unserer|der \w+en)\b|\b(?:aufgeschlusselt|aufgeteilt|gruppiert) nach\b|\b(?:welche[rs]?|welchen) (?!(?:tarif|plan|paket|abo|version|modell|option|variante|angebot)\w*\b)(?!\w+(?:tarif|paket|modell|angebot)(?:e|en|s|es)?\b)(?:\w+ ){0,2}?(?:hat|haben|hatte|hatten|verschickt|verschicken|verkauft|verkaufen|bekommt|bekommen|erhalt|erhielt|macht|machte) (?:im \w+ |letztes jahr |letzten monat |dieses jahr )?(?:die |den |das |am )?(?:meist|wenigst|hochst|niedrigst|grosst|kleinst|best|schlechtest)\w*\b|\bam (?:besten|schlechtesten|haufigsten|meisten|wenigsten) (?:bewertet|verkauft|bestellt|gekauft|besucht|gelesen|angesehen|ausgegeben|umgesetzt|verdient)\b|\bunser\w* (?:meistverkauft|bestbewertet|beliebtest|teuerst|gunstigst)\w*\b|\bwie (?:hoch|gross) ist der anteil\b|\b(?:gunstigst|teuerst|meistverkauft|bestbewertet|beliebtest)\w* (?:\w+ ){0,3}?(?:im sortiment|die wir|das wir|den wir|bei uns)\b|\baufgeschlusselt\b|\baufschlusseln\b|\baufschlusselung (?:der|nach|von)\b", "eine Kennzahl oder Rangfolge über viele Einträge: eine Datenbankabfrage"),  # noqa: E501
     ("recency", r"\b(?:diese|dieser|diesen|letzte|letzten|vergangene|vergangenen) (?:woche|monat|monats|quartal|quartals|tag|tagen|nacht)\b|\bin den (?:letzten|vergangenen) (?:\d+ |paar |zwei |drei |sieben )?(?:stunden|tagen|wochen|monaten)\b|\bneu seit\b|\bseit (?:gestern|heute|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|letzte[rnm]? \w+|anfang)\w*\b|\b(?:heute|gestern|diese woche|diesen monat) neu\b|\bheute (?:morgen|fruh|vormittag|nachmittag)\b|\bnach dem letzten (?:release|update|deployment|audit|sprint)\b|\b(?:gestern|heute|kurzlich|neulich|jungst|zuletzt|neu|uber nacht|in letzter zeit|heute morgen|diese woche) (?:\w+ ){0,3}?(?:hinzugefugt|veroffentlicht|geandert|aktualisiert|erstellt|hochgeladen|eingestellt|erschienen|dazugekommen|geoffnet|eroffnet|geschlossen|gepostet|eingegangen|reingekommen|hinzugekommen)\w*\b|\b(?:hinzugefugt|veroffentlicht|geandert|aktualisiert|erstellt|hochgeladen)\w* (?:\w+ ){0,2}?(?:gestern|heute|kurzlich|zuletzt)\b|\bwas (?:ist|gibt s|gibt es) neu(?:es)?(?: (?:im|in der|in den|auf der|auf dem) (?:\w+ )?(?:wiki|blog|katalog|shop|doku\w*|wissensdatenbank|intranet|portal|seite|website|webseite|kanal|sammlung|archiv|handbuch)\b| (?:diese[nrm]?|heute|seit)\b|$)", "was neu ist: nach Zeit sortieren, nicht nach Relevanz"),  # noqa: E501
@@ -907,6 +965,9 @@ ROUTE_RULES_DE: tuple[Rule, ...] = _rules(
     ("corpus_analysis", _DE_SAID_OVERALL, "was eine Sammlung als Ganzes sagt (eher gut oder schlecht, ein Ton im Wandel, Trends): eine Auswertung über alles"),  # noqa: E501
     ("exhaustive", _DE_WOULD_IF, "die Elemente, die beim Ausfall von etwas betroffen wären: ein Filter über den ganzen Bestand"),  # noqa: E501
     ("aggregate", _DE_MEASURE, "ein Maß über Datensätze am Anfang genannt (Rangfolge, Anteil, Median, -quote): eine Datenbankabfrage"),  # noqa: E501
+    ("exhaustive", _DE_USES, "die Einträge, in denen etwas steckt oder die daran hängen, oder was ausfiele: ein Filter über den ganzen Bestand"),  # noqa: E501
+    ("recency", _DE_AFTER_EVENT, "was nach einem Ereignis oder in der letzten Fassung geändert wurde: eine Sortierung nach Zeit"),  # noqa: E501
+    ("corpus_analysis", _DE_PERCEPTION, "was eine Gruppe insgesamt denkt, als Ja/Nein-Frage oder nach Wahrnehmung: eine Auswertung über alles"),  # noqa: E501
 )
 """The German rules; patterns see umlauts folded ("erwähnen" reads ``erwahnen``, "ß" as
 "ss") and match stems ("häufigst" for "häufigste", "häufigsten")."""
