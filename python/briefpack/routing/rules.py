@@ -727,7 +727,9 @@ _FR_MEASURE = (
 # en 2025", "Élèves de terminale inscrits en ..."); adjectives in -aire, -oire, -able, -ible
 # ("mentions obligatoires sur ...") are no participle.
 _FR_PARTICIPLE_FILTER = _NO_QUESTION_FR + (
-    r"(?!(?:les|des|la|le|l|un|une|tous|toutes|nos|vos|mes|tes|ses|leurs)\b)\w+s\b(?: \w+){0,6}? "
+    r"(?!(?:les|des|la|le|l|un|une|tous|toutes|nos|vos|mes|tes|ses|leurs|derniers|dernieres"
+    r"|nouveaux|nouvelles|mises|modifications|changements|ajouts|nouveautes)\b)"
+    r"\w+s\b(?: \w+){0,6}? "
     r"(?!\w+(?:aires|oires|ables|ibles)\b)\w+(?:ees|es|is|us|ts)\b (?:par|en|dans|au|aux|apres"
     r"|avant|depuis|entre|le) (?!cas\b)"
 )
@@ -882,6 +884,80 @@ _DE_PERCEPTION = (
     r"|treten immer wieder|kommen immer wieder)\b"
 )
 
+
+_GROUP_FR = (
+    r"(?:habitants|clients|clientes|usagers|patients|salaries|employes|eleves|etudiants"
+    r"|visiteurs|lecteurs|spectateurs|participants|adherents|voyageurs|parents|benevoles"
+    r"|festivaliers|locataires|consommateurs|utilisateurs|collaborateurs|membres|joueurs"
+    r"|supporters|citoyens|riverains|enseignants|agents|passagers|abonnes|acheteurs"
+    r"|residents|stagiaires|candidats|familles)\b"
+)
+_FR_USES = (
+    r"^(?:quels|quelles) (?!(?:forfaits|offres|navigateurs|pays|langues|modes|moyens|etapes"
+    r"|conditions|regles|delais|frais|formats|options|versions)\b)(?:\w+ ){1,4}?(?:s alimentent"
+    r"|puisent|tirent (?:leurs )?donnees|se basent sur|se fondent sur|s appuient sur|lisent"
+    r"|utilisent|contiennent|incluent|integrent|embarquent|pointent vers|renvoient a|font appel"
+    r" a|font reference a|ont ete livre\w*|sont equipe\w* (?:de|d|avec)|ont (?:recu|achete"
+    r"|commande|utilise|installe) (?:du|de la|de l|des|d|le|la|l|un|une|ce|cette))\b"
+    r"|^(?:sur|dans|pour|chez|a) (?:quels|quelles|lesquels|lesquelles) (?!(?:cas|situations"
+    r"|pays|delais|conditions|circonstances|criteres|bases|motifs)\b)(?:\w+ ){1,3}?(?:a t on"
+    r"|avons nous|ont ils|ont elles|a ete|ont ete|est|sont|on a) (?:\w+ ){0,3}?(?:pose|installe"
+    r"|utilise|monte|livre|deploye|mis en place|applique|employe|intervenu|vendu|distribue)\w*"
+    r"|^(?:chaque|chacune des|chacun des) (?:\w+ ){1,6}?(?:qui|dont|ou) (?:\w+ ){0,2}?(?:fait"
+    r" reference|font reference|mentionne|cite|evoque|concerne|contient|porte sur|parle"
+    r"|renvoie)\w*"
+    r"|\b(?:releve|recense|repere|trouve|sors|extrais|retrouve|liste|identifie)\w* (?:moi |nous )?"
+    r"(?:chaque|chacune|chacun)\b"
+    r"|^qu est ce qui (?:ne )?(?:marcherait|fonctionnerait|tomberait|casserait|planterait"
+    r"|s arreterait|serait (?:touche|impacte|affecte|bloque|coupe|casse|en panne"
+    r"|hors service))\b.{0,80}?\bsi (?!(?:je|j)\b)"
+    r"|^(?:quels|quelles) (?:\w+ ){1,7}?(?:seraient|seront|serait) (?:bloque|coupe|indisponible"
+    r"|hors service|en panne|paralyse|interrompu|touche|affecte|impacte|arrete)\w*\b (?:\w+ ){0,5}?"
+    r"si\b"
+)
+_FR_AFTER_EVENT = (
+    r"^(?:quels|quelles|qu est ce qui|qu est ce que|que|quoi)\b.{0,80}?\b(?:ont ete|a ete"
+    r"|se sont|sont) (?:\w+ )?(?:mis|mise|mises|modifie|retouche|revu|revise|ajoute|supprime"
+    r"|retire|change|actualise|corrige|complete|amende|publie|enleve)\w*(?: a jour)? (?:\w+ ){0,6}?"
+    r"(?:apres|depuis|suite a|a la suite de|lors de|en " + _MONTHS_FR[3:] + r"\b"
+    r"|^qu est ce qui (?:a|ont) (?:bouge|change|evolue|ete modifie|ete ajoute|ete retire"
+    r"|ete supprime)\b.{0,80}?\b(?:depuis|apres|ces|cette|ce mois|recemment)\b"
+    r"|\b(?:ont ils|ont elles|a t il|a t elle) (?:\w+ )?(?:change|evolue|bouge|ete modifie\w*"
+    r"|augmente|baisse)\w* (?:par rapport a|depuis|comparativement a) (?:l an dernier"
+    r"|l annee derniere|l an passe|l annee passee|la derniere|le dernier|l annee precedente"
+    r"|la version precedente|l edition precedente)\b"
+    r"|^(?:les )?(?:derniers|dernieres|nouveaux|nouvelles) \w+s? (?:\w+ )?(?:ajoute|publie"
+    r"|arrive|paru|sorti|mis en ligne|recu|entre)\w*"
+    r"|^(?:les )?(?:mises a jour|modifications|changements|ajouts|nouveautes) (?:\w+ ){0,8}?"
+    r"depuis\b"
+)
+_FR_PERCEPTION = (
+    r"\b(?:faiblesses|defauts|defaillances|erreurs|anomalies|non conformites|dysfonctionnements"
+    r"|lacunes|failles|ecarts|manquements) (?:recurrent\w*|frequent\w*|repetee?s|communs|communes"
+    r"|qui reviennent|qui se repetent|systematiques)\b (?:\w+ ){0,2}?(?:dans|des|de nos|parmi"
+    r"|relevent|apparaissent dans|signalee?s dans|ressortent des|relevee?s dans) (?:les |nos "
+    r"|des |tous les |toutes les |l ensemble des )?(?:\w+ ){0,3}?(?:controles|inspections"
+    r"|fiches|signalements|dossiers|releves|visites|bilans|"
+    + _FR_COLLECTION[3:]
+    + r"|^(?:quels|quelles) (?:\w+ )?(?:defauts|erreurs|anomalies|problemes|plaintes|pannes"
+    r"|reproches|dysfonctionnements|non conformites) (?:reviennent|se repetent|reapparaissent)\b"
+    r" (?:\w+ ){0,3}?(?:dans|des|de nos|parmi) (?:les|nos|des|tous les|toutes les)\b"
+    r"|^comment (?:le |la |l )?(?:ambiance|humeur|satisfaction|ressenti|opinion|avis|regard"
+    r"|moral|perception|image)\b (?:\w+ ){0,12}?(?:evolue|change|bouge)\b"
+    r"|^comment (?:les |nos )?(?:\w+ )?" + _GROUP_FR + r" (?:percoivent|jugent|vivent|apprecient"
+    r"|voient|ressentent|evaluent|trouvent|notent|accueillent) (?:ils|elles)\b"
+    r"|\b(?:sont ils|sont elles|etaient ils|etaient elles)\b (?:\w+ ){0,2}?(?:globalement"
+    r"|dans l ensemble|en general|majoritairement|generalement|dans leur ensemble|en majorite)"
+    r" (?:satisfait|content|mecontent|heureux|positi|negati|insatisfait|decu|ravi)\w*"
+    r"|^sur quels (?:sujets|themes|points|aspects) (?:portent|se concentrent|insistent)"
+    r" (?:\w+ )?(?:principalement|surtout|majoritairement|le plus|essentiellement) (?:les |nos "
+    r"|des )(?:\w+ )?"
+    + _FR_COLLECTION
+    + r"|\b(?:resume|resumez|synthetise\w*|degage\w*|identifie\w*|fais ressortir) (?:les |des )?"
+    r"(?:grands |principaux |principales |grandes )(?:themes|sujets|tendances|enseignements|axes"
+    r"|problemes|points)\b (?:des|de nos|de tous les|de toutes les|dans les)\b"
+)
+
 # fmt: off
 ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("retrieve", r"^(?:(?:so|ok|okay|hi|hey|please) )?(?:how (?:do|can|could|should|would) (?:i|you|we|one)(?! (?:characteri[sz]e|describe|sum up|summari[sz]e|assess|rate|judge|gauge) (?:the )?(?:overall |general )?(?:tone|mood|sentiment|climate|atmosphere|tenor|attitude|reception)\b)|how to)\b", "a how-to question: the answer is in a document, not a query over items"),  # noqa: E501
@@ -973,7 +1049,7 @@ ROUTE_RULES_DE: tuple[Rule, ...] = _rules(
 "ss") and match stems ("häufigst" for "häufigste", "häufigsten")."""
 
 ROUTE_RULES_FR: tuple[Rule, ...] = _rules(
-    ("retrieve", r"^combien de (?:jours|semaines|mois|heures|minutes|fois|tentatives|conges)(?: de \w+)? (?:avons nous|ai je|a t on|puis je|peut on|faut il|dois je|doit on)\b|^(?:comment (?:puis je|peut on|faire|faut il|dois je|je peux)|comment (?:\w+ )?(?:configurer|installer|supprimer|reinitialiser|activer|desactiver|exporter|importer|changer|modifier))\b|\b(?:toutes|tous|chaque) (?:les )?etapes?\b|(?<!apres la )(?<!depuis la )\b(?:derniere|nouvelle|actuelle) version\b|\b(?:dans|de) la (?:version|release|mise a jour) v?\d|^comment (?:puis je |peut on |faire pour |je peux )?\w+er\b|^quand\b|\bj ai (?:\w+ )?(?:mis a jour|installe|reinstalle|change|modifie|telecharge)\b|\bquoi de neuf (?:dans|sur|avec) (?:l |la |le )?(?:offre|version|forfait|abonnement|plan|mise a jour|release)\b|^(?:avant|apres|lors|en cas) (?:d |de |du |des )?(?!(?:la |le |les )?(?:derni\w*|precedent\w*)\b)(?:\w+ ){1,8}?(?:quel|quelle|quels|quelles|qui|combien|comment|ou|que|qu|faut)\b|^(?:les |des )?\w+s (?:de plus de|de moins de|superieur\w* a|inferieur\w* a|au dela de) [\d ]+(?:\w+ )?(?:sont|doivent|peuvent|ont|seront) (?:ils|elles)\b|^(?:tous|toutes|chaque) (?:les )?(?:\w+ ){1,4}?(?:doivent|doit|devront|devra)\b", "une question pratique, les étapes d'une procédure, la dernière version d'une chose ou un changement fait par la personne : une recherche"),  # noqa: E501
+    ("retrieve", r"^combien de (?:jours|semaines|mois|heures|minutes|fois|tentatives|conges)(?: de \w+)? (?:avons nous|ai je|a t on|puis je|peut on|faut il|dois je|doit on)\b|^(?:comment (?:puis je|peut on|faire|faut il|dois je|je peux)|comment (?:\w+ )?(?:configurer|installer|supprimer|reinitialiser|activer|desactiver|exporter|importer|changer|modifier))\b|\b(?:toutes|tous|chaque) (?:les )?etapes?\b|(?<!apres la )(?<!depuis la )\b(?:derniere|nouvelle|actuelle) version\b|\b(?:dans|de) la (?:version|release|mise a jour) v?\d|^comment (?:puis je |peut on |faire pour |je peux )?\w+er\b|^quand\b|\bj ai (?:\w+ )?(?:mis a jour|installe|reinstalle|change|modifie|telecharge)\b|\bquoi de neuf (?:dans|sur|avec) (?:l |la |le )?(?:offre|version|forfait|abonnement|plan|mise a jour|release)\b|^(?:avant|apres|lors|en cas) (?:d |de |du |des )?(?!(?:la |le |les )?(?:derni\w*|precedent\w*)\b)(?:\w+ ){1,8}?(?:quel|quelle|quels|quelles|qui|combien|comment|ou|que|qu|faut)\b|^(?:les |des )?\w+s (?:de plus de|de moins de|superieur\w* a|inferieur\w* a|au dela de) [\d ]+(?:\w+ )?(?:sont|doivent|peuvent|ont|seront) (?:ils|elles)\b|^(?:tous|toutes|chaque) (?:les )?(?:\w+ ){1,4}?(?:doivent|doit|devront|devra)\b|^(?:tous|toutes|chaque) (?:les )?(?:\w+ ){1,8}?(?:doit il|doit elle|doivent ils|doivent elles|faut il|a t il droit|ont ils droit)\b", "une question pratique, les étapes d'une procédure, la dernière version d'une chose ou un changement fait par la personne : une recherche"),  # noqa: E501
     ("aggregate", r"\bcombien de (?:\w+ ){1,3}?(?:avons nous|a t on) (?:recu|traite|vendu|perdu|gagne|signe|embauche|livre|rembourse|ferme|resolu|enregistre)\b|\bcombien de (?:\w+ ){1,3}?(?:recevons|traitons|vendons|perdons|signons|livrons) nous\b|^(?:qui|quel(?:le)?s? \w+(?: \w+)?) (?:a|ont) (?:signe|resolu|fait|vendu|realise|gagne|traite|conclu|cloture|ferme|recu|genere|depense|perdu|livre|recrute|embauche|publie|ouvert|rapporte|facture) le (?:plus|moins)\b|^(?:qui|quel(?:le)?s? \w+(?: \w+)?) (?:a|ont) le (?:plus|moins) (?:vendu|rapporte|facture|depense|gagne|recu|livre)\b|\b(?:taux|pourcentage|part|nombre) de \w+(?: \w+)? le plus (?:eleve|haut|bas|faible)\b|\b(?:panier|temps|delai|montant|prix|cout|retard|salaire|chiffre d affaires|nombre|budget) moyens? (?:(?:de|d) (?:\w+ )?)?(?:de |des |du |d |par |sur |pour )(?:les |la |le |l )?\w+s\b|\b(?:valeur|note|duree|depense|marge|facture|commande|attente) moyennes? (?:(?:de|d) (?:\w+ )?)?(?:de |des |du |d |par |sur |pour )(?:les |la |le |l )?\w+s\b|\bmoyenne (?:des|de la|du) (?:\w+ )?(?:commandes|ventes|factures|tickets|notes|avis|incidents|depenses|delais|salaires)\b|\bcombien (?:de |d |des )(?:\w+ )?(?:recettes|tickets|commandes|clients|clientes|utilisateurs|produits|articles|documents|pages|fichiers|contrats|factures|employes|salaries|fournisseurs|avis|commentaires|messages|e mails|mails|courriels|bugs|incidents|comptes|annonces|livres|rapports|projets|candidats|patients|etudiants|hotels|appartements|maisons|ventes|abonnes|membres|plaintes|retours|remboursements|expeditions|videos|evenements|reservations|transactions|paiements|serveurs|inscriptions|pull requests|demandes|offres d emploi|cours|billets|publications|dossiers|sessions|leads|prospects|licences)\b(?! (?:puis|peut|peuvent|peux|faut|dois|doit|par (?:jour|semaine|mois|an|personne))\b)|^(?:compte|comptez|comptabilise)\w* (?:les|le nombre|combien)\b|\bnombre (?:total )?(?:de|d) \w+\b.{0,40}?\b(?:par|dans|qui|ont|sont)\b|\bnombre total (?:de|d)\b|\bcombien (?:de|d) (?:\w+ ){0,3}?avons nous\b|\b(?:depensons|gagnons|vendons|payons|perdons) nous le plus\b|\b(?:chiffre d affaires|ventes|depenses|benefice|commandes)\b.{0,40}?\b(?:chaque|par) (?:region|pays|mois|trimestre|equipe|magasin|produit|categorie|service|canal)\b|\b(?:moyenne|mediane|somme|total|pourcentage|proportion|part|repartition) (?:\w+ ){0,2}?(?:de tous|de toutes|des|de nos|sur l ensemble|parmi)\b|\b(?:quel|quelle|quels|quelles) (?!(?:offre|offres|plan|forfait|abonnement|version|modele|option|tarif|formule)\b)(?:\w+ ){0,2}?(?:a|ont|avait|genere|vend|vendu|a vendu|a conclu|a publie|a recu|a eu|ont eu|a obtenu|ont obtenu|expedie|envoie|recoit|gere|traite) (?:le plus|le moins|la plus|la moins)\b|\b(?:le|la|les|l) (?:\w+ )?(?:plus|moins|mieux|meilleur\w*) (?:\w+ )?(?:cher|vendu|populaire|command|consult|retourn|not|achet|regard|telecharg|visit)\w*\b(?: \w+){0,3}? (?:que nous|de notre|de nos|du catalogue|de la boutique|parmi|de la base|dans notre|dans nos|de tous)\b|\b(?:ventil|regroup)\w* par\b|\brepartition (?:des|de|du) (?:\w+ ){0,2}?par\b|\b(?:duree|delai|temps|montant|prix|panier|cout|note|age|salaire|nombre) moyen\w* (?:de |d |des |du )(?:\w+ ){0,8}?(?:le mois (?:dernier|passe)|la semaine (?:derniere|passee)|l (?:an|annee) (?:dernier|derniere|passe|passee)|ce mois|cette annee|cette semaine|ce trimestre|le trimestre (?:dernier|passe))\b", "un compte, une statistique ou un classement sur les éléments : une requête en base"),  # noqa: E501
     ("recency", r"\b(?:cette|la semaine|le mois) (?:semaine|derniere|dernier|passee|passe)\b|\bce (?:mois|matin|trimestre|sprint)\b|\b(?:ces|les) (?:\d+ |quelques |sept |trois |deux )?derni\w* (?:jours|semaines|mois|heures)\b|\bdepuis (?:hier|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|la semaine|le mois|le debut|janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|\d)\b|\b(?:recemment|dernierement|hier|aujourd hui) (?:\w+ ){0,2}?(?:ajout|publi|modifi|mis a jour|mise a jour|mises a jour|cree|televers|chang|edit|arriv|paru|sorti|livr)\w*|\b(?:ajout|publi|modifi|mis|mise|cree|televers|chang|edit|arriv|paru|sorti|livr|annonc|ouvert)\w*\b(?: \w+){0,4}? (?:recemment|dernierement|hier|aujourd hui|ce matin|cette semaine|ce mois|ce trimestre|cette nuit|pendant la nuit|la semaine (?:derniere|passee)|le mois (?:dernier|passe))\b|\bdernierement\b|\bquoi de neuf(?: (?:dans|sur) (?:le|la|l|les|notre|nos) (?:site|wiki|blog|catalogue|documentation|doc|base de connaissances|boutique|intranet|portail|collection|archives?|canal)\b| (?:cette|ce|depuis|aujourd)\b|$)|\bqu est ce qui (?:est nouveau|a change)\b|\b(?:les plus recents|les plus recentes|les derniers|les dernieres|dernieres? (?:nouveautes|ajouts|arrivees|publications|modifications|nouvelles))\b|\b(?:\w+ )?derni\w* (?:\w+ )?(?:tickets|commandes|articles|publications|ajouts|messages|billets|annonces|inscrits|recrues)\b|\bnouveautes\b|\bnouve(?:aux|lles) (?:\w+ )?(?:ce mois|cette semaine|ce trimestre)\b|\b(?:tri\w*|class\w*|ordonn\w*) (?:\w+ ){0,4}?par date\b|\b(?:d abord|en premier)$", "ce qui est nouveau : un tri par date, pas par pertinence"),  # noqa: E501
     ("exhaustive", r"\b(?:liste|listez|lister|montre|montrez|montrer|affiche|affichez|trouve|trouvez|donne|donnez|sors|sortez|recupere|recuperez|rassemble|exporte|identifie|identifiez|cite|citez|il me faut|j ai besoin de) (?:moi |nous )?(?:\w+ )?(?:tous|toutes|chaque|chacun|l ensemble des|la totalite des)\b|\b(?:liste|inventaire) (?:complete?|exhaustive?|integrale?)\b|\bsans exception\b|\b(?:sans en oublier|sans rien oublier|sans en manquer|les faut toutes|les faut tous)\b|^(?:tous|toutes|chaque) (?:les )?\w+(?: \w+)? (?:qui|dont|avec|contenant|mentionnant|ou)\b|^l ensemble des \w+|\bquel(?:le)?s (?:de nos |des )?(?:\w+ ){0,2}?\w+s (?:(?:encore|toujours|deja) )?(?:n ont pas|font reference|ne sont pas|n ont jamais|mentionnent|contiennent|citent|utilisent|referencent|font reference|renvoient|pointent|necessitent|dependent|sont concern\w*|sont affect\w*|sont touch\w*|expirent|sont en retard|tournent encore|utilisent encore|ont des liens casses|parlent)\b", "chaque élément qui correspond : un filtre sur tout le corpus, pas un échantillon"),  # noqa: E501
@@ -994,6 +1070,9 @@ ROUTE_RULES_FR: tuple[Rule, ...] = _rules(
     ("exhaustive", _FR_WOULD_IF, "les éléments touchés si quelque chose tombait en panne : un filtre sur tout le corpus"),  # noqa: E501
     ("aggregate", _FR_MEASURE, "une mesure sur des enregistrements nommée en tête (classement, proportion, moyenne par) : une requête sur la base"),  # noqa: E501
     ("filter", _FR_PARTICIPLE_FILTER, "des éléments décrits par un participe et un lieu, une date ou un auteur (accordées par, refusés en) : un filtre structuré"),  # noqa: E501
+    ("exhaustive", _FR_USES, "les éléments qui utilisent, contiennent ou ont reçu quelque chose, ou ce qui ne marcherait plus : un filtre sur tout le corpus"),  # noqa: E501
+    ("recency", _FR_AFTER_EVENT, "ce qui a été modifié après un événement, lors de la dernière révision ou par rapport à l'an dernier : un tri par date"),  # noqa: E501
+    ("corpus_analysis", _FR_PERCEPTION, "ce qu'un groupe pense dans l'ensemble, en oui/non ou en perception (globalement satisfaits, défauts récurrents) : une analyse hors ligne"),  # noqa: E501
 )
 """The French rules; patterns see accents folded ("récemment" reads ``recemment``) and
 apostrophes as spaces ("qu'est-ce" reads ``qu est ce``)."""
