@@ -958,6 +958,71 @@ _FR_PERCEPTION = (
     r"|problemes|points)\b (?:des|de nos|de tous les|de toutes les|dans les)\b"
 )
 
+
+_GROUP_ES = (
+    r"(?:huespedes|clientes|usuarios|pacientes|visitantes|estudiantes|alumnos|empleados"
+    r"|trabajadores|lectores|espectadores|participantes|socios|viajeros|pasajeros|padres"
+    r"|familias|voluntarios|vecinos|inquilinos|consumidores|compradores|jugadores|aficionados"
+    r"|ciudadanos|profesores|docentes|asistentes|miembros|residentes|oyentes|suscriptores)\b"
+)
+_ES_USES = (
+    r"^en (?:que|cuales) (?!(?:casos|situaciones|paises|idiomas|fechas|horarios|condiciones"
+    r"|plazos|supuestos|circunstancias|formatos)\b)(?:\w+ ){1,4}?(?:(?:esta|estan|estaba"
+    r"|estaban|ha sido|han sido|fue|fueron) (?:\w+ )?(?:incluid|instalad|usad|utilizad"
+    r"|montad|colocad|empleado|integrad|presente)\w*|se (?:instalo|instalaron|uso|usaron"
+    r"|utilizo|utilizaron|coloco|colocaron|monto|montaron|empleo|emplearon|incluye|incluyen"
+    r"|incluyo|incluyeron|aplico|aplicaron|vendio|vendieron|distribuyo))\b"
+    r"|^(?:que|cuales) (?:dejaria|dejarian) de funcionar\b(?!.{0,60}?\b(?:mi|mis|yo|me)\b)"
+    r"|^(?:que|cuales) (?:\w+ )?(?:se romperia|se romperian|fallaria|fallarian|se caeria"
+    r"|se caerian|se veria afectad\w*|se verian afectad\w*|quedaria|quedarian) (?:\w+ ){0,4}?si"
+    r" (?!(?:yo|mi|me)\b)"
+    r"|^(?:a|en) (?:que|cuales) (?!(?:paises|personas|empleados que)\b)(?:\w+ ){0,2}?\w+s"
+    r" (?:afecta|afectan|afectara|afectaran|afecto|impacta|impactan|impacto)\b"
+    r"|\bsin dejar\w* (?:ninguno|ninguna|fuera|ni uno|ni una)\b|\bque no falte (?:ninguno"
+    r"|ninguna|ni uno|ni una)\b"
+    r"|^(?:todos|todas) (?:los |las )?(?:\w+ ){1,4}?que (?:incluyen|contienen|mencionan|citan"
+    r"|recogen|hacen referencia|usan|utilizan)\b"
+)
+_ES_AFTER_EVENT = (
+    r"^(?:que|cuales) (?:\w+ ){0,8}?se (?:han |ha )?(?:actualiz|modific|cambi|anad|quit|elimin"
+    r"|revis|retir|incorpor|public|suprim|ajust|introduj|agreg)\w*(?:aron|ieron|o|ado|ada|ados"
+    r"|adas|ido|ida|idos|idas)\b (?:\w+ ){0,6}?(?:tras|despues de|desde|en la ultima"
+    r"|en el ultimo|con la ultima|con el ultimo)\b"
+    r"|^se (?:ha|han) (?:actualiz|modific|cambi|anad|quit|elimin|revis|retir|incorpor|public"
+    r"|suprim|ajust|introduj|agreg)\w* (?:algo|alguna cosa|nada)\b (?:\w+ ){0,6}?(?:tras"
+    r"|despues de|desde)\b"
+    r"|^(?:lo|los|las) (?:ultimo|ultimos|ultimas|mas reciente|mas nuevo) (?:que )?(?:se ha "
+    r"|se han |han |ha )?(?:subido|anadido|publicado|entrado|llegado|incorporado)\b"
+    r"|^(?:han|ha) (?:cambiado|variado|subido|bajado|evolucionado)\b.{0,80}?\b(?:respecto a"
+    r"|respecto al|con respecto a|con respecto al|frente a|frente al|comparad\w* con|desde)"
+    r" (?:el |la |al )?(?:ano pasado|ano anterior|mes pasado|trimestre pasado|version anterior"
+    r"|curso pasado|temporada pasada|edicion anterior|ejercicio anterior)\b"
+)
+_ES_PERCEPTION = (
+    r"\b(?:ves|ve|veis|ven|observas|notas|detectas|encuentras|hay) (?:algun|algunos|alguna"
+    r"|algunas) (?:patron|patrones|tendencia|tendencias|tema recurrente|temas recurrentes"
+    r"|problema recurrente|problemas recurrentes)\b(?: \w+){0,2}? (?:en|entre|de) (?:los|las"
+    r"|nuestros|nuestras|todos los|todas las)\b"
+    r"|^(?:que|cuales) (?:\w+ )?(?:defectos|fallos|errores|problemas|quejas|temas|incidencias"
+    r"|averias|motivos|reclamaciones|deficiencias|faltas|criticas) (?:se repiten|son"
+    r" recurrentes|aparecen mas|salen mas|vuelven a salir|se repiten mas)\b (?:\w+ ){0,3}?"
+    r"(?:en|entre|de) (?:los|las|nuestros|nuestras|todos los|todas las)\b"
+    r"|\b(?:temas|asuntos|problemas|cuestiones) que mas (?:preocupan|interesan|molestan"
+    r"|se repiten|aparecen|salen|se mencionan)\b(?: \w+){0,3}? (?:a|en|entre) (?:los|las"
+    r"|nuestros|nuestras)\b"
+    r"|^(?:las )?tendencias (?:generales|principales|comunes|de fondo) (?:en|de|entre) (?:los"
+    r"|las|nuestr)\w*"
+    r"|^resum\w* (?:los |las )?(?:grandes|principales) (?:temas|tendencias|problemas"
+    r"|conclusiones|ideas|quejas) (?:de|en) (?:los|las|nuestr|todos|todas)\w*"
+    r"|^(?:como|que tal) (?:valoran|ven|perciben|viven|juzgan|evaluan|califican|reciben) (?:los"
+    r"|las|nuestros|nuestras) (?:\w+ )?"
+    + _GROUP_ES
+    + r"|^(?:estan|son|se sienten|se muestran) (?:los|las|nuestros|nuestras) (?:\w+ )?"
+    + _GROUP_ES
+    + r" (?:\w+ ){0,2}?(?:contentos|contentas|satisfechos|satisfechas|descontentos|descontentas"
+    r"|insatisfechos|insatisfechas|conformes|felices)\b"
+)
+
 # fmt: off
 ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("retrieve", r"^(?:(?:so|ok|okay|hi|hey|please) )?(?:how (?:do|can|could|should|would) (?:i|you|we|one)(?! (?:characteri[sz]e|describe|sum up|summari[sz]e|assess|rate|judge|gauge) (?:the )?(?:overall |general )?(?:tone|mood|sentiment|climate|atmosphere|tenor|attitude|reception)\b)|how to)\b", "a how-to question: the answer is in a document, not a query over items"),  # noqa: E501
@@ -1078,7 +1143,7 @@ ROUTE_RULES_FR: tuple[Rule, ...] = _rules(
 apostrophes as spaces ("qu'est-ce" reads ``qu est ce``)."""
 
 ROUTE_RULES_ES: tuple[Rule, ...] = _rules(
-    ("retrieve", r"^cuant[oa]s (?:dias|semanas|meses|horas|minutos|veces|intentos)(?: de \w+)? (?:tenemos|tengo|puedo|podemos|hay que|debo|debemos|se pueden|me corresponden|nos corresponden)\b|^(?:todos|todas) (?:los|las) \w+(?: \w+)? (?:tienen|deben|pueden|necesitan|han de|tendran|tenemos|debemos)\b|^(?:como (?:puedo|se puede|hago|hay que|debo|se)|como (?:\w+ )?(?:configuro|instalo|borro|elimino|restablezco|activo|desactivo|exporto|importo|cambio))\b|\b(?:todos|todas|cada) (?:los |las )?pasos?\b|(?<!despues de la )(?<!desde la )\b(?:ultima|nueva|actual) version\b|\ben la (?:version|release|actualizacion) v?\d|^cuando\b|^como (?:puedo |se puede |hago para )?\w+(?:ar|er|ir)\b|\b(?:actualice|instale|reinstale|cambie|descargue|modifique)\b|\bque hay de nuevo en (?:el |la )?(?:plan|version|tarifa|suscripcion|actualizacion)\b|^(?:antes|despues|durante|tras|al|en caso) (?:de |del )?(?!(?:la |el |los |las )?(?:ultim\w*|pasad\w*)\b)(?:\w+ ){1,8}?(?:cuanto|cuanta|cuantos|cuantas|que|cual|cuales|como|donde|quien)\b|^(?:que pasa|que ocurre|que sucede) (?:con|si)\b|^cada (?:cuanto|cuanta)\b|^cada \w+(?: \w+)? (?:tiene|debe|puede|necesita|ha de)\b|^(?:los |las )?\w+s (?:de mas de|de menos de|superiores a|inferiores a|por encima de|por debajo de) [\d ]+(?:\w+ )?(?:los|las|les|lo|la) \w+", "una pregunta práctica, los pasos de un procedimiento, la última versión de algo o un cambio hecho por quien pregunta: una búsqueda"),  # noqa: E501
+    ("retrieve", r"^cuant[oa]s (?:dias|semanas|meses|horas|minutos|veces|intentos)(?: de \w+)? (?:tenemos|tengo|puedo|podemos|hay que|debo|debemos|se pueden|me corresponden|nos corresponden)\b|^(?:todos|todas) (?:los|las) \w+(?: \w+)? (?:tienen|deben|pueden|necesitan|han de|tendran|tenemos|debemos)\b|^(?:como (?:puedo|se puede|hago|hay que|debo|se)|como (?:\w+ )?(?:configuro|instalo|borro|elimino|restablezco|activo|desactivo|exporto|importo|cambio))\b|\b(?:todos|todas|cada) (?:los |las )?pasos?\b|(?<!despues de la )(?<!desde la )\b(?:ultima|nueva|actual) version\b|\ben la (?:version|release|actualizacion) v?\d|^cuando\b|^como (?:puedo |se puede |hago para )?\w+(?:ar|er|ir)\b|\b(?:actualice|instale|reinstale|cambie|descargue|modifique)\b|\bque hay de nuevo en (?:el |la )?(?:plan|version|tarifa|suscripcion|actualizacion)\b|^(?:antes|despues|durante|tras|al|en caso) (?:de |del )?(?!(?:la |el |los |las )?(?:ultim\w*|pasad\w*)\b)(?:\w+ ){1,8}?(?:cuanto|cuanta|cuantos|cuantas|que|cual|cuales|como|donde|quien)\b|^(?:que pasa|que ocurre|que sucede) (?:con|si)\b|^cada (?:cuanto|cuanta)\b|^cada \w+(?: \w+)? (?:tiene|debe|puede|necesita|ha de)\b|^cada (?:\w+ ){1,10}?(?:que|cual|cuales|cuanto|cuanta|cuantos|cuantas) \w+ (?:tiene|tienen|debe|deben|necesita|necesitan|ha de|han de|lleva|llevan|hay que)\b|^(?:que|cual es el|cual es la) (?:porcentaje|tipo|tasa|importe|cantidad|cuota) de \w+ (?:se aplica|aplica|se cobra|se retiene|se descuenta|corresponde|hay que|se debe|se exige|se permite|cubre|incluye)\b|^(?:que|cual|cuales) (?!\w+s\b)\w+ (?:de \w+ )?(?:usan|utilizan|tienen|siguen|aplican|llevan|emplean|comparten|necesitan|deben) (?:todos|todas) (?:los|las)\b|^(?:los |las )?\w+s (?:de mas de|de menos de|superiores a|inferiores a|por encima de|por debajo de) [\d ]+(?:\w+ )?(?:los|las|les|lo|la) \w+", "una pregunta práctica, los pasos de un procedimiento, la última versión de algo o un cambio hecho por quien pregunta: una búsqueda"),  # noqa: E501
     ("aggregate", r"\bcuant[oa]s (?:\w+ ){1,3}?(?:recibimos|hemos recibido|tuvimos|hemos tenido|vendimos|hemos vendido|procesamos|hemos procesado|gestionamos|hemos gestionado|cerramos|atendimos|resolvimos|registramos|perdimos|contratamos|emitimos|enviamos|devolvimos)\b|^(?:quien|que \w+|cual \w+) (?:ha |han |hubo )?(?:cerro|cerrado|vendio|vendido|facturo|facturado|resolvio|resuelto|gano|ganado|firmo|firmado|consiguio|conseguido|gasto|gastado|genero|generado|recibio|recibido|perdio|perdido|cerraron|vendieron|facturaron|gastaron|recibieron|contrato|contratado) (?:mas|menos)\b|\b(?:tasa|porcentaje|indice|ratio|numero) de \w+(?: \w+)? (?:mas|menos) (?:alt[oa]|baj[oa]|elevad[oa])\b|\b(?:ticket|precio|tiempo|plazo|importe|valor|coste|costo|gasto|salario|sueldo|duracion|retraso|margen) (?:\w+ )?medio (?:de (?:\w+ )?)?(?:de |del |por |en )(?:los |las |el |la )?\w+s\b|\b(?:valoracion|nota|puntuacion|facturacion|duracion|espera) media (?:de (?:\w+ )?)?(?:de |del |por |en )(?:los |las |el |la )?\w+s\b|\bcuant[oa]s (?:de (?:los|las|nuestros|nuestras) )?(?:\w+ )?(?:recetas|tickets|pedidos|clientes|usuarios|productos|articulos|documentos|paginas|archivos|ficheros|contratos|facturas|empleados|trabajadores|proveedores|resenas|opiniones|comentarios|mensajes|correos|errores|bugs|incidentes|incidencias|cuentas|anuncios|libros|informes|proyectos|candidatos|pacientes|alumnos|estudiantes|hoteles|pisos|casas|ventas|suscriptores|miembros|socios|quejas|devoluciones|reembolsos|envios|videos|eventos|reservas|transacciones|pagos|servidores|altas|pull requests|solicitudes|ofertas|cursos|entradas|publicaciones|sesiones|licencias|vuelos)\b(?! (?:puedo|puede|pueden|debo|hay que|se pueden|por (?:dia|semana|mes|persona))\b)|\bcuant[oa]s (?:\w+ ){0,3}?(?:se \w+(?:aron|ieron)|tenemos|vendimos|vendemos|hay en (?:el|la|nuestro|nuestra) (?:catalogo|base|tienda|coleccion|archivo))\b|^(?:cuenta|contar|cuente)\w* (?:los|las|cuant)\w*\b|\b(?:numero|cantidad) total de\b|\b(?:gastamos|ganamos|vendemos|pagamos|perdemos) mas\b|\b(?:cuanto|cuanta) (?:\w+ )?(?:facturo|facturaron|vendio|vendieron|gano|ganaron|gasto|gastaron|ingreso|ingresaron) cada\b|\b(?:facturacion|ventas|ingresos|gastos|beneficios|pedidos)\b.{0,40}?\b(?:cada|por) (?:region|pais|mes|trimestre|equipo|tienda|producto|categoria|departamento|canal)\b|\bnumero (?:total )?de \w+\b.{0,40}?\b(?:por|que|en (?:el|la|nuestro|nuestra))\b|\b(?:promedio|media|mediana|suma|total|porcentaje|proporcion|fraccion) (?:\w+ ){0,2}?(?:de todos|de todas|de los|de las|de nuestros|de nuestras|entre)\b|\bque (?:porcentaje|proporcion|parte|fraccion) de\b|\b(?:cual|cuales|que) (?!(?:plan|planes|oferta|tarifa|version|modelo|opcion|suscripcion|paquete)\b)(?:\w+ ){0,3}?(?:tiene|tienen|tuvo|tuvieron|genero|vende|vendio|recibio|recibe|cerro|publico|envia|envio|gestiona|procesa|consiguio|obtuvo) (?:el |la |los |las )?(?:mas|menos|mayor|menor)\b|\b(?:mas|menos|mejor|peor) (?:barat|car|vendid|popular|valorad|pedid|devuelt)\w* (?:\w+ ){0,2}?(?:que (?:vendemos|tenemos|ofrecemos)|del catalogo|de la tienda|de nuestra|de la base)\b|\b(?:desglos|agrupad)\w* (?:de|del|por)\b|^(?:suma|sumame|totaliza|calcula) (?:el |la |los |las )?(?:total )?(?:de )?(?:los |las )?\w+s\b|^(?:el |la )?(?:importe|volumen|coste|gasto|numero) total de (?:las |los )?\w+s\b|^(?:el |los )?top \d+ (?:de )?(?:\w+ ){1,2}?(?:mas|menos) \w+", "un recuento, una estadística o un ranking sobre los elementos: una consulta a la base de datos"),  # noqa: E501
     ("recency", r"\b(?:esta|la ultima|la pasada|este|el ultimo|el pasado) (?:semana|mes|trimestre|manana|ano|sprint)\b|\b(?:semana|mes|trimestre) (?:pasad[oa]|anterior)\b|\b(?:los|las|en los|en las) (?:\d+ |ultimos |ultimas |pocos |siete |tres |dos )(?:ultimos |ultimas )?(?:\d+ )?(?:dias|semanas|meses|horas)\b|\bdesde (?:ayer|el lunes|el martes|el miercoles|el jueves|el viernes|el sabado|el domingo|la semana|el mes|el principio|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|\d|lunes|martes|miercoles|jueves|viernes)\b|\b(?:recientemente|ultimamente|ayer|hoy) (?:\w+ ){0,2}?(?:anad|agreg|public|modific|actualiz|cre|subi|cambi|edit|entr|lleg)\w*|\b(?:anad|agreg|public|modific|actualiz|cread|creo|crearon|subid|subio|subieron|cambi|edit|entr|lleg|salier|salio|lanz|anunci|abrier)\w* (?:\w+ ){0,3}?(?:recientemente|ultimamente|ayer|hoy|anoche|esta manana|esta semana|este mes|este trimestre|durante la noche)\b|\bultimamente\b|\bque hay de nuevo(?: en (?:el|la|los|las|nuestro|nuestra) (?:\w+ )?(?:sitio|web|wiki|blog|catalogo|documentacion|base de conocimiento|tienda|intranet|portal|coleccion|archivo|canal)\b| (?:esta|este|desde|hoy)\b|$)|\bque (?:ha cambiado|hay nuevo|es nuevo|se ha (?:anadido|publicado|cambiado))\b|\b(?:los|las) (?:\w+ )?(?:mas recientes|ultimos|ultimas)\b|\b(?:ultimas|nuevas) (?:novedades|incorporaciones|publicaciones|entradas|altas|noticias)\b|\bnovedades\b|\bnuev[oa]s (?:\w+ )?(?:este mes|esta semana|este trimestre)\b|\bordena\w* (?:\w+ ){0,4}?por fecha\b|\bprimero$", "lo nuevo: ordenar por fecha, no por relevancia"),  # noqa: E501
     ("exhaustive", r"\b(?:lista|listame|enumera|muestra|muestrame|muestranos|ensename|encuentra|encuentrame|busca|buscame|dame|danos|saca|sacame|trae|traeme|recopila|exporta|identifica|necesito|quiero) (?:\w+ )?(?:todos|todas|cada)\b|\blista (?:completa|exhaustiva|entera|total)\b|\bsin excepcion\b|\bsin (?:dejar|saltar|olvidar) (?:ninguno|ninguna|ni uno)\b|\blas necesito todas\b|\blos necesito todos\b|^(?:todos|todas|cada) (?:los |las )?\w+(?: \w+)? (?:que|con|donde|cuyo|cuya|cuyos|cuyas)\b|\b(?:que|cuales) (?:de (?:los|las|nuestros|nuestras) )?(?:\w+ ){0,2}?\w+s (?:(?:todavia|aun|ya) )?(?:siguen \w+ndo|no tienen|no han|nunca|mencionan|contienen|citan|usan|utilizan|hacen referencia|enlazan|requieren|dependen|estan afectad\w*|estan vencid\w*|vencen|caducan|siguen con|siguen usando|tienen enlaces rotos|hablan de|llevan)\b", "cada elemento que coincide: un filtro sobre todo el corpus, no una muestra"),  # noqa: E501
@@ -1098,6 +1163,9 @@ ROUTE_RULES_ES: tuple[Rule, ...] = _rules(
     ("corpus_analysis", _ES_SAID_OVERALL, "lo que dice un conjunto en su totalidad (más bien positivo o negativo, un tono que cambia, tendencias): un análisis fuera de línea"),  # noqa: E501
     ("exhaustive", _ES_WOULD_IF, "los elementos afectados si algo fallara: un filtro sobre todo el corpus"),  # noqa: E501
     ("aggregate", _ES_MEASURE, "una medida sobre registros nombrada al principio (ranking, porcentaje, promedio de): una consulta a la base de datos"),  # noqa: E501
+    ("exhaustive", _ES_USES, "los elementos en los que se instaló o se incluye algo, o lo que dejaría de funcionar: un filtro sobre todo el corpus"),  # noqa: E501
+    ("recency", _ES_AFTER_EVENT, "lo que se cambió tras un evento, en la última revisión o respecto al año pasado: un orden por fecha"),  # noqa: E501
+    ("corpus_analysis", _ES_PERCEPTION, "lo que piensa un grupo en conjunto, como sí/no o como percepción (algún patrón, qué fallos se repiten): un análisis fuera de línea"),  # noqa: E501
 )
 """The Spanish rules; patterns see accents and "ñ" folded ("añadido" reads ``anadido``) and
 "¿" as a separator."""
