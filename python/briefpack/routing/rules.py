@@ -847,6 +847,14 @@ _DE_USES = (
     r"|^was (?:wurde|wurden|konnte|konnten) (?:dann )?(?:alles )?(?:nicht mehr funktionieren"
     r"|nicht mehr laufen|ausfallen|kaputtgehen|stillstehen|brechen|betroffen sein"
     r"|nicht mehr gehen)\b.{0,80}?\b(?:wenn|falls) (?!(?:ich|mein|meine)\b)"
+    r"|^(?:alle|jede[nrs]?|samtliche) (?:\w+ ){1,4}?(?:die|das|der|in denen|welche) (?:\w+ ){1,5}?"
+    r"(?:verwendet|verwenden|nennt|nennen|erwahnt|erwahnen|enthalt|enthalten|zitiert|zitieren"
+    r"|nutzt|nutzen|betrifft|betreffen|referenziert|referenzieren)$"
+    r"|^welche (?!(?:tarif|paket|plan|abo|angebot|version|option|browser|land|lander|sprache)"
+    r"\w*\b)(?:\w+ ){0,3}?(?:verbauen|verbaut|enthalten|verwenden|nutzen) (?:das|den|noch)\b"
+    r"|^wo (?:uberall|sonst noch) (?:wird|werden|ist|sind|steht|stehen|taucht|kommt|kommen)\b"
+    r"(?!.{0,60}?\b(?:ich|man)\b)(?: \w+){0,8}? (?:erwahnt|verwiesen|genannt|verwendet|zitiert"
+    r"|eingesetzt|verbaut|vor|auf)\b"
 )
 _DE_AFTER_EVENT = (
     r"^(?:welche\w* (?:\w+ ){0,4}?|was )(?:wurde|wurden|ist|sind|hat|haben)\b(?: \w+){0,4}?"
@@ -882,6 +890,23 @@ _DE_PERCEPTION = (
     r"|^(?:welche|was fur) (?:\w+ )?(?:fehler|mangel|probleme|beschwerden|themen|schaden"
     r"|storungen|defekte|schwachen) (?:wiederholen sich|tauchen immer wieder auf|kehren"
     r"|treten immer wieder|kommen immer wieder)\b"
+    r"|\bwenn (?:du|sie|man) (?:alle|samtliche|die gesamten) (?:\w+ ){1,4}?(?:betrachtet"
+    r"|anschaut|durchliest|auswertet|analysiert|durchsieht|liest|durchgeht)\b"
+    r"|^(?:clustere|gruppiere|kategorisiere|sortiere|ordne) (?:die |alle |unsere )?(?:\w+ ){1,3}?"
+    r"nach (?:ursachen|themen|kategorien|grunden|schwerpunkten)\b"
+    r"|^analysiere die sprache (?:der|unserer|aller|in den|in unseren)\b"
+    r"|\bthematisch\w* (?:uberblick|ubersicht) (?:uber|der|aller|zu den)\b"
+    r"|^(?:was|woran|woruber) (?:nervt|nerven|stort|storen|argert|frustriert|scheitern"
+    r"|scheitert|stresst|freut|begeistert) (?:unsere |die )?(?:\w+ )?(?:"
+    + _GROUP_DE[3:-3]
+    + r"|handler\w*|partner\w*|lieferanten|doktoranden|kolleg\w*)\b (?:\w+ ){0,3}?(?:laut|in|aus"
+    r"|bei) (?:den|unseren|ihren|allen|samtlichen)\b"
+    r"|^welche (?:sorgen|bedenken|kritik\w*|wunsche|beschwerden|probleme|einwande|anliegen)"
+    r" (?:aussern|nennen|haben|erwahnen|bringen) (?:\w+ ){1,3}?(?:in|bei) (?:ihren|den|unseren"
+    r"|allen) \w+"
+    r"|\baus (?:samtlichen|allen) (?:\w+ )?" + _DE_COLLECTION[:-2] + r" (?:\w+ ){0,4}?(?:ableiten"
+    r"|schliessen"
+    r"|herauslesen|erkennen)\b"
 )
 
 
@@ -982,6 +1007,14 @@ _ES_USES = (
     r"|ninguna|ni uno|ni una)\b"
     r"|^(?:todos|todas) (?:los |las )?(?:\w+ ){1,4}?que (?:incluyen|contienen|mencionan|citan"
     r"|recogen|hacen referencia|usan|utilizan)\b"
+    r"|^(?:todos|todas) (?:los |las )?(?:\w+ ){1,4}?(?:afectad|implicad|impactad|mencionad"
+    r"|citad)[oa]s (?:por|en)\b"
+    r"|\b(?:uno por uno|una por una|absolutamente (?:todos|todas))\b"
+    r"|\blocaliza\w* (?:\w+ )?(?:todos|todas|cada)\b|\bconjunto completo de\b"
+    r"|^cada (?:\w+ ){1,4}?que (?:nombra|menciona|cita|incluye|contiene|hace referencia|usa"
+    r"|utiliza|lleva)\b"
+    r"|^(?:todos|todas) (?:los |las )?(?:\w+ ){5,6}?que (?:incluyen|contienen|mencionan|citan"
+    r"|recogen|hacen referencia|usan|utilizan)\b"
 )
 _ES_AFTER_EVENT = (
     r"^(?:que|cuales) (?:\w+ ){0,8}?se (?:han |ha )?(?:actualiz|modific|cambi|anad|quit|elimin"
@@ -1021,6 +1054,25 @@ _ES_PERCEPTION = (
     + _GROUP_ES
     + r" (?:\w+ ){0,2}?(?:contentos|contentas|satisfechos|satisfechas|descontentos|descontentas"
     r"|insatisfechos|insatisfechas|conformes|felices)\b"
+    r"|^(?:sobre|de) que (?:temas |asuntos )?(?:se quejan|protestan|reclaman) (?:\w+ )?(?:los|las"
+    r"|nuestros|nuestras)\b"
+    r"|^(?:sobre|de) que (?:temas |asuntos )?(?:se discute|discuten|hablan|se habla)\b"
+    r"(?: \w+){0,3}? (?:en|entre) (?:los|las|nuestros|nuestras|sus) (?:\w+ )?"
+    + _ES_COLLECTION
+    + r"|\b(?:motivos|tipos) de (?:queja|reclamacion|consulta|llamada|devolucion|baja)s?"
+    r" (?:son )?(?:tipicos|habituales|frecuentes|comunes|mas comunes|mas frecuentes) (?:en|entre)"
+    r" (?:los|las|nuestros|nuestras) (?:\w+ )?"
+    + _ES_COLLECTION
+    + r"|\b(?:ves|veis|observas|detectas|encuentras) (?:patrones|tendencias|temas recurrentes)"
+    r" (?:en|entre|de) (?:los|las|nuestros|nuestras|todos los|todas las)\b"
+    r"|^(?:leyendo|revisando|mirando|repasando|analizando) (?:todos|todas) (?:los|las)\b"
+    r"|^(?:la )?evolucion del? (?:sentimiento|tono|clima|opinion|percepcion|discurso)\b"
+    r"|^como (?:ha|han) cambiado lo que (?:dicen|opinan|piensan|escriben|comentan)\b"
+    r"|\b(?:describ|caracteriz)\w* (?:el |la )?(?:tono|clima|ambiente|sentimiento)"
+    r" (?:general )?de (?:las|los|nuestr)"
+    r"|\bmapa de (?:los )?(?:grandes )?temas\b"
+    r"|^clasific\w* (?:\w+ ){0,3}?por (?:temas|categorias|motivos)\b"
+    r"|^analiz\w* el lenguaje de (?:los|las|nuestr)"
 )
 
 # fmt: off
