@@ -798,6 +798,9 @@ _EN_AFTER_EVENT = (
     r"|offsite|conference|committee|reorg|migration|rollout|workshop|inspection|summit)\b"
     r"|\b(?:amendments|revisions|edits|changes|additions|deletions|removals) (?:\w+ )?(?:to|in"
     r"|on)\b.{0,60}?\bsince (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)\w*"
+    r"|\b(?:were|was|have been|has been) (?:\w+ )?(?:withdrawn|discontinued|retired|removed"
+    r"|dropped|launched|introduced|added|changed|updated|revised|amended) (?:in|during|over) the"
+    r" (?:last|past) (?:quarter|month|week|year|fortnight)\b"
 )
 _EN_PERCEPTION = (
     r"^(?:do|does|did) (?:the |our |all the |these )?(?:\w+ ){0,3}?(?:book|books|feedback"
@@ -824,6 +827,19 @@ _EN_PERCEPTION = (
     r"|\b(?:common|recurring|main|typical|frequent|repeated|systemic) (?:weak points"
     r"|weaknesses|failure modes|shortcomings|errors|mistakes|defects|faults|flaws|failings)\b"
     r" (?:in|across|among|throughout|of) (?:our |the |all |all the )(?:\w+ ){0,3}?\w+s\b"
+    r"|^(?:is|are) there (?:a|any) (?:common )?(?:pattern|patterns|trend|trends|common thread)"
+    r" (?:in|to|behind|among|across)\b"
+    r"|^across (?:all|every) (?!.{0,120}?\b(?:i|my|me)\b)(?:the |our |of the )?(?:\w+ ){0,3}?"
+    + _COLLECTION
+    + r"|\b"
+    + _COLLECTION
+    + r" (?:\w+ )?(?:flag|mention|raise|cite|report|highlight)"
+    r" (?:repeatedly|again and again|over and over|time and again)\b"
+    r"|^(?:the )?(?:main|key|common|recurring|top) (?:topics|themes|issues|concerns|complaints"
+    r"|pain points) (?:raised|mentioned|reported|discussed|voiced) (?:in|by|across) (?:the |our "
+    r"|all )?(?:\w+ ){0,3}?\w+s\b"
+    r"|^analy[sz]e the (?:wording|language|vocabulary|phrasing|tone) of (?:our|the|all)"
+    r" (?:\w+ ){0,3}?\w+s\b"
 )
 
 
@@ -939,12 +955,21 @@ _FR_USES = (
     r"|^(?:quels|quelles) (?:\w+ ){1,7}?(?:seraient|seront|serait) (?:bloque|coupe|indisponible"
     r"|hors service|en panne|paralyse|interrompu|touche|affecte|impacte|arrete)\w*\b (?:\w+ ){0,5}?"
     r"si\b"
+    r"|\b(?:enumere|enumerez|retrouve|retrouvez|recense|recensez|repere|reperez|extrais"
+    r"|extrayez|releve|relevez)\w* (?:moi |nous )?(?:tous|toutes|l ensemble) (?:les |des )?"
+    r"(?:\w+ ){1,4}?(?:qui|dont|ou|sous|avec|contenant|mentionnant)\b"
+    r"|^(?:tous|toutes|l ensemble des|ensemble des|chaque) (?:les )?(?:\w+ ){1,6}?qui (?:evoquent"
+    r"|evoque|mentionnent|citent|font reference|font intervenir|fait intervenir|exploitent|exploite"
+    r"|utilisent|contiennent|reutilisent|abordent|aborde)\b"
+    r"|^(?:quels|quelles) (?!(?:forfaits|offres|navigateurs|pays|langues|modes|moyens|etapes"
+    r"|conditions|regles|delais|frais|formats|options|versions)\b)(?:\w+ ){1,5}?(?:reutilisent"
+    r"|exploitent|font intervenir|transmettent (?:des )?donnees|contiennent)\b"
 )
 _FR_AFTER_EVENT = (
     r"^(?:quels|quelles|qu est ce qui|qu est ce que|que|quoi)\b.{0,80}?\b(?:ont ete|a ete"
     r"|se sont|sont) (?:\w+ )?(?:mis|mise|mises|modifie|retouche|revu|revise|ajoute|supprime"
     r"|retire|change|actualise|corrige|complete|amende|publie|enleve)\w*(?: a jour)? (?:\w+ ){0,6}?"
-    r"(?:apres|depuis|suite a|a la suite de|lors de|en " + _MONTHS_FR[3:] + r"\b"
+    r"(?:apres|depuis|suite a|a la suite de|lors de|en " + _MONTHS_FR + r")\b"
     r"|^qu est ce qui (?:a|ont) (?:bouge|change|evolue|ete modifie|ete ajoute|ete retire"
     r"|ete supprime)\b.{0,80}?\b(?:depuis|apres|ces|cette|ce mois|recemment)\b"
     r"|\b(?:ont ils|ont elles|a t il|a t elle) (?:\w+ )?(?:change|evolue|bouge|ete modifie\w*"
@@ -955,6 +980,12 @@ _FR_AFTER_EVENT = (
     r"|arrive|paru|sorti|mis en ligne|recu|entre)\w*"
     r"|^(?:les )?(?:mises a jour|modifications|changements|ajouts|nouveautes) (?:\w+ ){0,8}?"
     r"depuis\b"
+    r"|\ba t (?:il|elle) (?:evolue|change|bouge) (?:au cours (?:du|de la) |au |durant le "
+    r"|pendant le )?(?:dernier|derniere|ce|cette) (?:trimestre|mois|annee|semestre|semaine)\b"
+    r"|\bont (?:ils|elles) ete (?:\w+ )?(?:retire|ajoute|modifie|supprime|publie|mis a jour"
+    r"|mise a jour|mises a jour)\w* (?:en " + _MONTHS_FR + r"|depuis|cette|ce mois)"
+    r"|\bdu nouveau (?:hier|aujourd hui|ce matin|cette semaine|depuis)\b"
+    r"|\b(?:modifs|modifications|changements|mises a jour|ajouts) d (?:hier|aujourd hui)\b"
 )
 _FR_PERCEPTION = (
     r"\b(?:faiblesses|defauts|defaillances|erreurs|anomalies|non conformites|dysfonctionnements"
@@ -981,6 +1012,23 @@ _FR_PERCEPTION = (
     + r"|\b(?:resume|resumez|synthetise\w*|degage\w*|identifie\w*|fais ressortir) (?:les |des )?"
     r"(?:grands |principaux |principales |grandes )(?:themes|sujets|tendances|enseignements|axes"
     r"|problemes|points)\b (?:des|de nos|de tous les|de toutes les|dans les)\b"
+    r"|\b(?:ton|tonalite|climat|ambiance) (?:des|de nos|de la|du) (?:\w+ ){0,6}?s est"
+    r" (?:il|elle) (?:durci|adouci|degrade|ameliore|tendu|change)\w*"
+    r"|^de quoi (?:parle t on|parlent|parle|discute t on|discutent) (?:\w+ )?(?:le plus|surtout"
+    r"|principalement|majoritairement)(?: \w+){0,2}? (?:sur|dans) (?:les|nos|des|le forum"
+    r"|la liste|la messagerie)\b"
+    r"|\b(?:qualifi|decri|caracteris)\w* (?:tu |vous )?le (?:ton|climat|tonalite|ambiance)"
+    r" (?:general )?(?:de nos|des|de l ensemble)\b"
+    r"|\bpanorama (?:thematique |general )?(?:des|de nos)\b"
+    r"|^(?:la )?tonalite (?:generale )?(?:des|de nos)\b"
+    r"|\by a t il des (?:motifs|schemas|tendances|causes|raisons) (?:communs|communes"
+    r"|recurrent\w*)\b"
+    r"|^(?:dans|sur|a travers) l ensemble (?:des|de nos) (?:\w+ )?(?:retrospectives|"
+    + _FR_COLLECTION[3:-3]
+    + r")\b.{0,60}?\b(?:qu est ce qui|qu est ce que|quels|quelles|que|quoi)\b"
+    + r"|\btendances de fond (?:dans|des|de nos)\b"
+    r"|^analyse\w* (?:le vocabulaire|le langage|la formulation|les formulations|le ton"
+    r"|la tonalite) (?:de nos|des|de l ensemble)\b"
 )
 
 
