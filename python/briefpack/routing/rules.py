@@ -764,7 +764,13 @@ _EN_NOT_A_LIST = (
     r"|operating systems|airlines|banks|currencies|methods|ways|steps|rules)\b)"
 )
 _EN_USES = (
-    r"^which (?:of (?:our|the) )?" + _EN_NOT_A_LIST + r"(?:\w+ ){0,2}?\w+s (?:(?:in|across|at"
+    r"^which (?!of (?:our|the) "
+    + _EN_NOT_A_LIST[3:]
+    + r"(?:of (?:our|the) )?"
+    + _EN_NOT_A_LIST
+    + r"(?:\w+ ){0,2}?"
+    + _EN_NOT_A_LIST
+    + r"\w+s (?:(?:in|across|at"
     r"|of|from|on|within|throughout) (?:the |our |all |all the |each |every )?(?:\w+ ){0,3}?)?"
     r"(?:still )?(?:use|contain|pull (?:\w+ )?from|draw (?:\w+ )?from|read from|feed (?:on|from"
     r"|off)|link to|point to|reference|incorporate|include|consume|are built (?:with|on)"
