@@ -38,7 +38,7 @@ _LISTING = (
     r"|when|why|is|are|was|were|do|does|did|can|could"
     r"|should|would|will|may|must|has|have|had|i|my|we|our|you|your|tell|explain|describe"
     r"|summari[sz]e|compare|please|cluster|classify|categori[sz]e|group|sort|order|rank|count"
-    r"|of|top|bottom)\b)"
+    r"|of|top|bottom|identify|recent|median|mean|average|avg|total)\b)"
     r"(?:(?!" + _ATTRIBUTES + r")\w+ ){0,3}?(?!" + _ATTRIBUTES + r")\w+s\b"
 )
 """The opening of a request for items, not a question: an optional "show me", then up to four
