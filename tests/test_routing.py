@@ -798,6 +798,10 @@ PATTERNS_8 = [
     ("es", "¿Qué porcentaje de IVA se aplica a los libros de texto?", "retrieve"),
     ("es", "Cada socio que reserva una pista, ¿qué documento tiene que enseñar?", "retrieve"),
     ("es", "¿Qué convenio aplican todas las tiendas de la cadena?", "retrieve"),
+    # what a term means, in each language
+    ("de", "Was versteht die Hausordnung unter Ruhezeiten?", "retrieve"),
+    ("fr", "Que signifie « taux de transformation » dans le rapport mensuel ?", "retrieve"),
+    ("es", "¿Qué significa «ticket medio de los pedidos» en el cuadro de mando?", "retrieve"),
 ]
 
 
