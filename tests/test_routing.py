@@ -798,6 +798,8 @@ PATTERNS_8 = [
     ("es", "¿Qué porcentaje de IVA se aplica a los libros de texto?", "retrieve"),
     ("es", "Cada socio que reserva una pista, ¿qué documento tiene que enseñar?", "retrieve"),
     ("es", "¿Qué convenio aplican todas las tiendas de la cadena?", "retrieve"),
+    # a topic opening with an attribute plural ("guidelines for", "requirements for")
+    ("en", "Requirements for suppliers with more than 50 employees", "retrieve"),
     # what a term means, in each language
     ("de", "Was versteht die Hausordnung unter Ruhezeiten?", "retrieve"),
     ("fr", "Que signifie « taux de transformation » dans le rapport mensuel ?", "retrieve"),
