@@ -778,6 +778,15 @@ PATTERNS_8 = [
     ("de", "Urlaubstage, die noch nicht genommen wurden", "retrieve"),
     ("es", "Proyectos de fin de grado presentados antes de 2015", "filter"),
     ("es", "Permisos retribuidos por matrimonio", "retrieve"),
+    # a request for items narrowed in a second sentence; not the steps of one thing
+    ("en", "Show me the invoices. Only the ones from March.", "filter"),
+    ("en", "Give me the steps only for Windows", "retrieve"),
+    ("de", "Gib mir die Rechnungen. Nur die aus März.", "filter"),
+    ("de", "Ich brauche die Unterlagen nur einmal, oder?", "retrieve"),
+    ("fr", "Donne-moi les factures. Uniquement celles de mars.", "filter"),
+    ("fr", "Montre-moi les étapes uniquement pour Mac", "retrieve"),
+    ("es", "Dame las facturas. Solo las de marzo.", "filter"),
+    ("es", "Dame los pasos solo para Windows", "retrieve"),
     # a ranking or a mean over records read ahead of the period rules (rule 1 of de, es)
     ("es", "¿Qué sucursal tuvo más reclamaciones este año?", "aggregate"),
     ("es", "¿Qué plan tiene más gigas?", "retrieve"),

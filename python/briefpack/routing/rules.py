@@ -1159,6 +1159,39 @@ _ES_CLAUSE_FILTER = (
     r"|a partir|en|entre|el|la)\b|que siguen (?:pendientes|abiert\w*|sin \w+))"
 )
 
+
+# A request for items narrowed in a second sentence: "Give me the suppliers. Only the ones in
+# Spain ...", "Gib mir die Gewerbepolicen. Nur Bäckereien ...", "Montre-moi les fournisseurs.
+# Ceux du Nord ...", "Dame los candidatos. Solo los de Valladolid ..." (the full stop reads as
+# a space); not the steps, rules or settings of one thing.
+_EN_ONLY_THE_ONES = (
+    r"^(?:please )?(?:give me|show me|get me|list|pull up|find|i need|i want|fetch) (?:the |all "
+    r"|all the )?(?:\w+ ){0,3}?(?!" + _ATTRIBUTES + r")\w+s\b(?: \w+){0,3}? (?:only|just)"
+    r" (?:the ones|those|ones) (?:in|from|with|based|located|that|who|where|created|opened"
+    r"|marked|tagged|over|under|above|below|for|of)\b"
+)
+_DE_ONLY_THE_ONES = (
+    r"^(?:gib|zeig|zeige|liste|hol|such|suche|finde|ich brauche|ich will|ich mochte)"
+    r" (?:mir |uns )?(?:bitte )?(?:die |alle )?(?:\w+ ){0,2}?(?!(?:schritte|anleitung\w*"
+    r"|einstellungen|regeln|kosten|gebuhren|bedingungen|voraussetzungen|unterlagen|dokumente"
+    r"|formulare)\b)\w+ (?:bitte )?nur (?!(?:einmal|noch|ein|eine|einen|einem|kurz|mal|so|wenn"
+    r"|dann|fur|zur|zum|um|bis|als|wie|ich|wir)\b)\w+"
+)
+_FR_ONLY_THE_ONES = (
+    r"^(?:montre|montrez|donne|donnez|liste|listez|affiche|affichez|sors|trouve|il me faut"
+    r"|je veux)\w* (?:moi |nous )?(?:les |tous les |toutes les )?(?:\w+ ){0,2}?(?!(?:etapes"
+    r"|conditions|regles|frais|tarifs|parametres|reglages|documents|pieces)\b)\w+s\b(?: \w+){0,3}?"
+    r" (?:(?:uniquement|seulement) (?:celles|ceux|les|de|du|des|en|dans|avec|d)|(?:ceux|celles)"
+    r" (?:du|de|des|d|qui|en|avec))\b"
+    r"|" + _NO_QUESTION_FR + r"\w+s\b(?: \w+){0,8}? (?:uniquement|seulement) (?:celles|ceux)\b"
+)
+_ES_ONLY_THE_ONES = (
+    r"^(?:dame|danos|muestrame|muestra|ensename|lista|saca|sacame|busca|buscame|necesito"
+    r"|quiero) (?!(?:saber|conocer|ver|entender|leer)\b)(?:los |las |todos los |todas las )?"
+    r"(?:\w+ ){0,2}?(?!(?:pasos|requisitos|condiciones|tarifas|ajustes|horarios|documentos)\b)"
+    r"\w+s\b(?: \w+){0,3}? (?:solo|solamente|unicamente) (?:los|las|de|del|en|con|que)\b"
+)
+
 # fmt: off
 ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("retrieve", r"^(?:(?:so|ok|okay|hi|hey|please) )?(?:how (?:do|can|could|should|would) (?:i|you|we|one)(?! (?:characteri[sz]e|describe|sum up|summari[sz]e|assess|rate|judge|gauge) (?:the )?(?:overall |general )?(?:tone|mood|sentiment|climate|atmosphere|tenor|attitude|reception)\b)|how to)\b", "a how-to question: the answer is in a document, not a query over items"),  # noqa: E501
@@ -1216,6 +1249,7 @@ ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("exhaustive", _EN_USES, "the items that use, contain or are affected by something, or what would break without it: a filter over the corpus"),  # noqa: E501
     ("recency", _EN_AFTER_EVENT, "what was changed after an event, in a last revision or over the past weeks: a sort by time"),  # noqa: E501
     ("corpus_analysis", _EN_PERCEPTION, "what a group thinks, asked as a yes/no or about perception (are guests generally happy, does the book suggest): an offline job"),  # noqa: E501
+    ("filter", _EN_ONLY_THE_ONES, "a request for items narrowed in a second sentence (Give me the suppliers. Only the ones in Spain): a structured filter"),  # noqa: E501
 )
 """The English default rules, in order (the first that matches decides)."""
 
@@ -1246,6 +1280,7 @@ ROUTE_RULES_DE: tuple[Rule, ...] = _rules(
     ("recency", _DE_AFTER_EVENT, "was nach einem Ereignis oder in der letzten Fassung geändert wurde: eine Sortierung nach Zeit"),  # noqa: E501
     ("corpus_analysis", _DE_PERCEPTION, "was eine Gruppe insgesamt denkt, als Ja/Nein-Frage oder nach Wahrnehmung: eine Auswertung über alles"),  # noqa: E501
     ("filter", _DE_CLAUSE_FILTER, "Einträge mit einer Bedingung in einem Relativsatz oder Partizip (die Dr. Weber 2025 erstellt hat, eingereicht vor 2020): ein strukturierter Filter"),  # noqa: E501
+    ("filter", _DE_ONLY_THE_ONES, "eine Anfrage nach Einträgen, im zweiten Satz eingeschränkt (Gib mir die Policen. Nur Bäckereien): ein strukturierter Filter"),  # noqa: E501
 )
 """The German rules; patterns see umlauts folded ("erwähnen" reads ``erwahnen``, "ß" as
 "ss") and match stems ("häufigst" for "häufigste", "häufigsten")."""
@@ -1275,6 +1310,7 @@ ROUTE_RULES_FR: tuple[Rule, ...] = _rules(
     ("exhaustive", _FR_USES, "les éléments qui utilisent, contiennent ou ont reçu quelque chose, ou ce qui ne marcherait plus : un filtre sur tout le corpus"),  # noqa: E501
     ("recency", _FR_AFTER_EVENT, "ce qui a été modifié après un événement, lors de la dernière révision ou par rapport à l'an dernier : un tri par date"),  # noqa: E501
     ("corpus_analysis", _FR_PERCEPTION, "ce qu'un groupe pense dans l'ensemble, en oui/non ou en perception (globalement satisfaits, défauts récurrents) : une analyse hors ligne"),  # noqa: E501
+    ("filter", _FR_ONLY_THE_ONES, "une demande d'éléments restreinte dans une seconde phrase (Montre-moi les fournisseurs. Ceux du Nord) : un filtre structuré"),  # noqa: E501
 )
 """The French rules; patterns see accents folded ("récemment" reads ``recemment``) and
 apostrophes as spaces ("qu'est-ce" reads ``qu est ce``)."""
@@ -1304,6 +1340,7 @@ ROUTE_RULES_ES: tuple[Rule, ...] = _rules(
     ("recency", _ES_AFTER_EVENT, "lo que se cambió tras un evento, en la última revisión o respecto al año pasado: un orden por fecha"),  # noqa: E501
     ("corpus_analysis", _ES_PERCEPTION, "lo que piensa un grupo en conjunto, como sí/no o como percepción (algún patrón, qué fallos se repiten): un análisis fuera de línea"),  # noqa: E501
     ("filter", _ES_CLAUSE_FILTER, "elementos con una condición en un participio o una relativa (defendidas antes de 2000, que vencen antes de junio): un filtro estructurado"),  # noqa: E501
+    ("filter", _ES_ONLY_THE_ONES, "una petición de elementos acotada en una segunda frase (Dame los candidatos. Solo los de Valladolid): un filtro estructurado"),  # noqa: E501
 )
 """The Spanish rules; patterns see accents and "ñ" folded ("añadido" reads ``anadido``) and
 "¿" as a separator."""
