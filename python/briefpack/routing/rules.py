@@ -38,7 +38,7 @@ _LISTING = (
     r"|when|why|is|are|was|were|do|does|did|can|could"
     r"|should|would|will|may|must|has|have|had|i|my|we|our|you|your|tell|explain|describe"
     r"|summari[sz]e|compare|please|cluster|classify|categori[sz]e|group|sort|order|rank|count"
-    r"|of|top|bottom)\b)"
+    r"|of|top|bottom|identify|recent|median|mean|average|avg|total)\b)"
     r"(?:(?!" + _ATTRIBUTES + r")\w+ ){0,3}?(?!" + _ATTRIBUTES + r")\w+s\b"
 )
 """The opening of a request for items, not a question: an optional "show me", then up to four
@@ -232,7 +232,7 @@ _DE_COLLECTION = (
 """German collections a corpus-wide question reads, compounds included ("Supportanfragen")."""
 _DE_NOT_STATED = (
     r"(?!.{0,100}?\b(?:laut|gemass|vertraglich\w*|sla|zugesagt\w*|garantiert\w*|versprochen\w*"
-    r"|vorgesehen\w*|vorgeschrieben\w*|soll|sollte|darf)\b)"
+    r"|vorgesehen\w*|vorgeschrieben\w*|soll|sollte|darf|festgelegt\w*|\w*standard|vereinbart\w*)\b)"
 )
 _DE_STATS = (
     # one "wie ..." alternative (one search on the many questions starting "wie")
@@ -727,7 +727,9 @@ _FR_MEASURE = (
 # en 2025", "Élèves de terminale inscrits en ..."); adjectives in -aire, -oire, -able, -ible
 # ("mentions obligatoires sur ...") are no participle.
 _FR_PARTICIPLE_FILTER = _NO_QUESTION_FR + (
-    r"(?!(?:les|des|la|le|l|un|une|tous|toutes|nos|vos|mes|tes|ses|leurs)\b)\w+s\b(?: \w+){0,6}? "
+    r"(?!(?:les|des|la|le|l|un|une|tous|toutes|nos|vos|mes|tes|ses|leurs|derniers|dernieres"
+    r"|nouveaux|nouvelles|mises|modifications|changements|ajouts|nouveautes)\b)"
+    r"\w+s\b(?: \w+){0,6}? "
     r"(?!\w+(?:aires|oires|ables|ibles)\b)\w+(?:ees|es|is|us|ts)\b (?:par|en|dans|au|aux|apres"
     r"|avant|depuis|entre|le) (?!cas\b)"
 )
@@ -738,10 +740,462 @@ _ES_MEASURE = (
     r"|tasa) de (?:\w+ ){0,3}?\w+s\b"
 )
 
+
+# ---- revision 8: patterns read on blind set 7 and leaving one set out ----------------------
+# Which items use, contain or are affected by something, asked with no completeness word
+# ("Which recipes across the kitchens use peanuts?", "In welchen Rezepturen steckt ...", "Sur
+# quels chantiers a-t-on posé ...", "¿En qué promociones se instaló ...?"), and what would
+# break if something went away, with no noun before the verb; what was changed after an event
+# or in a last revision, and whether something changed against last year; what a group thinks,
+# asked as a yes/no or about perception ("Are guests generally happy ...", "Sind die Patienten
+# insgesamt zufrieden", "¿Ves algún patrón en las quejas?", "¿Qué fallos se repiten?").
+# Checked against every ordinary question of the development data.
+
+_GROUP_EN = (
+    r"(?:guests|customers|users|patients|visitors|students|employees|staff|clients|readers"
+    r"|members|participants|residents|tenants|parents|passengers|fans|attendees|volunteers"
+    r"|subscribers|buyers|shoppers|diners|viewers|listeners|learners|families|teachers|people"
+    r"|respondents|travellers|travelers|delegates|players|drivers|riders|citizens|locals)\b"
+)
+"""Plural names of a group whose opinion a collection records ("guests", "volunteers")."""
+_EN_NOT_A_LIST = (
+    r"(?!(?:plans|tiers|editions|versions|browsers|devices|countries|languages|payment methods"
+    r"|regions|options|settings|features|formats|fields|ports|permissions|cards|states"
+    r"|operating systems|airlines|banks|currencies|methods|ways|steps|rules)\b)"
+)
+_EN_USES = (
+    r"^which (?!of (?:our|the) "
+    + _EN_NOT_A_LIST[3:]
+    + r"(?:of (?:our|the) )?"
+    + _EN_NOT_A_LIST
+    + r"(?:\w+ ){0,2}?"
+    + _EN_NOT_A_LIST
+    + r"\w+s (?:(?:in|across|at"
+    r"|of|from|on|within|throughout) (?:the |our |all |all the |each |every )?(?:\w+ ){0,3}?)?"
+    r"(?:still )?(?:use|contain|pull (?:\w+ )?from|draw (?:\w+ )?from|read from|feed (?:on|from"
+    r"|off)|link to|point to|reference|incorporate|include|consume|are built (?:with|on)"
+    r"|are made with|(?:are|were) (?:\w+ )?(?:affected|impacted|hit) by|run on|depend on|rely"
+    r" on|have (?:the |a |an )?(?:\w+ ){0,4}?(?:installed|fitted|built in))\b"
+    r"|^what (?:would|could|will|might) (?:break|stop working|fail|go down|be affected"
+    r"|be impacted|stop|go offline|crash|be broken|stop running)\b.{0,80}?\bif (?!(?:i|my)\b)"
+    r"|^what (?:breaks|fails|stops working|goes down|goes offline) if (?!(?:i|my)\b)"
+)
+_EN_AFTER_EVENT = (
+    r"\b(?:were|was|have been|has been|got|been|get|gets) (?:\w+ )?(?:modified|updated|changed"
+    r"|revised|amended|added|removed|edited|rewritten|adjusted|introduced|dropped|deleted"
+    r"|retired|tightened|replaced|reworked) (?:\w+ ){0,6}?(?:after|since|following|in the wake"
+    r" of) (?:the|our|last|this|that) (?:\w+ ){0,3}?\w+"
+    r"|\b(?:added|removed|changed|revised|amended|introduced|deleted|dropped|updated|modified"
+    r"|edited) (?:\w+ ){0,6}?(?:in|with|during) (?:its|the|their|our) (?:last|latest"
+    r"|most recent|newest) (?:revision|update|amendment|edit|review|rewrite|overhaul)\b"
+    r"|\b(?:revised|changed|added|updated|modified|new|removed|published|happened|amended"
+    r"|released|posted|changes|updates|been|edited|deleted)\b.{0,60}?\b(?:over|in|during|within)"
+    r" the (?:last|past) (?:two|three|four|five|six|seven|eight|ten|twelve|couple of|several)"
+    r" (?:hours|days|weeks|months)\b"
+    r"|\b(?:updated|changed|added|modified|published|posted|happened|revised|removed|came in"
+    r"|arrived|edited|deleted) (?:\w+ ){0,4}?overnight\b"
+    r"|^how (?:has|have) (?!(?:my|i)\b)(?:the |our )?(?:\w+ ){0,4}?(?:changed|evolved)"
+    r" (?:over|in|during|within|since) (?:the )?(?:past|last|previous)\b"
+    r"|\b(?:newest|latest|most recent) (?:\w+ ){0,2}?(?:added|uploaded|published|posted) (?:to"
+    r"|in|on)\b"
+    r"|\b(?:removed|deleted|dropped|added|changed|amended|revised|amendments|changes|additions"
+    r"|revisions|edits|updates)\b.{0,60}?\bsince (?:the |our |last )?(?:\w+ ){0,2}?(?:session"
+    r"|meeting|review|audit|outage|incident|launch|release|merger|kickoff|kick off|planning"
+    r"|offsite|conference|committee|reorg|migration|rollout|workshop|inspection|summit)\b"
+    r"|\b(?:amendments|revisions|edits|changes|additions|deletions|removals) (?:\w+ )?(?:to|in"
+    r"|on)\b.{0,60}?\bsince (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)\w*"
+    r"|\b(?:were|was|have been|has been) (?:\w+ )?(?:withdrawn|discontinued|retired|removed"
+    r"|dropped|launched|introduced|added|changed|updated|revised|amended) (?:in|during|over) the"
+    r" (?:last|past) (?:quarter|month|week|year|fortnight)\b"
+)
+_EN_PERCEPTION = (
+    r"^(?:do|does|did) (?:the |our |all the |these )?(?:\w+ ){0,3}?(?:book|books|feedback"
+    r"|reviews|comments|surveys|survey|responses|notes|interviews|tickets|complaints|emails"
+    r"|posts|evaluations|ratings|forms|logs|reports|transcripts|entries|submissions)"
+    r" (?:suggest|show|indicate|reveal|imply|tell us|point to|hint) (?:that )?(?:(?:the |our"
+    r" |most |many )?(?:\w+ )?" + _GROUP_EN + r"|most|many)"
+    r"|^(?:are|is|were|was) (?:our |the |most )?(?:\w+ )?" + _GROUP_EN + r"(?: \w+)?"
+    r" (?:generally|overall|mostly|broadly|largely|on the whole|in general|by and large)"
+    r" (?:happy|satisfied|pleased|unhappy|dissatisfied|content|positive|negative|frustrated"
+    r"|confused|impressed|disappointed|enthusiastic)\b"
+    r"|^(?:are|is|were) (?:our |the |most )?(?:\w+ )?" + _GROUP_EN + r" (?:happy|satisfied"
+    r"|pleased|unhappy|dissatisfied|content|frustrated|disappointed) (?:\w+ ){0,6}?(?:overall"
+    r"|on the whole|in general|generally|according to|judging by|based on)\b"
+    r"|^describe how (?:our |the )?(?:\w+ )?" + _GROUP_EN + r" (?:talk|write|speak|feel|think)"
+    r" about\b"
+    r"|\bhow (?:do |did )?(?:our |the )?(?:\w+ )?" + _GROUP_EN + r" (?:talk|write|speak)"
+    r" about\b.{0,60}?\b(?:in|across) (?:the |our |their |all )(?:\w+ )?"
+    + _COLLECTION
+    + r"|\b(?:summari[sz]e|outline|identify|describe|map|pull out) (?:the )?(?:main|key|major"
+    r"|common|recurring|big|overarching|dominant|central) (?:themes|topics|issues|patterns"
+    r"|trends|takeaways|concerns|problems|complaints) (?:of|in|across|from) (?:the |our |all"
+    r" |all the |these )?(?:\w+ ){0,3}?\w+s\b"
+    r"|\b(?:common|recurring|main|typical|frequent|repeated|systemic) (?:weak points"
+    r"|weaknesses|failure modes|shortcomings|errors|mistakes|defects|faults|flaws|failings)\b"
+    r" (?:in|across|among|throughout|of) (?:our |the |all |all the )(?:\w+ ){0,3}?\w+s\b"
+    r"|^(?:is|are) there (?:a|any) (?:common )?(?:pattern|patterns|trend|trends|common thread)"
+    r" (?:in|to|behind|among|across)\b"
+    r"|^across (?:all|every) (?!.{0,120}?\b(?:i|my|me)\b)(?:the |our |of the )?(?:\w+ ){0,3}?"
+    + _COLLECTION
+    + r"|\b"
+    + _COLLECTION
+    + r" (?:\w+ )?(?:flag|mention|raise|cite|report|highlight)"
+    r" (?:repeatedly|again and again|over and over|time and again)\b"
+    r"|^(?:the )?(?:main|key|common|recurring|top) (?:topics|themes|issues|concerns|complaints"
+    r"|pain points) (?:raised|mentioned|reported|discussed|voiced) (?:in|by|across) (?:the |our "
+    r"|all )?(?:\w+ ){0,3}?\w+s\b"
+    r"|^analy[sz]e the (?:wording|language|vocabulary|phrasing|tone) of (?:our|the|all)"
+    r" (?:\w+ ){0,3}?\w+s\b"
+)
+
+
+_GROUP_DE = (
+    r"(?:patienten|kunden|kundinnen|gaste|nutzer|nutzerinnen|benutzer|mitarbeiter\w*"
+    r"|beschaftigten|besucher\w*|studierenden|studenten|schuler\w*|eltern|mieter\w*"
+    r"|teilnehmer\w*|zuschauer\w*|leser\w*|fahrgaste|mitglieder|burger\w*|anwohner\w*"
+    r"|reisenden|kaufer\w*|bewohner\w*|spieler\w*|fans|horer\w*|ehrenamtlichen)\b"
+)
+_DE_USES = (
+    r"^in welchen (?!(?:fallen|situationen|landern|stadten|bundeslandern|regionen|sprachen"
+    r"|tarifen|paketen|planen|browsern|formaten)\b)(?:\w+ ){1,4}?(?:steckt|stecken|steckte"
+    r"|(?:wird|werden|wurde|wurden|ist|sind|kommt|kommen) (?:\w+ ){0,4}?(?:verbaut|verwendet"
+    r"|eingesetzt|enthalten|verarbeitet|genutzt|installiert|eingebaut|drin|vor))\b"
+    r"|^welche (?!(?:unterlagen|dokumente|anlagen|dateien|nachweise|belege|formulare|kosten"
+    r"|gebuhren|preise|tarife|beitrage|regeln|fristen|leistungen|rabatte)\b)(?:\w+ ){0,3}?\w+"
+    r" (?:hangen|hangt|basieren|beruhen|greifen|ziehen|speisen"
+    r"|beziehen) (?:sich )?(?:\w+ )?(?:an|auf|von|aus) (?:der|dem|den|die|das)\b"
+    r"|^welche (?:\w+ ){0,4}?(?:haben|hat|enthalten|nutzen|verwenden) (?:\w+ ){1,6}?(?:verbaut"
+    r"|eingebaut|installiert|im einsatz)\b"
+    r"|^was (?:wurde|wurden|konnte|konnten) (?:dann )?(?:alles )?(?:nicht mehr funktionieren"
+    r"|nicht mehr laufen|ausfallen|kaputtgehen|stillstehen|brechen|betroffen sein"
+    r"|nicht mehr gehen)\b.{0,80}?\b(?:wenn|falls) (?!(?:ich|mein|meine)\b)"
+    r"|^(?:alle|jede[nrs]?|samtliche) (?:\w+ ){1,4}?(?:die|das|der|in denen|welche) (?:\w+ ){1,5}?"
+    r"(?:verwendet|verwenden|nennt|nennen|erwahnt|erwahnen|enthalt|enthalten|zitiert|zitieren"
+    r"|nutzt|nutzen|betrifft|betreffen|referenziert|referenzieren)$"
+    r"|^welche (?!(?:tarif|paket|plan|abo|angebot|version|option|browser|land|lander|sprache)"
+    r"\w*\b)(?:\w+ ){0,3}?(?:verbauen|verbaut|enthalten|verwenden|nutzen) (?:das|den|noch)\b"
+    r"|^wo (?:uberall|sonst noch) (?:wird|werden|ist|sind|steht|stehen|taucht|kommt|kommen)\b"
+    r"(?!.{0,60}?\b(?:ich|man)\b)(?: \w+){0,8}? (?:erwahnt|verwiesen|genannt|verwendet|zitiert"
+    r"|eingesetzt|verbaut|vor|auf)\b"
+)
+_DE_AFTER_EVENT = (
+    r"^(?:welche\w* (?:\w+ ){0,4}?|was )(?:wurde|wurden|ist|sind|hat|haben)\b(?: \w+){0,4}?"
+    r" (?:seit|nach) (?:dem|der|den"
+    r"|unserem|unserer) (?:\w+ ){1,6}?(?:angepasst|geandert|aktualisiert|uberarbeitet|erganzt"
+    r"|hinzugefugt|gestrichen|entfernt|eingefuhrt|verandert|dazugekommen|weggefallen"
+    r"|geloscht|verscharft|neu aufgenommen)\b"
+    r"|\b(?:kamen|kam|sind|ist|wurden|wurde) (?:\w+ )?(?:mit|in|bei) (?:der|dem) (?:letzten"
+    r"|neuesten|jungsten|aktuellen) (?:\w+ ){1,4}?(?:dazu|hinzu|neu|geandert|gestrichen"
+    r"|erganzt|hinzugefugt|weggefallen|entfernt)\b"
+    r"|\b(?:updates|anderungen|neuerungen|aktualisierungen|erganzungen|neu\w*|geandert"
+    r"|aktualisiert|hinzugefugt)\b.{0,60}?\bseit dem \d+ (?:jan|feb|marz|apr|mai|jun|jul|aug"
+    r"|sep|okt|nov|dez)\w*"
+    r"|^(?:hat|haben) sich (?:\w+ ){1,6}?(?:gegenuber|im vergleich zu|seit) (?:dem |der )?"
+    r"(?:vorjahr|letzten jahr|letztem jahr|vergangenen jahr|letzten version|letzten fassung)\b"
+    r" ?(?:\w+ )?(?:geandert|verandert)\b"
+)
+_DE_PERCEPTION = (
+    r"^(?:sind|waren|ist|war) (?:die |unsere |unser )?(?:\w+ )?" + _GROUP_DE + r".{0,60}?\b"
+    r"(?:insgesamt|generell|im grossen und ganzen|uberwiegend|mehrheitlich|im allgemeinen"
+    r"|allgemein|grundsatzlich)\b (?:\w+ )?(?:zufrieden|unzufrieden|glucklich|begeistert"
+    r"|verargert|enttauscht|positiv|negativ)\b"
+    r"|\b(?:grundton|tenor|stimmung|tonfall)\b(?: \w+){1,6}? eher (?:negativ|positiv|kritisch"
+    r"|wohlwollend|freundlich|ablehnend)\w*"
+    r"|^wie (?:kommt|kommen|kam|kamen) (?:\w+ ){1,8}?(?:bei|laut) (?:den|unseren|allen|der"
+    r"|unserer) (?:\w+ ){0,6}?an$"
+    r"|\bwenn (?:du|sie|man) (?:alle|samtliche|die gesamten) (?:\w+ ){1,4}?(?:durchgehst"
+    r"|durchgeht|durchliest|durchsiehst|liest|anschaust|auswertest|analysierst|betrachtest)\b"
+    r"|\b(?:zeichnen|zeichnet) sich\b.{0,80}?\b(?:trends|muster|tendenzen|entwicklungen)\b"
+    r"|^(?:bitte )?fasse? (?:\w+ ){0,2}?(?:haupt|kern|wichtigsten |grossen )?(?:themen|punkte"
+    r"|erkenntnisse|trends|kritikpunkte) (?:der|aller|unserer|aus den|in den) (?:\w+ ){0,2}?"
+    r"\w+(?:e|en|n|s)\b"
+    r"|^(?:welche|was fur) (?:\w+ )?(?:fehler|mangel|probleme|beschwerden|themen|schaden"
+    r"|storungen|defekte|schwachen) (?:wiederholen sich|tauchen immer wieder auf|kehren"
+    r"|treten immer wieder|kommen immer wieder)\b"
+    r"|\bwenn (?:du|sie|man) (?:alle|samtliche|die gesamten) (?:\w+ ){1,4}?(?:betrachtet"
+    r"|anschaut|durchliest|auswertet|analysiert|durchsieht|liest|durchgeht)\b"
+    r"|^(?:clustere|gruppiere|kategorisiere|sortiere|ordne) (?:die |alle |unsere )?(?:\w+ ){1,3}?"
+    r"nach (?:ursachen|themen|kategorien|grunden|schwerpunkten)\b"
+    r"|^analysiere die sprache (?:der|unserer|aller|in den|in unseren)\b"
+    r"|\bthematisch\w* (?:uberblick|ubersicht) (?:uber|der|aller|zu den)\b"
+    r"|^(?:was|woran|woruber) (?:nervt|nerven|stort|storen|argert|frustriert|scheitern"
+    r"|scheitert|stresst|freut|begeistert) (?:unsere |die )?(?:\w+ )?(?:"
+    + _GROUP_DE[3:-3]
+    + r"|handler\w*|partner\w*|lieferanten|doktoranden|kolleg\w*)\b (?:\w+ ){0,3}?(?:laut|in|aus"
+    r"|bei) (?:den|unseren|ihren|allen|samtlichen)\b"
+    r"|^welche (?:sorgen|bedenken|kritik\w*|wunsche|beschwerden|probleme|einwande|anliegen)"
+    r" (?:aussern|nennen|haben|erwahnen|bringen) (?:\w+ ){1,3}?(?:in|bei) (?:ihren|den|unseren"
+    r"|allen) \w+"
+    r"|\baus (?:samtlichen|allen) (?:\w+ )?" + _DE_COLLECTION[:-2] + r" (?:\w+ ){0,4}?(?:ableiten"
+    r"|schliessen"
+    r"|herauslesen|erkennen)\b"
+)
+
+
+_GROUP_FR = (
+    r"(?:habitants|clients|clientes|usagers|patients|salaries|employes|eleves|etudiants"
+    r"|visiteurs|lecteurs|spectateurs|participants|adherents|voyageurs|parents|benevoles"
+    r"|festivaliers|locataires|consommateurs|utilisateurs|collaborateurs|membres|joueurs"
+    r"|supporters|citoyens|riverains|enseignants|agents|passagers|abonnes|acheteurs"
+    r"|residents|stagiaires|candidats|familles)\b"
+)
+_FR_USES = (
+    r"^(?:quels|quelles) (?!(?:forfaits|offres|navigateurs|pays|langues|modes|moyens|etapes"
+    r"|conditions|regles|delais|frais|formats|options|versions)\b)(?:\w+ ){1,4}?(?:s alimentent"
+    r"|puisent|tirent (?:leurs )?donnees|se basent sur|se fondent sur|s appuient sur|lisent"
+    r"|utilisent|contiennent|incluent|integrent|embarquent|pointent vers|renvoient a|font appel"
+    r" a|font reference a|ont ete livre\w*|sont equipe\w* (?:de|d|avec)|ont (?:recu|achete"
+    r"|commande|utilise|installe) (?:du|de la|de l|des|d|le|la|l|un|une|ce|cette))\b"
+    r"|^(?:sur|dans|pour|chez|a) (?:quels|quelles|lesquels|lesquelles) (?!(?:cas|situations"
+    r"|pays|delais|conditions|circonstances|criteres|bases|motifs)\b)(?:\w+ ){1,3}?(?:a t on"
+    r"|avons nous|ont ils|ont elles|a ete|ont ete|est|sont|on a) (?:\w+ ){0,3}?(?:pose|installe"
+    r"|utilise|monte|livre|deploye|mis en place|applique|employe|intervenu|vendu|distribue)\w*"
+    r"|^(?:chaque|chacune des|chacun des) (?:\w+ ){1,6}?(?:qui|dont|ou) (?:\w+ ){0,2}?(?:fait"
+    r" reference|font reference|mentionne|cite|evoque|concerne|contient|porte sur|parle"
+    r"|renvoie)\w*"
+    r"|\b(?:releve|recense|repere|trouve|sors|extrais|retrouve|liste|identifie)\w* (?:moi |nous )?"
+    r"(?:chaque|chacune|chacun)\b"
+    r"|^qu est ce qui (?:ne )?(?:marcherait|fonctionnerait|tomberait|casserait|planterait"
+    r"|s arreterait|serait (?:touche|impacte|affecte|bloque|coupe|casse|en panne"
+    r"|hors service))\b.{0,80}?\bsi (?!(?:je|j)\b)"
+    r"|^(?:quels|quelles) (?:\w+ ){1,7}?(?:seraient|seront|serait) (?:bloque|coupe|indisponible"
+    r"|hors service|en panne|paralyse|interrompu|touche|affecte|impacte|arrete)\w*\b (?:\w+ ){0,5}?"
+    r"si\b"
+    r"|\b(?:enumere|enumerez|retrouve|retrouvez|recense|recensez|repere|reperez|extrais"
+    r"|extrayez|releve|relevez)\w* (?:moi |nous )?(?:tous|toutes|l ensemble) (?:les |des )?"
+    r"(?:\w+ ){1,4}?(?:qui|dont|ou|sous|avec|contenant|mentionnant)\b"
+    r"|^(?:tous|toutes|l ensemble des|ensemble des|chaque) (?:les )?(?:\w+ ){1,6}?qui (?:evoquent"
+    r"|evoque|mentionnent|citent|font reference|font intervenir|fait intervenir|exploitent|exploite"
+    r"|utilisent|contiennent|reutilisent|abordent|aborde)\b"
+    r"|^(?:quels|quelles) (?!(?:forfaits|offres|navigateurs|pays|langues|modes|moyens|etapes"
+    r"|conditions|regles|delais|frais|formats|options|versions)\b)(?:\w+ ){1,5}?(?:reutilisent"
+    r"|exploitent|font intervenir|transmettent (?:des )?donnees|contiennent)\b"
+)
+_FR_AFTER_EVENT = (
+    r"^(?:quels|quelles|qu est ce qui|qu est ce que|que|quoi)\b.{0,80}?\b(?:ont ete|a ete"
+    r"|se sont|sont) (?:\w+ )?(?:mis|mise|mises|modifie|retouche|revu|revise|ajoute|supprime"
+    r"|retire|change|actualise|corrige|complete|amende|publie|enleve)\w*(?: a jour)? (?:\w+ ){0,6}?"
+    r"(?:apres|depuis|suite a|a la suite de|lors de|en " + _MONTHS_FR + r")\b"
+    r"|^qu est ce qui (?:a|ont) (?:bouge|change|evolue|ete modifie|ete ajoute|ete retire"
+    r"|ete supprime)\b.{0,80}?\b(?:depuis|apres|ces|cette|ce mois|recemment)\b"
+    r"|\b(?:ont ils|ont elles|a t il|a t elle) (?:\w+ )?(?:change|evolue|bouge|ete modifie\w*"
+    r"|augmente|baisse)\w* (?:par rapport a|depuis|comparativement a) (?:l an dernier"
+    r"|l annee derniere|l an passe|l annee passee|la derniere|le dernier|l annee precedente"
+    r"|la version precedente|l edition precedente)\b"
+    r"|^(?:les )?(?:derniers|dernieres|nouveaux|nouvelles) \w+s? (?:\w+ )?(?:ajoute|publie"
+    r"|arrive|paru|sorti|mis en ligne|recu|entre)\w*"
+    r"|^(?:les )?(?:mises a jour|modifications|changements|ajouts|nouveautes) (?:\w+ ){0,8}?"
+    r"depuis\b"
+    r"|\ba t (?:il|elle) (?:evolue|change|bouge) (?:au cours (?:du|de la) |au |durant le "
+    r"|pendant le )?(?:dernier|derniere|ce|cette) (?:trimestre|mois|annee|semestre|semaine)\b"
+    r"|\bont (?:ils|elles) ete (?:\w+ )?(?:retire|ajoute|modifie|supprime|publie|mis a jour"
+    r"|mise a jour|mises a jour)\w* (?:en " + _MONTHS_FR + r"|depuis|cette|ce mois)"
+    r"|\bdu nouveau (?:hier|aujourd hui|ce matin|cette semaine|depuis)\b"
+    r"|\b(?:modifs|modifications|changements|mises a jour|ajouts) d (?:hier|aujourd hui)\b"
+)
+_FR_PERCEPTION = (
+    r"\b(?:faiblesses|defauts|defaillances|erreurs|anomalies|non conformites|dysfonctionnements"
+    r"|lacunes|failles|ecarts|manquements) (?:recurrent\w*|frequent\w*|repetee?s|communs|communes"
+    r"|qui reviennent|qui se repetent|systematiques)\b (?:\w+ ){0,2}?(?:dans|des|de nos|parmi"
+    r"|relevent|apparaissent dans|signalee?s dans|ressortent des|relevee?s dans) (?:les |nos "
+    r"|des |tous les |toutes les |l ensemble des )?(?:\w+ ){0,3}?(?:controles|inspections"
+    r"|fiches|signalements|dossiers|releves|visites|bilans|"
+    + _FR_COLLECTION[3:]
+    + r"|^(?:quels|quelles) (?:\w+ )?(?:defauts|erreurs|anomalies|problemes|plaintes|pannes"
+    r"|reproches|dysfonctionnements|non conformites) (?:reviennent|se repetent|reapparaissent)\b"
+    r" (?:\w+ ){0,3}?(?:dans|des|de nos|parmi) (?:les|nos|des|tous les|toutes les)\b"
+    r"|^comment (?:le |la |l )?(?:ambiance|humeur|satisfaction|ressenti|opinion|avis|regard"
+    r"|moral|perception|image)\b (?:\w+ ){0,12}?(?:evolue|change|bouge)\b"
+    r"|^comment (?:les |nos )?(?:\w+ )?" + _GROUP_FR + r" (?:percoivent|jugent|vivent|apprecient"
+    r"|voient|ressentent|evaluent|trouvent|notent|accueillent) (?:ils|elles)\b"
+    r"|\b(?:sont ils|sont elles|etaient ils|etaient elles)\b (?:\w+ ){0,2}?(?:globalement"
+    r"|dans l ensemble|en general|majoritairement|generalement|dans leur ensemble|en majorite)"
+    r" (?:satisfait|content|mecontent|heureux|positi|negati|insatisfait|decu|ravi)\w*"
+    r"|^sur quels (?:sujets|themes|points|aspects) (?:portent|se concentrent|insistent)"
+    r" (?:\w+ )?(?:principalement|surtout|majoritairement|le plus|essentiellement) (?:les |nos "
+    r"|des )(?:\w+ )?"
+    + _FR_COLLECTION
+    + r"|\b(?:resume|resumez|synthetise\w*|degage\w*|identifie\w*|fais ressortir) (?:les |des )?"
+    r"(?:grands |principaux |principales |grandes )(?:themes|sujets|tendances|enseignements|axes"
+    r"|problemes|points)\b (?:des|de nos|de tous les|de toutes les|dans les)\b"
+    r"|\b(?:ton|tonalite|climat|ambiance) (?:des|de nos|de la|du) (?:\w+ ){0,6}?s est"
+    r" (?:il|elle) (?:durci|adouci|degrade|ameliore|tendu|change)\w*"
+    r"|^de quoi (?:parle t on|parlent|parle|discute t on|discutent) (?:\w+ )?(?:le plus|surtout"
+    r"|principalement|majoritairement)(?: \w+){0,2}? (?:sur|dans) (?:les|nos|des|le forum"
+    r"|la liste|la messagerie)\b"
+    r"|\b(?:qualifi|decri|caracteris)\w* (?:tu |vous )?le (?:ton|climat|tonalite|ambiance)"
+    r" (?:general )?(?:de nos|des|de l ensemble)\b"
+    r"|\bpanorama (?:thematique |general )?(?:des|de nos)\b"
+    r"|^(?:la )?tonalite (?:generale )?(?:des|de nos)\b"
+    r"|\by a t il des (?:motifs|schemas|tendances|causes|raisons) (?:communs|communes"
+    r"|recurrent\w*)\b"
+    r"|^(?:dans|sur|a travers) l ensemble (?:des|de nos) (?:\w+ )?(?:retrospectives|"
+    + _FR_COLLECTION[3:-3]
+    + r")\b.{0,60}?\b(?:qu est ce qui|qu est ce que|quels|quelles|que|quoi)\b"
+    + r"|\btendances de fond (?:dans|des|de nos)\b"
+    r"|^analyse\w* (?:le vocabulaire|le langage|la formulation|les formulations|le ton"
+    r"|la tonalite) (?:de nos|des|de l ensemble)\b"
+)
+
+
+_GROUP_ES = (
+    r"(?:huespedes|clientes|usuarios|pacientes|visitantes|estudiantes|alumnos|empleados"
+    r"|trabajadores|lectores|espectadores|participantes|socios|viajeros|pasajeros|padres"
+    r"|familias|voluntarios|vecinos|inquilinos|consumidores|compradores|jugadores|aficionados"
+    r"|ciudadanos|profesores|docentes|asistentes|miembros|residentes|oyentes|suscriptores)\b"
+)
+_ES_USES = (
+    r"^en (?:que|cuales) (?!(?:casos|situaciones|paises|idiomas|fechas|horarios|condiciones"
+    r"|plazos|supuestos|circunstancias|formatos)\b)(?:\w+ ){1,4}?(?:(?:esta|estan|estaba"
+    r"|estaban|ha sido|han sido|fue|fueron) (?:\w+ )?(?:incluid|instalad|usad|utilizad"
+    r"|montad|colocad|empleado|integrad|presente)\w*|se (?:instalo|instalaron|uso|usaron"
+    r"|utilizo|utilizaron|coloco|colocaron|monto|montaron|empleo|emplearon|incluye|incluyen"
+    r"|incluyo|incluyeron|aplico|aplicaron|vendio|vendieron|distribuyo))\b"
+    r"|^(?:que|cuales) (?:dejaria|dejarian) de funcionar\b(?!.{0,60}?\b(?:mi|mis|yo|me)\b)"
+    r"|^(?:que|cuales) (?:\w+ )?(?:se romperia|se romperian|fallaria|fallarian|se caeria"
+    r"|se caerian|se veria afectad\w*|se verian afectad\w*|quedaria|quedarian) (?:\w+ ){0,4}?si"
+    r" (?!(?:yo|mi|me)\b)"
+    r"|^(?:a|en) (?:que|cuales) (?!(?:paises|personas|empleados que)\b)(?:\w+ ){0,2}?\w+s"
+    r" (?:afecta|afectan|afectara|afectaran|afecto|impacta|impactan|impacto)\b"
+    r"|\bsin dejar\w* (?:ninguno|ninguna|fuera|ni uno|ni una)\b|\bque no falte (?:ninguno"
+    r"|ninguna|ni uno|ni una)\b"
+    r"|^(?:todos|todas) (?:los |las )?(?:\w+ ){1,4}?que (?:incluyen|contienen|mencionan|citan"
+    r"|recogen|hacen referencia|usan|utilizan)\b"
+    r"|^(?:todos|todas) (?:los |las )?(?:\w+ ){1,4}?(?:afectad|implicad|impactad|mencionad"
+    r"|citad)[oa]s (?:por|en)\b"
+    r"|\b(?:uno por uno|una por una|absolutamente (?:todos|todas))\b"
+    r"|\blocaliza\w* (?:\w+ )?(?:todos|todas|cada)\b|\bconjunto completo de\b"
+    r"|^cada (?:\w+ ){1,4}?que (?:nombra|menciona|cita|incluye|contiene|hace referencia|usa"
+    r"|utiliza|lleva)\b"
+    r"|^(?:todos|todas) (?:los |las )?(?:\w+ ){5,6}?que (?:incluyen|contienen|mencionan|citan"
+    r"|recogen|hacen referencia|usan|utilizan)\b"
+)
+_ES_AFTER_EVENT = (
+    r"^(?:que|cuales) (?:\w+ ){0,8}?se (?:han |ha )?(?:actualiz|modific|cambi|anad|quit|elimin"
+    r"|revis|retir|incorpor|public|suprim|ajust|introduj|agreg)\w*(?:aron|ieron|o|ado|ada|ados"
+    r"|adas|ido|ida|idos|idas)\b (?:\w+ ){0,6}?(?:tras|despues de|desde|en la ultima"
+    r"|en el ultimo|con la ultima|con el ultimo)\b"
+    r"|^se (?:ha|han) (?:actualiz|modific|cambi|anad|quit|elimin|revis|retir|incorpor|public"
+    r"|suprim|ajust|introduj|agreg)\w* (?:algo|alguna cosa|nada)\b (?:\w+ ){0,6}?(?:tras"
+    r"|despues de|desde)\b"
+    r"|^(?:lo|los|las) (?:ultimo|ultimos|ultimas|mas reciente|mas nuevo) (?:que )?(?:se ha "
+    r"|se han |han |ha )?(?:subido|anadido|publicado|entrado|llegado|incorporado)\b"
+    r"|^(?:han|ha) (?:cambiado|variado|subido|bajado|evolucionado)\b.{0,80}?\b(?:respecto a"
+    r"|respecto al|con respecto a|con respecto al|frente a|frente al|comparad\w* con|desde)"
+    r" (?:el |la |al )?(?:ano pasado|ano anterior|mes pasado|trimestre pasado|version anterior"
+    r"|curso pasado|temporada pasada|edicion anterior|ejercicio anterior)\b"
+)
+_ES_PERCEPTION = (
+    r"\b(?:ves|ve|veis|ven|observas|notas|detectas|encuentras|hay) (?:algun|algunos|alguna"
+    r"|algunas) (?:patron|patrones|tendencia|tendencias|tema recurrente|temas recurrentes"
+    r"|problema recurrente|problemas recurrentes)\b(?: \w+){0,2}? (?:en|entre|de) (?:los|las"
+    r"|nuestros|nuestras|todos los|todas las)\b"
+    r"|^(?:que|cuales) (?:\w+ )?(?:defectos|fallos|errores|problemas|quejas|temas|incidencias"
+    r"|averias|motivos|reclamaciones|deficiencias|faltas|criticas) (?:se repiten|son"
+    r" recurrentes|aparecen mas|salen mas|vuelven a salir|se repiten mas)\b (?:\w+ ){0,3}?"
+    r"(?:en|entre|de) (?:los|las|nuestros|nuestras|todos los|todas las)\b"
+    r"|\b(?:temas|asuntos|problemas|cuestiones) que mas (?:preocupan|interesan|molestan"
+    r"|se repiten|aparecen|salen|se mencionan)\b(?: \w+){0,3}? (?:a|en|entre) (?:los|las"
+    r"|nuestros|nuestras)\b"
+    r"|^(?:las )?tendencias (?:generales|principales|comunes|de fondo) (?:en|de|entre) (?:los"
+    r"|las|nuestr)\w*"
+    r"|^resum\w* (?:los |las )?(?:grandes|principales) (?:temas|tendencias|problemas"
+    r"|conclusiones|ideas|quejas) (?:de|en) (?:los|las|nuestr|todos|todas)\w*"
+    r"|^(?:como|que tal) (?:valoran|ven|perciben|viven|juzgan|evaluan|califican|reciben) (?:los"
+    r"|las|nuestros|nuestras) (?:\w+ )?"
+    + _GROUP_ES
+    + r"|^(?:estan|son|se sienten|se muestran) (?:los|las|nuestros|nuestras) (?:\w+ )?"
+    + _GROUP_ES
+    + r" (?:\w+ ){0,2}?(?:contentos|contentas|satisfechos|satisfechas|descontentos|descontentas"
+    r"|insatisfechos|insatisfechas|conformes|felices)\b"
+    r"|^(?:sobre|de) que (?:temas |asuntos )?(?:se quejan|protestan|reclaman) (?:\w+ )?(?:los|las"
+    r"|nuestros|nuestras)\b"
+    r"|^(?:sobre|de) que (?:temas |asuntos )?(?:se discute|discuten|hablan|se habla)\b"
+    r"(?: \w+){0,3}? (?:en|entre) (?:los|las|nuestros|nuestras|sus) (?:\w+ )?"
+    + _ES_COLLECTION
+    + r"|\b(?:motivos|tipos) de (?:queja|reclamacion|consulta|llamada|devolucion|baja)s?"
+    r" (?:son )?(?:tipicos|habituales|frecuentes|comunes|mas comunes|mas frecuentes) (?:en|entre)"
+    r" (?:los|las|nuestros|nuestras) (?:\w+ )?"
+    + _ES_COLLECTION
+    + r"|\b(?:ves|veis|observas|detectas|encuentras) (?:patrones|tendencias|temas recurrentes)"
+    r" (?:en|entre|de) (?:los|las|nuestros|nuestras|todos los|todas las)\b"
+    r"|^(?:leyendo|revisando|mirando|repasando|analizando) (?:todos|todas) (?:los|las)\b"
+    r"|^(?:la )?evolucion del? (?:sentimiento|tono|clima|opinion|percepcion|discurso)\b"
+    r"|^como (?:ha|han) cambiado lo que (?:dicen|opinan|piensan|escriben|comentan)\b"
+    r"|\b(?:describ|caracteriz)\w* (?:el |la )?(?:tono|clima|ambiente|sentimiento)"
+    r" (?:general )?de (?:las|los|nuestr)"
+    r"|\bmapa de (?:los )?(?:grandes )?temas\b"
+    r"|^clasific\w* (?:\w+ ){0,3}?por (?:temas|categorias|motivos)\b"
+    r"|^analiz\w* el lenguaje de (?:los|las|nuestr)"
+)
+
+
+# A noun phrase with a condition, in German and Spanish, as French rule 20 reads it in French:
+# a relative clause or participle with a date, a number or a state ("Gutachten, die Dr. Weber
+# 2025 erstellt hat", "..., eingereicht vor 2020", "..., noch nicht digitalisiert", "Tesis
+# doctorales ... defendidas antes de 2000", "... que vencen antes de junio de 2027"); a topic
+# with a participle and no date ("Permisos retribuidos por matrimonio") is no condition.
+_MONTHS_DE = (
+    r"(?:januar|februar|marz|april|mai|juni|juli|august|september|oktober|november|dezember)"
+)
+_DE_CLAUSE_FILTER = (
+    _NO_QUESTION_DE + r"(?!.{0,200}?\b(?:ich|wir|man|mir|uns|mein|meine|du|sie sich)\b)"
+    r"\w+(?: \w+){0,8}? (?:die|deren|das|der|welche) (?:\w+ ){0,6}?(?:\d+|"
+    + _MONTHS_DE[3:-1]
+    + r"|vor|nach|seit|bis|uber|unter|ab|zwischen)\b(?: \w+){0,4}? (?:hat|haben|hatte"
+    r"|hatten|wurde|wurden|sind|ist|beginnen|beginnt|enden|endet|ablauft|ablaufen|lauft|laufen"
+    r"|eingegangen|erschienen)$"
+    r"|" + _NO_QUESTION_DE + r"\w+(?: \w+){0,10}? (?:erstellt|eingereicht|eingegangen|angelegt"
+    r"|gemeldet|veroffentlicht|abgeschlossen|gebucht|bestellt|ausgestellt|registriert) (?:im"
+    r"|vor|nach|seit|zwischen|am|ab|bis) (?:" + _MONTHS_DE[3:-1] + r"|\d)"
+    r"|" + _NO_QUESTION_DE + r"\w+(?: \w+){0,10}? noch nicht \w+(?:t|en)$"
+)
+_ES_CLAUSE_FILTER = (
+    _NO_QUESTION_ES + r"(?!(?:los|las|el|la|un|una|unos|unas|todos|todas|nuestros|nuestras|mis"
+    r"|tus|sus|ultimos|ultimas|nuevos|nuevas|cambios|novedades)\b)\w+s\b(?: \w+){0,8}? "
+    r"(?:\w+(?:ados|adas|idos|idas)\b(?: \w+){0,6}? (?:en|durante|antes de|despues de|desde"
+    r"|entre|a partir de|hasta) (?:el |la |los )?(?:\d|" + _MONTHS_ES[3:-1] + r"\b)"
+    r"|que (?:vencen|caducan|expiran|terminan|finalizan|empiezan|comienzan) (?:antes|despues"
+    r"|a partir|en|entre|el|la)\b|que siguen (?:pendientes|abiert\w*|sin \w+))"
+)
+
+
+# A request for items narrowed in a second sentence: "Give me the suppliers. Only the ones in
+# Spain ...", "Gib mir die Gewerbepolicen. Nur Bäckereien ...", "Montre-moi les fournisseurs.
+# Ceux du Nord ...", "Dame los candidatos. Solo los de Valladolid ..." (the full stop reads as
+# a space); not the steps, rules or settings of one thing.
+_EN_ONLY_THE_ONES = (
+    r"^(?:please )?(?:give me|show me|get me|list|pull up|find|i need|i want|fetch) (?:the |all "
+    r"|all the )?(?:\w+ ){0,3}?(?!" + _ATTRIBUTES + r")\w+s\b(?: \w+){0,3}? (?:only|just)"
+    r" (?:the ones|those|ones) (?:in|from|with|based|located|that|who|where|created|opened"
+    r"|marked|tagged|over|under|above|below|for|of)\b"
+)
+_DE_ONLY_THE_ONES = (
+    r"^(?:gib|zeig|zeige|liste|hol|such|suche|finde|ich brauche|ich will|ich mochte)"
+    r" (?:mir |uns )?(?:bitte )?(?:die |alle )?(?:\w+ ){0,2}?(?!(?:schritte|anleitung\w*"
+    r"|einstellungen|regeln|kosten|gebuhren|bedingungen|voraussetzungen|unterlagen|dokumente"
+    r"|formulare)\b)\w+ (?:bitte )?nur (?!(?:einmal|noch|ein|eine|einen|einem|kurz|mal|so|wenn"
+    r"|dann|fur|zur|zum|um|bis|als|wie|ich|wir)\b)\w+"
+)
+_FR_ONLY_THE_ONES = (
+    r"^(?:montre|montrez|donne|donnez|liste|listez|affiche|affichez|sors|trouve|il me faut"
+    r"|je veux)\w* (?:moi |nous )?(?:les |tous les |toutes les )?(?:\w+ ){0,2}?(?!(?:etapes"
+    r"|conditions|regles|frais|tarifs|parametres|reglages|documents|pieces)\b)\w+s\b(?: \w+){0,3}?"
+    r" (?:(?:uniquement|seulement) (?:celles|ceux|les|de|du|des|en|dans|avec|d)|(?:ceux|celles)"
+    r" (?:du|de|des|d|qui|en|avec))\b"
+    r"|" + _NO_QUESTION_FR + r"\w+s\b(?: \w+){0,8}? (?:uniquement|seulement) (?:celles|ceux)\b"
+)
+_ES_ONLY_THE_ONES = (
+    r"^(?:dame|danos|muestrame|muestra|ensename|lista|saca|sacame|busca|buscame|necesito"
+    r"|quiero) (?!(?:saber|conocer|ver|entender|leer)\b)(?:los |las |todos los |todas las )?"
+    r"(?:\w+ ){0,2}?(?!(?:pasos|requisitos|condiciones|tarifas|ajustes|horarios|documentos)\b)"
+    r"\w+s\b(?: \w+){0,3}? (?:solo|solamente|unicamente) (?:los|las|de|del|en|con|que)\b"
+)
+
 # fmt: off
 ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("retrieve", r"^(?:(?:so|ok|okay|hi|hey|please) )?(?:how (?:do|can|could|should|would) (?:i|you|we|one)(?! (?:characteri[sz]e|describe|sum up|summari[sz]e|assess|rate|judge|gauge) (?:the )?(?:overall |general )?(?:tone|mood|sentiment|climate|atmosphere|tenor|attitude|reception)\b)|how to)\b", "a how-to question: the answer is in a document, not a query over items"),  # noqa: E501
-    ("retrieve", r"^(?:can|could|may) (?:i|we) (?:\w+ ){0,3}?(?:all|every) (?:of )?my\b|\b(?:all|every|each) (?:of )?(?:the )?(?:steps?|stages?|instructions?)\b|\b(?:latest|newest|most recent|current) (?:\w+ )?(?:version|release|edition|release notes|changelog)\b|\bi (?:just |recently )?(?:updated|upgraded|installed|reinstalled|changed)\b|\bnew in (?:the )?(?:version|release|v|build|update) ?\d|^how many (?:\w+ )?(?:days|weeks|months|hours|minutes|years|times|attempts|tries|holidays|credits|seats|licen[cs]es|users|devices|guests|people) (?:do|does|can|must|should|may|will) (?:i|we|you|they|(?:\w+ ){1,2}?)(?:have|get|need|take|keep|wait|bring|use|add|invite|carry)\b|\b(?:how|which method|what method|what function|which function)$|\ball (?:of )?(?:the )?(?:ingredients|steps|instructions|details|options|settings|requirements|fields|rules|benefits|prerequisites|features) (?:for|of|in|to|needed for) (?:the|a|an|my|this)\b|^(?:before|after|once|during|for) (?!(?:the )?(?:last|latest|previous|past|recent|each|every|all)\b)(?:\w+ ){1,8}?(?:what|which|how|who|whom|where|when|do|does|did|can|must|should|is|are)\b|^(?:are|is|do|does|must|should|can|will) (?:all )?\w+s (?:over|under|above|below|more than|less than|of more than|of over) \d|^(?:all|every|each) \w+ (?:must|needs?|has to|have to|should|is required|are required)\b|^(?:do|does|must|should|shall) (?:i|we) (?:\w+ ){0,2}?(?:need|have) to (?:\w+ ){0,2}?(?:all|every|each)\b", "the steps of one procedure, the latest version of one thing, or the asker's own change: a lookup"),  # noqa: E501
+    ("retrieve", r"^(?:can|could|may) (?:i|we) (?:\w+ ){0,3}?(?:all|every) (?:of )?my\b|\b(?:all|every|each) (?:of )?(?:the )?(?:steps?|stages?|instructions?)\b|\b(?:latest|newest|most recent|current) (?:\w+ )?(?:version|release|edition|release notes|changelog)\b|\bi (?:just |recently )?(?:updated|upgraded|installed|reinstalled|changed)\b|\bnew in (?:the )?(?:version|release|v|build|update) ?\d|^how many (?:\w+ )?(?:days|weeks|months|hours|minutes|years|times|attempts|tries|holidays|credits|seats|licen[cs]es|users|devices|guests|people) (?:do|does|can|must|should|may|will) (?:i|we|you|they|(?:\w+ ){1,2}?)(?:have|get|need|take|keep|wait|bring|use|add|invite|carry)\b|\b(?:how|which method|what method|what function|which function)$|\ball (?:of )?(?:the )?(?:ingredients|steps|instructions|details|options|settings|requirements|fields|rules|benefits|prerequisites|features) (?:for|of|in|to|needed for) (?:the|a|an|my|this)\b|^(?:before|after|once|during|for) (?!(?:the )?(?:last|latest|previous|past|recent|each|every|all)\b)(?:\w+ ){1,8}?(?:what|which|how|who|whom|where|when|do|does|did|can|must|should|is|are)\b|^(?:are|is|do|does|must|should|can|will) (?:all )?\w+s (?:over|under|above|below|more than|less than|of more than|of over) \d|^(?:all|every|each) \w+ (?:must|needs?|has to|have to|should|is required|are required)\b|^(?:do|does|must|should|shall) (?:i|we) (?:\w+ ){0,2}?(?:need|have) to (?:\w+ ){0,2}?(?:all|every|each)\b|^what (?:does|do) .{1,80}? (?:mean|stand for)(?: (?:in|on|for|here|exactly|when)\b|$)|^what (?:is|s) (?:meant by|the (?:definition|meaning) of)\b|\bnumber of (?:\w+ ){1,2}?(?:does|do|must|should|can|will) (?:a|an|each|every|one|the) (?:\w+ ){0,2}?(?:need|require|get|have|take|earn|complete)\b|^(?:all|every|each) (?:\w+ ){1,6}?(?:must|needs?|has to|have to|should|requires?|gets?) (?:\w+ ){0,3}?(?:which|what)\b|^where (?:can|do|could|would|should) (?:i|we|you|one) (?:find|get|see|access|download|look up) (?:the |a |an |our )?(?:\w+ )?(?:list|overview|directory|register|roster)\b|^where (?:is|s) (?:the |our )?(?:\w+ )?(?:list|directory|register|roster)\b|^who (?:signs|approves|authori[sz]es|countersigns|signs off on|okays)\b(?!.{0,60}?\b(?:most|fewest|least)\b)|^new (?:\w+ )?(?:address|phone number|telephone number|bank details|bank account|iban|contact|contact person|opening hours|email address|e mail address|head office)\b|^(?:the )?(?:\w+ )?" + _ATTRIBUTES[:-2] + r" (?:for|to|on|about|regarding|when)\b", "the steps of one procedure, the latest version of one thing, or the asker's own change: a lookup"),  # noqa: E501
     ("aggregate", r"^(?:who|which \w+(?: \w+)?)(?: (?:on|in|at|from) (?:the |our )?\w+(?: team)?)? (?:\w+ed|won|sold|made|brought in|took|got|saw|received) (?:the )?(?:most|fewest|least)\b(?! (?:time|effort|attention|sense|money on my)\b)|^which \w+(?: \w+)? had the (?:most|fewest) (?:\w+ )?\w+s\b|^(?:the )?(?:top|bottom) (?:\d+|three|five|ten|twenty) (?:\w+ ){1,2}?by (?:revenue|sales|spend|volume|orders|margin|profit|count|number|rating|usage|downloads|views|units|churn|growth)\b|\bhow many (?:of (?:the|our|these|those) )?\w+ (?:\w+ )?(?:uses?|contains?|mentions?|includes?|references?|cites?|expire|are tagged|report)\b", "a count of the items that match: a database query"),  # noqa: E501
     ("aggregate", r"\bhow many (?:\w+ ){1,2}?(?:are there|do we (?:have|sell|offer|stock|carry|list|publish|host)|exist|in (?:the|our|this) (?:corpus|collection|catalog|catalogue|database|archive|wiki|dataset))\b", "a count over the corpus: a database query"),  # noqa: E501
     ("aggregate", r"\bhow many (?:distinct|different|unique)\b|\bhow many \w+ (?:were|was) (?:\w+ )?(?:opened|closed|created|filed|added|published|sold|submitted|resolved|reported)\b|\bhow many \w+ (?:signed up|joined|registered|subscribed|churned|cancell?ed|unsubscribed|bought|purchased|ordered|complained|applied)\b|\bhow many \w+ did .{1,40}? (?:write|publish|file|author|post)\b", "a count of items: a database query"),  # noqa: E501
@@ -751,7 +1205,7 @@ ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("aggregate", r"\bwhich \w+ (?:has|have) (?:written|published|filed|posted|created|authored) the most\b", "a ranking by count: a database query"),  # noqa: E501
     ("recency", r"\b(?:added|new|created|published|uploaded|changed|updated|modified|edited|released|posted|announced|came in|happened) (?:this|last|past|today|yesterday|overnight|recently|since)\b", "what is new: a sort by time, not by relevance"),  # noqa: E501
     ("recency", r"\b(?:in|during|over) the (?:last|past) (?:\d+ |few )?(?:hours?|days?|weeks?|months?)\b|\b(?:changed|new|added|updated)\b.{0,60}?\b(?:this|last|past) (?:week|month|quarter|day)\b", "a recent time window: a sort by time"),  # noqa: E501
-    ("recency", r"\b(?:most recent|latest|newest)(?! (?:\w+ )?(?:guidelines|terms|instructions|rules|regulations|specs|specifications|requirements|procedures|drivers|minutes|brand assets)\b)(?: \w+)? (?:\w+s|news)\b|\bwhat s (?:the )?latest (?:from|on|in|news)\b|\bthe (?:last|latest|newest) (?:\d+|two|three|four|five|ten|few) \w+", "the newest items: a sort by time"),  # noqa: E501
+    ("recency", r"\b(?:most recent|latest|newest)(?! (?:\w+ )?(?:guidelines|terms|instructions|rules|regulations|specs|specifications|requirements|procedures|drivers|minutes|brand assets)\b)(?: \w+)? (?:\w+s|news)\b|\bwhat s (?:the )?latest (?:from|on|in|news)\b|(?<!\bover )\bthe (?:last|latest|newest) (?:\d+|two|three|four|five|ten|few) \w+", "the newest items: a sort by time"),  # noqa: E501
     ("recency", r"\brecently (?:added|updated|published|changed|modified|created|edited)\b|\b(?:added|updated|published|changed|modified|created|edited) recently\b", "recently changed items: a sort by time"),  # noqa: E501
     ("recency", r"\b(?:added|created|published|publish|uploaded|upload|changed|updated|modified|edited|released|posted|post|wrote|shipped)\b(?: \w+){0,4}? (?:yesterday|today|this (?:morning|week|month|quarter|sprint)|last (?:night|week|month|sprint)|lately|(?:most )?recently)\b", "something done in a recent period: a sort by time"),  # noqa: E501
     ("recency", r"\bwhat (?:s|is|has) (?:been )?(?:new|changed|added|updated)(?: (?:on|in|at|to) (?:the|our) (?:site|website|wiki|blog|docs|documentation|knowledge base|kb|portal|intranet|handbook|catalog|catalogue|collection|archive|library|help center|shop|store|menu)\b|$)", "what is new on the site: a sort by time"),  # noqa: E501
@@ -792,12 +1246,16 @@ ROUTE_RULES_EN: tuple[Rule, ...] = _rules(
     ("corpus_analysis", _EN_SAID_OVERALL, "what a collection says as a whole (mostly positive or negative, a tone changed over time, trends in): reading everything, an offline job"),  # noqa: E501
     ("exhaustive", _EN_WOULD_IF, "the items that would be affected if something failed: a filter over the corpus"),  # noqa: E501
     ("aggregate", _EN_MEASURE, "a measure over records named at the start (median, share, ranking of Xs): a database query"),  # noqa: E501
+    ("exhaustive", _EN_USES, "the items that use, contain or are affected by something, or what would break without it: a filter over the corpus"),  # noqa: E501
+    ("recency", _EN_AFTER_EVENT, "what was changed after an event, in a last revision or over the past weeks: a sort by time"),  # noqa: E501
+    ("corpus_analysis", _EN_PERCEPTION, "what a group thinks, asked as a yes/no or about perception (are guests generally happy, does the book suggest): an offline job"),  # noqa: E501
+    ("filter", _EN_ONLY_THE_ONES, "a request for items narrowed in a second sentence (Give me the suppliers. Only the ones in Spain): a structured filter"),  # noqa: E501
 )
 """The English default rules, in order (the first that matches decides)."""
 
 ROUTE_RULES_DE: tuple[Rule, ...] = _rules(
-    ("retrieve", r"^wie ?viele (?:urlaubstage|tage|wochen|stunden|monate|versuche)\b (?:\w+ ){0,2}?(?:habe ich|haben wir|hat man|bekomme ich|bekommen wir|bekommt man|darf ich|durfen wir|kann ich)\b|^(?:wie (?:kann|konnen|muss|soll) (?:ich|man|wir)|wie (?:setze|richte|andere|losche|aktiviere|deaktiviere|installiere|exportiere|importiere) ich)\b|\b(?:alle|jede[nrs]?) (?:der )?schritte?\b|(?<!nach dem )(?<!seit dem )\b(?:neueste|aktuelle|letzte)n? (?:\w+ )?(?:version|release|ausgabe)\b|^wann (?:wurde|wurden|hat|haben|ist|sind)\b|\bich habe\b.{0,40}?\b(?:aktualisiert|installiert|geandert|heruntergeladen|upgedatet)\b|\bwas ist neu (?:im|in der|in den|bei) (?:\w+ )?(?:tarif|version|release|update|abo|plan|paket)\w*\b|^(?:vor|nach|bei|fur|sobald|wahrend) (?!(?:dem |der |den )?(?:letzten|vergangenen)\b)(?:\w+ ){1,8}?(?:wie|was|wer|wem|welche\w*|wann|wo)\b|^wie ?viele (?:urlaubstage|tage|wochen|stunden|monate|jahre|versuche)\b (?:\w+ ){0,2}?(?:gibt es|gibt s|stehen (?:\w+ ){0,3}?zu|steht (?:\w+ ){0,3}?zu)\b|^(?:werden|wird|sind|gilt|gelten|mussen|muss|durfen|darf) \w+ (?:uber|unter|ab|bis|von mehr als|mit mehr als) \d|^(?:alle|jede\w*) \w+ (?:uber|unter|ab|mit mehr als|mit weniger als) \d+ (?:\w+ )?(?:haben|hat|sind|ist|bekommen|bekommt|durfen|darf|mussen|muss|konnen|kann|gelten|gilt)\b", "eine Anleitung, die Schritte eines Vorgangs oder die neueste Version von einem Ding: ein Nachschlagen"),  # noqa: E501
-    ("aggregate", r"^(?:wer|welche[rsnm]? \w+)\b.{0,60}?\bdie (?:meisten|wenigsten) \w+ (?:\w+ )?(?:gewonnen|verkauft|abgeschlossen|gelost|geschlossen|bearbeitet|erhalten|bekommen|eroffnet|gemeldet|eingestellt|generiert|erzielt|gemacht)\b|^(?:wer|welche[rsnm]? \w+) (?:hat|haben|hatte) (?:\w+ ){0,3}?am (?:meisten|wenigsten) (?:verkauft|umgesetzt|ausgegeben|eingenommen|bestellt)\b|\bdurchschnittlich\w* (?:\w+ ){0,2}?(?:pro|je|aller|uber alle)\b|\bim (?:durchschnitt|mittel|schnitt) (?:aller|pro|je|uber alle)\b|\bmittlere[rn]? (?:\w+ )?(?:pro|je|aller)\b|\bwie ?viele (?:der |unserer |von den |von unseren )?(?:\w+ ){0,2}?(?:\w+ )?(?:enthalt\w*|verwend\w*|nutz\w*|erwahn\w*|zitier\w*|gibt es|haben wir|existier\w*|sind (?:noch |derzeit |aktuell )?(?:offen|uberfallig|archiviert|veraltet|abgelaufen|aktiv|inaktiv|ausverkauft|vegetarisch|vegan)|wurden|haben sich|kamen|liefen)\b|\bwie ?viele (?:\w+ ){0,2}?(?:rezept|ticket|dokument|kunde|kundin|bestellung|artikel|produkt|vertrag|vertrage|mitarbeit|datei|bewertung|seite|beitrag|beitrage|nutzer|benutzer|rechnung|lieferant|anfrage|fehler|bug|eintrag|eintrage|bericht|buch|bucher|projekt|bewerb|abonnent|mitglied|reklamation|retoure|vorfall|vorfalle|hotel|wohnung|inserat|patient|studierend|student|kurs|video|veranstaltung|buchung|zahlung|transaktion|server|anmeldung|abschluss|abschlusse|rezension|kommentar|nachricht|beschwerde|lager|filiale|flug|fluge)\w*\b(?! (?:darf|darfen|durfen|kann|konnen|soll|sollen|muss|mussen|pro|passen|bekomm\w*|hat ein|hat eine|braucht)\b)", "eine Anzahl über den Bestand: eine Datenbankabfrage"),  # noqa: E501
+    ("retrieve", r"^wie ?viele (?:urlaubstage|tage|wochen|stunden|monate|versuche)\b (?:\w+ ){0,2}?(?:habe ich|haben wir|hat man|bekomme ich|bekommen wir|bekommt man|darf ich|durfen wir|kann ich)\b|^(?:wie (?:kann|konnen|muss|soll) (?:ich|man|wir)|wie (?:setze|richte|andere|losche|aktiviere|deaktiviere|installiere|exportiere|importiere) ich)\b|\b(?:alle|jede[nrs]?) (?:der )?schritte?\b|(?<!nach dem )(?<!seit dem )\b(?:neueste|aktuelle|letzte)n? (?:\w+ )?(?:version|release|ausgabe)\b|^wann (?:wurde|wurden|hat|haben|ist|sind)\b|\bich habe\b.{0,40}?\b(?:aktualisiert|installiert|geandert|heruntergeladen|upgedatet)\b|\bwas ist neu (?:im|in der|in den|bei) (?:\w+ )?(?:tarif|version|release|update|abo|plan|paket)\w*\b|^(?:vor|nach|bei|fur|sobald|wahrend) (?!(?:dem |der |den )?(?:letzten|vergangenen)\b)(?:\w+ ){1,8}?(?:wie|was|wer|wem|welche\w*|wann|wo)\b|^wie ?viele (?:urlaubstage|tage|wochen|stunden|monate|jahre|versuche)\b (?:\w+ ){0,2}?(?:gibt es|gibt s|stehen (?:\w+ ){0,3}?zu|steht (?:\w+ ){0,3}?zu)\b|^(?:werden|wird|sind|gilt|gelten|mussen|muss|durfen|darf) \w+ (?:uber|unter|ab|bis|von mehr als|mit mehr als) \d|^(?:alle|jede\w*) \w+ (?:uber|unter|ab|mit mehr als|mit weniger als) \d+ (?:\w+ )?(?:haben|hat|sind|ist|bekommen|bekommt|durfen|darf|mussen|muss|konnen|kann|gelten|gilt)\b|^wie ?viel prozent (?!(?:der|die|das|aller|unserer|unseren|von|vom)\b)\w+ (?:hat|haben|gilt|gibt|betragt|bekommt|bekomme|bekommen|zahlt|zahle|zahlen|kostet|gewahrt|erstattet|ubernimmt)\b|^wo (?:finde|finden|bekomme|bekommen|sehe|steht|stehen|ist|gibt es) (?:ich |man |wir )?(?:die |eine |unsere )?(?:\w+ )?\w*(?:liste|ubersicht|aufstellung|verzeichnis)\b|^wer (?:unterschreibt|unterzeichnet|genehmigt|zeichnet|gibt frei|bewilligt)\b(?!.{0,60}?\b(?:meisten|wenigsten)\b)|^(?:neue|neuer|neues) (?:\w+ )?(?:adresse|anschrift|bankverbindung|iban|telefonnummer|nummer|kontonummer|durchwahl|ansprechperson|ansprechpartner\w*|kontaktperson|offnungszeiten|e mail adresse|mailadresse|sitz)\b|^was (?:versteht|verstehen) (?:\w+ ){1,5}?unter\b|^was (?:bedeutet|heisst|meint) (?:der begriff |das wort |die abkurzung |die kennzahl )?(?:\w+ ){0,6}?(?:im|in der|in den|laut|auf)\b", "eine Anleitung, die Schritte eines Vorgangs oder die neueste Version von einem Ding: ein Nachschlagen"),  # noqa: E501
+    ("aggregate", r"^(?:wer|welche[rsnm]? \w+)\b.{0,60}?\bdie (?:meisten|wenigsten) \w+ (?:\w+ )?(?:gewonnen|verkauft|abgeschlossen|gelost|geschlossen|bearbeitet|erhalten|bekommen|eroffnet|gemeldet|eingestellt|generiert|erzielt|gemacht)\b|^(?:wer|welche[rsnm]? \w+) (?:hat|haben|hatte) (?:\w+ ){0,3}?am (?:meisten|wenigsten) (?:verkauft|umgesetzt|ausgegeben|eingenommen|bestellt)\b|\bdurchschnittlich\w* (?:\w+ ){0,2}?(?:pro|je|aller|uber alle)\b|\bim (?:durchschnitt|mittel|schnitt) (?:aller|pro|je|uber alle)\b|\bmittlere[rn]? (?:\w+ )?(?:pro|je|aller)\b|\bwie ?viele (?:der |unserer |von den |von unseren )?(?:\w+ ){0,2}?(?:\w+ )?(?:enthalt\w*|verwend\w*|nutz\w*|erwahn\w*|zitier\w*|gibt es|haben wir|existier\w*|sind (?:noch |derzeit |aktuell )?(?:offen|uberfallig|archiviert|veraltet|abgelaufen|aktiv|inaktiv|ausverkauft|vegetarisch|vegan)|wurden|haben sich|kamen|liefen)\b|\bwie ?viele (?:\w+ ){0,2}?(?:rezept|ticket|dokument|kunde|kundin|bestellung|artikel|produkt|vertrag|vertrage|mitarbeit|datei|bewertung|seite|beitrag|beitrage|nutzer|benutzer|rechnung|lieferant|anfrage|fehler|bug|eintrag|eintrage|bericht|buch|bucher|projekt|bewerb|abonnent|mitglied|reklamation|retoure|vorfall|vorfalle|hotel|wohnung|inserat|patient|studierend|student|kurs|video|veranstaltung|buchung|zahlung|transaktion|server|anmeldung|abschluss|abschlusse|rezension|kommentar|nachricht|beschwerde|lager|filiale|flug|fluge)\w*\b(?! (?:darf|darfen|durfen|kann|konnen|soll|sollen|muss|mussen|pro|passen|bekomm\w*|hat ein|hat eine|braucht)\b)|\bmittlere[rn]? " + _DE_NOT_STATED + r"\w+ (?:von|der) \w+(?:en|n|e|s)\b", "eine Anzahl über den Bestand: eine Datenbankabfrage"),  # noqa: E501
     ("aggregate", r"^(?:bitte )?zahl\w* (?:alle|die|wie)\b|^anzahl (?:der|aller|von)\b|\bgesamtzahl\b|\bgeben wir am meisten\b|\b(?:verdienen|verkaufen|zahlen|bezahlen|verlieren) wir am meisten\b|\b(?:umsatz|verkauf\w*|ausgaben|gewinn|bestellungen)\b.{0,40}?\bjede[rsnm]? (?:region|land|monat|quartal|team|filiale|produkt|kategorie|abteilung|kanal)\b|\bwie ?viel (?:prozent|anteil)\b|\b(?:welcher anteil|prozentsatz) (?:der|aller|unserer)\b|\b(?:durchschnitt\w*|mittler\w*|gesamt\w*|summe) (?:\w+ ){0,2}?(?:aller|von allen|uber alle|unserer|der \w+en)\b|\b(?:aufgeschlusselt|aufgeteilt|gruppiert) nach\b|\b(?:welche[rs]?|welchen) (?!(?:tarif|plan|paket|abo|version|modell|option|variante|angebot)\w*\b)(?!\w+(?:tarif|paket|modell|angebot)(?:e|en|s|es)?\b)(?:\w+ ){0,2}?(?:hat|haben|hatte|hatten|verschickt|verschicken|verkauft|verkaufen|bekommt|bekommen|erhalt|erhielt|macht|machte) (?:im \w+ |letztes jahr |letzten monat |dieses jahr )?(?:die |den |das |am )?(?:meist|wenigst|hochst|niedrigst|grosst|kleinst|best|schlechtest)\w*\b|\bam (?:besten|schlechtesten|haufigsten|meisten|wenigsten) (?:bewertet|verkauft|bestellt|gekauft|besucht|gelesen|angesehen|ausgegeben|umgesetzt|verdient)\b|\bunser\w* (?:meistverkauft|bestbewertet|beliebtest|teuerst|gunstigst)\w*\b|\bwie (?:hoch|gross) ist der anteil\b|\b(?:gunstigst|teuerst|meistverkauft|bestbewertet|beliebtest)\w* (?:\w+ ){0,3}?(?:im sortiment|die wir|das wir|den wir|bei uns)\b|\baufgeschlusselt\b|\baufschlusseln\b|\baufschlusselung (?:der|nach|von)\b", "eine Kennzahl oder Rangfolge über viele Einträge: eine Datenbankabfrage"),  # noqa: E501
     ("recency", r"\b(?:diese|dieser|diesen|letzte|letzten|vergangene|vergangenen) (?:woche|monat|monats|quartal|quartals|tag|tagen|nacht)\b|\bin den (?:letzten|vergangenen) (?:\d+ |paar |zwei |drei |sieben )?(?:stunden|tagen|wochen|monaten)\b|\bneu seit\b|\bseit (?:gestern|heute|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|letzte[rnm]? \w+|anfang)\w*\b|\b(?:heute|gestern|diese woche|diesen monat) neu\b|\bheute (?:morgen|fruh|vormittag|nachmittag)\b|\bnach dem letzten (?:release|update|deployment|audit|sprint)\b|\b(?:gestern|heute|kurzlich|neulich|jungst|zuletzt|neu|uber nacht|in letzter zeit|heute morgen|diese woche) (?:\w+ ){0,3}?(?:hinzugefugt|veroffentlicht|geandert|aktualisiert|erstellt|hochgeladen|eingestellt|erschienen|dazugekommen|geoffnet|eroffnet|geschlossen|gepostet|eingegangen|reingekommen|hinzugekommen)\w*\b|\b(?:hinzugefugt|veroffentlicht|geandert|aktualisiert|erstellt|hochgeladen)\w* (?:\w+ ){0,2}?(?:gestern|heute|kurzlich|zuletzt)\b|\bwas (?:ist|gibt s|gibt es) neu(?:es)?(?: (?:im|in der|in den|auf der|auf dem) (?:\w+ )?(?:wiki|blog|katalog|shop|doku\w*|wissensdatenbank|intranet|portal|seite|website|webseite|kanal|sammlung|archiv|handbuch)\b| (?:diese[nrm]?|heute|seit)\b|$)", "was neu ist: nach Zeit sortieren, nicht nach Relevanz"),  # noqa: E501
     ("recency", r"\b(?:die|zeig\w* (?:mir |uns )?die|liste (?:die )?) ?(?:neuesten|aktuellsten|jungsten|letzten (?:\d+|zehn|funf|drei))\b|\b(?:neueste|neuesten|jungste|jungsten) (?:\w+ )?(?:zuerst|eintrage|artikel|beitrage|dokumente|tickets|rezepte|zugange|anderungen)\b|\bnach datum (?:sortiert|sortieren|geordnet|ordnen)\b|\bsortier\w* (?:\w+ ){0,4}?nach (?:datum|veroffentlichungsdatum|erstellungsdatum|anderungsdatum|aktualitat)\b|\bdie (?:\d+|zehn|funf|drei|zwanzig) (?:letzten|neuesten)\b|\bin letzter zeit\b|^zuletzt (?:bearbeitet|geandert|aktualisiert|hinzugefugt|veroffentlicht|hochgeladen)\w*\b|\b(?:letzte|letzten|jungste|jungsten|neueste|neuesten) (?:anderungen|aktualisierungen|neuerungen|erganzungen|uberarbeitungen) (?:an|am|in|im|zu|zum|zur|der|des)\b", "die neuesten Einträge: nach Zeit sortieren"),  # noqa: E501
@@ -818,12 +1276,17 @@ ROUTE_RULES_DE: tuple[Rule, ...] = _rules(
     ("corpus_analysis", _DE_SAID_OVERALL, "was eine Sammlung als Ganzes sagt (eher gut oder schlecht, ein Ton im Wandel, Trends): eine Auswertung über alles"),  # noqa: E501
     ("exhaustive", _DE_WOULD_IF, "die Elemente, die beim Ausfall von etwas betroffen wären: ein Filter über den ganzen Bestand"),  # noqa: E501
     ("aggregate", _DE_MEASURE, "ein Maß über Datensätze am Anfang genannt (Rangfolge, Anteil, Median, -quote): eine Datenbankabfrage"),  # noqa: E501
+    ("exhaustive", _DE_USES, "die Einträge, in denen etwas steckt oder die daran hängen, oder was ausfiele: ein Filter über den ganzen Bestand"),  # noqa: E501
+    ("recency", _DE_AFTER_EVENT, "was nach einem Ereignis oder in der letzten Fassung geändert wurde: eine Sortierung nach Zeit"),  # noqa: E501
+    ("corpus_analysis", _DE_PERCEPTION, "was eine Gruppe insgesamt denkt, als Ja/Nein-Frage oder nach Wahrnehmung: eine Auswertung über alles"),  # noqa: E501
+    ("filter", _DE_CLAUSE_FILTER, "Einträge mit einer Bedingung in einem Relativsatz oder Partizip (die Dr. Weber 2025 erstellt hat, eingereicht vor 2020): ein strukturierter Filter"),  # noqa: E501
+    ("filter", _DE_ONLY_THE_ONES, "eine Anfrage nach Einträgen, im zweiten Satz eingeschränkt (Gib mir die Policen. Nur Bäckereien): ein strukturierter Filter"),  # noqa: E501
 )
 """The German rules; patterns see umlauts folded ("erwähnen" reads ``erwahnen``, "ß" as
 "ss") and match stems ("häufigst" for "häufigste", "häufigsten")."""
 
 ROUTE_RULES_FR: tuple[Rule, ...] = _rules(
-    ("retrieve", r"^combien de (?:jours|semaines|mois|heures|minutes|fois|tentatives|conges)(?: de \w+)? (?:avons nous|ai je|a t on|puis je|peut on|faut il|dois je|doit on)\b|^(?:comment (?:puis je|peut on|faire|faut il|dois je|je peux)|comment (?:\w+ )?(?:configurer|installer|supprimer|reinitialiser|activer|desactiver|exporter|importer|changer|modifier))\b|\b(?:toutes|tous|chaque) (?:les )?etapes?\b|(?<!apres la )(?<!depuis la )\b(?:derniere|nouvelle|actuelle) version\b|\b(?:dans|de) la (?:version|release|mise a jour) v?\d|^comment (?:puis je |peut on |faire pour |je peux )?\w+er\b|^quand\b|\bj ai (?:\w+ )?(?:mis a jour|installe|reinstalle|change|modifie|telecharge)\b|\bquoi de neuf (?:dans|sur|avec) (?:l |la |le )?(?:offre|version|forfait|abonnement|plan|mise a jour|release)\b|^(?:avant|apres|lors|en cas) (?:d |de |du |des )?(?!(?:la |le |les )?(?:derni\w*|precedent\w*)\b)(?:\w+ ){1,8}?(?:quel|quelle|quels|quelles|qui|combien|comment|ou|que|qu|faut)\b|^(?:les |des )?\w+s (?:de plus de|de moins de|superieur\w* a|inferieur\w* a|au dela de) [\d ]+(?:\w+ )?(?:sont|doivent|peuvent|ont|seront) (?:ils|elles)\b|^(?:tous|toutes|chaque) (?:les )?(?:\w+ ){1,4}?(?:doivent|doit|devront|devra)\b", "une question pratique, les étapes d'une procédure, la dernière version d'une chose ou un changement fait par la personne : une recherche"),  # noqa: E501
+    ("retrieve", r"^combien de (?:jours|semaines|mois|heures|minutes|fois|tentatives|conges)(?: de \w+)? (?:avons nous|ai je|a t on|puis je|peut on|faut il|dois je|doit on)\b|^(?:comment (?:puis je|peut on|faire|faut il|dois je|je peux)|comment (?:\w+ )?(?:configurer|installer|supprimer|reinitialiser|activer|desactiver|exporter|importer|changer|modifier))\b|\b(?:toutes|tous|chaque) (?:les )?etapes?\b|(?<!apres la )(?<!depuis la )\b(?:derniere|nouvelle|actuelle) version\b|\b(?:dans|de) la (?:version|release|mise a jour) v?\d|^comment (?:puis je |peut on |faire pour |je peux )?\w+er\b|^quand\b|\bj ai (?:\w+ )?(?:mis a jour|installe|reinstalle|change|modifie|telecharge)\b|\bquoi de neuf (?:dans|sur|avec) (?:l |la |le )?(?:offre|version|forfait|abonnement|plan|mise a jour|release)\b|^(?:avant|apres|lors|en cas) (?:d |de |du |des )?(?!(?:la |le |les )?(?:derni\w*|precedent\w*)\b)(?:\w+ ){1,8}?(?:quel|quelle|quels|quelles|qui|combien|comment|ou|que|qu|faut)\b|^(?:les |des )?\w+s (?:de plus de|de moins de|superieur\w* a|inferieur\w* a|au dela de) [\d ]+(?:\w+ )?(?:sont|doivent|peuvent|ont|seront) (?:ils|elles)\b|^(?:tous|toutes|chaque) (?:les )?(?:\w+ ){1,4}?(?:doivent|doit|devront|devra)\b|^(?:tous|toutes|chaque) (?:les )?(?:\w+ ){1,8}?(?:doit il|doit elle|doivent ils|doivent elles|faut il|a t il droit|ont ils droit)\b|^(?:ou|comment) (?:trouver|trouve t on|puis je trouver|peut on trouver|consulter|se trouve|est|sont) (?:la |une |le |l )?(?:\w+ )?(?:liste|repertoire|annuaire|registre)\b|^qui (?:signe|valide|approuve|autorise|contresigne)\b(?!.{0,60}?\b(?:le plus|le moins)\b)|^(?:nouvelle|nouvel|nouveau) (?:\w+ )?(?:adresse|numero|rib|iban|telephone|contact|interlocuteur|interlocutrice|horaire|siege)\b|^(?:que|qu est ce que) (?:signifie|veut dire)\b|\b(?:que|qu) (?:faut il |doit on )?entendre par\b", "une question pratique, les étapes d'une procédure, la dernière version d'une chose ou un changement fait par la personne : une recherche"),  # noqa: E501
     ("aggregate", r"\bcombien de (?:\w+ ){1,3}?(?:avons nous|a t on) (?:recu|traite|vendu|perdu|gagne|signe|embauche|livre|rembourse|ferme|resolu|enregistre)\b|\bcombien de (?:\w+ ){1,3}?(?:recevons|traitons|vendons|perdons|signons|livrons) nous\b|^(?:qui|quel(?:le)?s? \w+(?: \w+)?) (?:a|ont) (?:signe|resolu|fait|vendu|realise|gagne|traite|conclu|cloture|ferme|recu|genere|depense|perdu|livre|recrute|embauche|publie|ouvert|rapporte|facture) le (?:plus|moins)\b|^(?:qui|quel(?:le)?s? \w+(?: \w+)?) (?:a|ont) le (?:plus|moins) (?:vendu|rapporte|facture|depense|gagne|recu|livre)\b|\b(?:taux|pourcentage|part|nombre) de \w+(?: \w+)? le plus (?:eleve|haut|bas|faible)\b|\b(?:panier|temps|delai|montant|prix|cout|retard|salaire|chiffre d affaires|nombre|budget) moyens? (?:(?:de|d) (?:\w+ )?)?(?:de |des |du |d |par |sur |pour )(?:les |la |le |l )?\w+s\b|\b(?:valeur|note|duree|depense|marge|facture|commande|attente) moyennes? (?:(?:de|d) (?:\w+ )?)?(?:de |des |du |d |par |sur |pour )(?:les |la |le |l )?\w+s\b|\bmoyenne (?:des|de la|du) (?:\w+ )?(?:commandes|ventes|factures|tickets|notes|avis|incidents|depenses|delais|salaires)\b|\bcombien (?:de |d |des )(?:\w+ )?(?:recettes|tickets|commandes|clients|clientes|utilisateurs|produits|articles|documents|pages|fichiers|contrats|factures|employes|salaries|fournisseurs|avis|commentaires|messages|e mails|mails|courriels|bugs|incidents|comptes|annonces|livres|rapports|projets|candidats|patients|etudiants|hotels|appartements|maisons|ventes|abonnes|membres|plaintes|retours|remboursements|expeditions|videos|evenements|reservations|transactions|paiements|serveurs|inscriptions|pull requests|demandes|offres d emploi|cours|billets|publications|dossiers|sessions|leads|prospects|licences)\b(?! (?:puis|peut|peuvent|peux|faut|dois|doit|par (?:jour|semaine|mois|an|personne))\b)|^(?:compte|comptez|comptabilise)\w* (?:les|le nombre|combien)\b|\bnombre (?:total )?(?:de|d) \w+\b.{0,40}?\b(?:par|dans|qui|ont|sont)\b|\bnombre total (?:de|d)\b|\bcombien (?:de|d) (?:\w+ ){0,3}?avons nous\b|\b(?:depensons|gagnons|vendons|payons|perdons) nous le plus\b|\b(?:chiffre d affaires|ventes|depenses|benefice|commandes)\b.{0,40}?\b(?:chaque|par) (?:region|pays|mois|trimestre|equipe|magasin|produit|categorie|service|canal)\b|\b(?:moyenne|mediane|somme|total|pourcentage|proportion|part|repartition) (?:\w+ ){0,2}?(?:de tous|de toutes|des|de nos|sur l ensemble|parmi)\b|\b(?:quel|quelle|quels|quelles) (?!(?:offre|offres|plan|forfait|abonnement|version|modele|option|tarif|formule)\b)(?:\w+ ){0,2}?(?:a|ont|avait|genere|vend|vendu|a vendu|a conclu|a publie|a recu|a eu|ont eu|a obtenu|ont obtenu|expedie|envoie|recoit|gere|traite) (?:le plus|le moins|la plus|la moins)\b|\b(?:le|la|les|l) (?:\w+ )?(?:plus|moins|mieux|meilleur\w*) (?:\w+ )?(?:cher|vendu|populaire|command|consult|retourn|not|achet|regard|telecharg|visit)\w*\b(?: \w+){0,3}? (?:que nous|de notre|de nos|du catalogue|de la boutique|parmi|de la base|dans notre|dans nos|de tous)\b|\b(?:ventil|regroup)\w* par\b|\brepartition (?:des|de|du) (?:\w+ ){0,2}?par\b|\b(?:duree|delai|temps|montant|prix|panier|cout|note|age|salaire|nombre) moyen\w* (?:de |d |des |du )(?:\w+ ){0,8}?(?:le mois (?:dernier|passe)|la semaine (?:derniere|passee)|l (?:an|annee) (?:dernier|derniere|passe|passee)|ce mois|cette annee|cette semaine|ce trimestre|le trimestre (?:dernier|passe))\b", "un compte, une statistique ou un classement sur les éléments : une requête en base"),  # noqa: E501
     ("recency", r"\b(?:cette|la semaine|le mois) (?:semaine|derniere|dernier|passee|passe)\b|\bce (?:mois|matin|trimestre|sprint)\b|\b(?:ces|les) (?:\d+ |quelques |sept |trois |deux )?derni\w* (?:jours|semaines|mois|heures)\b|\bdepuis (?:hier|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|la semaine|le mois|le debut|janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|\d)\b|\b(?:recemment|dernierement|hier|aujourd hui) (?:\w+ ){0,2}?(?:ajout|publi|modifi|mis a jour|mise a jour|mises a jour|cree|televers|chang|edit|arriv|paru|sorti|livr)\w*|\b(?:ajout|publi|modifi|mis|mise|cree|televers|chang|edit|arriv|paru|sorti|livr|annonc|ouvert)\w*\b(?: \w+){0,4}? (?:recemment|dernierement|hier|aujourd hui|ce matin|cette semaine|ce mois|ce trimestre|cette nuit|pendant la nuit|la semaine (?:derniere|passee)|le mois (?:dernier|passe))\b|\bdernierement\b|\bquoi de neuf(?: (?:dans|sur) (?:le|la|l|les|notre|nos) (?:site|wiki|blog|catalogue|documentation|doc|base de connaissances|boutique|intranet|portail|collection|archives?|canal)\b| (?:cette|ce|depuis|aujourd)\b|$)|\bqu est ce qui (?:est nouveau|a change)\b|\b(?:les plus recents|les plus recentes|les derniers|les dernieres|dernieres? (?:nouveautes|ajouts|arrivees|publications|modifications|nouvelles))\b|\b(?:\w+ )?derni\w* (?:\w+ )?(?:tickets|commandes|articles|publications|ajouts|messages|billets|annonces|inscrits|recrues)\b|\bnouveautes\b|\bnouve(?:aux|lles) (?:\w+ )?(?:ce mois|cette semaine|ce trimestre)\b|\b(?:tri\w*|class\w*|ordonn\w*) (?:\w+ ){0,4}?par date\b|\b(?:d abord|en premier)$", "ce qui est nouveau : un tri par date, pas par pertinence"),  # noqa: E501
     ("exhaustive", r"\b(?:liste|listez|lister|montre|montrez|montrer|affiche|affichez|trouve|trouvez|donne|donnez|sors|sortez|recupere|recuperez|rassemble|exporte|identifie|identifiez|cite|citez|il me faut|j ai besoin de) (?:moi |nous )?(?:\w+ )?(?:tous|toutes|chaque|chacun|l ensemble des|la totalite des)\b|\b(?:liste|inventaire) (?:complete?|exhaustive?|integrale?)\b|\bsans exception\b|\b(?:sans en oublier|sans rien oublier|sans en manquer|les faut toutes|les faut tous)\b|^(?:tous|toutes|chaque) (?:les )?\w+(?: \w+)? (?:qui|dont|avec|contenant|mentionnant|ou)\b|^l ensemble des \w+|\bquel(?:le)?s (?:de nos |des )?(?:\w+ ){0,2}?\w+s (?:(?:encore|toujours|deja) )?(?:n ont pas|font reference|ne sont pas|n ont jamais|mentionnent|contiennent|citent|utilisent|referencent|font reference|renvoient|pointent|necessitent|dependent|sont concern\w*|sont affect\w*|sont touch\w*|expirent|sont en retard|tournent encore|utilisent encore|ont des liens casses|parlent)\b", "chaque élément qui correspond : un filtre sur tout le corpus, pas un échantillon"),  # noqa: E501
@@ -844,13 +1307,17 @@ ROUTE_RULES_FR: tuple[Rule, ...] = _rules(
     ("exhaustive", _FR_WOULD_IF, "les éléments touchés si quelque chose tombait en panne : un filtre sur tout le corpus"),  # noqa: E501
     ("aggregate", _FR_MEASURE, "une mesure sur des enregistrements nommée en tête (classement, proportion, moyenne par) : une requête sur la base"),  # noqa: E501
     ("filter", _FR_PARTICIPLE_FILTER, "des éléments décrits par un participe et un lieu, une date ou un auteur (accordées par, refusés en) : un filtre structuré"),  # noqa: E501
+    ("exhaustive", _FR_USES, "les éléments qui utilisent, contiennent ou ont reçu quelque chose, ou ce qui ne marcherait plus : un filtre sur tout le corpus"),  # noqa: E501
+    ("recency", _FR_AFTER_EVENT, "ce qui a été modifié après un événement, lors de la dernière révision ou par rapport à l'an dernier : un tri par date"),  # noqa: E501
+    ("corpus_analysis", _FR_PERCEPTION, "ce qu'un groupe pense dans l'ensemble, en oui/non ou en perception (globalement satisfaits, défauts récurrents) : une analyse hors ligne"),  # noqa: E501
+    ("filter", _FR_ONLY_THE_ONES, "une demande d'éléments restreinte dans une seconde phrase (Montre-moi les fournisseurs. Ceux du Nord) : un filtre structuré"),  # noqa: E501
 )
 """The French rules; patterns see accents folded ("récemment" reads ``recemment``) and
 apostrophes as spaces ("qu'est-ce" reads ``qu est ce``)."""
 
 ROUTE_RULES_ES: tuple[Rule, ...] = _rules(
-    ("retrieve", r"^cuant[oa]s (?:dias|semanas|meses|horas|minutos|veces|intentos)(?: de \w+)? (?:tenemos|tengo|puedo|podemos|hay que|debo|debemos|se pueden|me corresponden|nos corresponden)\b|^(?:todos|todas) (?:los|las) \w+(?: \w+)? (?:tienen|deben|pueden|necesitan|han de|tendran|tenemos|debemos)\b|^(?:como (?:puedo|se puede|hago|hay que|debo|se)|como (?:\w+ )?(?:configuro|instalo|borro|elimino|restablezco|activo|desactivo|exporto|importo|cambio))\b|\b(?:todos|todas|cada) (?:los |las )?pasos?\b|(?<!despues de la )(?<!desde la )\b(?:ultima|nueva|actual) version\b|\ben la (?:version|release|actualizacion) v?\d|^cuando\b|^como (?:puedo |se puede |hago para )?\w+(?:ar|er|ir)\b|\b(?:actualice|instale|reinstale|cambie|descargue|modifique)\b|\bque hay de nuevo en (?:el |la )?(?:plan|version|tarifa|suscripcion|actualizacion)\b|^(?:antes|despues|durante|tras|al|en caso) (?:de |del )?(?!(?:la |el |los |las )?(?:ultim\w*|pasad\w*)\b)(?:\w+ ){1,8}?(?:cuanto|cuanta|cuantos|cuantas|que|cual|cuales|como|donde|quien)\b|^(?:que pasa|que ocurre|que sucede) (?:con|si)\b|^cada (?:cuanto|cuanta)\b|^cada \w+(?: \w+)? (?:tiene|debe|puede|necesita|ha de)\b|^(?:los |las )?\w+s (?:de mas de|de menos de|superiores a|inferiores a|por encima de|por debajo de) [\d ]+(?:\w+ )?(?:los|las|les|lo|la) \w+", "una pregunta práctica, los pasos de un procedimiento, la última versión de algo o un cambio hecho por quien pregunta: una búsqueda"),  # noqa: E501
-    ("aggregate", r"\bcuant[oa]s (?:\w+ ){1,3}?(?:recibimos|hemos recibido|tuvimos|hemos tenido|vendimos|hemos vendido|procesamos|hemos procesado|gestionamos|hemos gestionado|cerramos|atendimos|resolvimos|registramos|perdimos|contratamos|emitimos|enviamos|devolvimos)\b|^(?:quien|que \w+|cual \w+) (?:ha |han |hubo )?(?:cerro|cerrado|vendio|vendido|facturo|facturado|resolvio|resuelto|gano|ganado|firmo|firmado|consiguio|conseguido|gasto|gastado|genero|generado|recibio|recibido|perdio|perdido|cerraron|vendieron|facturaron|gastaron|recibieron|contrato|contratado) (?:mas|menos)\b|\b(?:tasa|porcentaje|indice|ratio|numero) de \w+(?: \w+)? (?:mas|menos) (?:alt[oa]|baj[oa]|elevad[oa])\b|\b(?:ticket|precio|tiempo|plazo|importe|valor|coste|costo|gasto|salario|sueldo|duracion|retraso|margen) (?:\w+ )?medio (?:de (?:\w+ )?)?(?:de |del |por |en )(?:los |las |el |la )?\w+s\b|\b(?:valoracion|nota|puntuacion|facturacion|duracion|espera) media (?:de (?:\w+ )?)?(?:de |del |por |en )(?:los |las |el |la )?\w+s\b|\bcuant[oa]s (?:de (?:los|las|nuestros|nuestras) )?(?:\w+ )?(?:recetas|tickets|pedidos|clientes|usuarios|productos|articulos|documentos|paginas|archivos|ficheros|contratos|facturas|empleados|trabajadores|proveedores|resenas|opiniones|comentarios|mensajes|correos|errores|bugs|incidentes|incidencias|cuentas|anuncios|libros|informes|proyectos|candidatos|pacientes|alumnos|estudiantes|hoteles|pisos|casas|ventas|suscriptores|miembros|socios|quejas|devoluciones|reembolsos|envios|videos|eventos|reservas|transacciones|pagos|servidores|altas|pull requests|solicitudes|ofertas|cursos|entradas|publicaciones|sesiones|licencias|vuelos)\b(?! (?:puedo|puede|pueden|debo|hay que|se pueden|por (?:dia|semana|mes|persona))\b)|\bcuant[oa]s (?:\w+ ){0,3}?(?:se \w+(?:aron|ieron)|tenemos|vendimos|vendemos|hay en (?:el|la|nuestro|nuestra) (?:catalogo|base|tienda|coleccion|archivo))\b|^(?:cuenta|contar|cuente)\w* (?:los|las|cuant)\w*\b|\b(?:numero|cantidad) total de\b|\b(?:gastamos|ganamos|vendemos|pagamos|perdemos) mas\b|\b(?:cuanto|cuanta) (?:\w+ )?(?:facturo|facturaron|vendio|vendieron|gano|ganaron|gasto|gastaron|ingreso|ingresaron) cada\b|\b(?:facturacion|ventas|ingresos|gastos|beneficios|pedidos)\b.{0,40}?\b(?:cada|por) (?:region|pais|mes|trimestre|equipo|tienda|producto|categoria|departamento|canal)\b|\bnumero (?:total )?de \w+\b.{0,40}?\b(?:por|que|en (?:el|la|nuestro|nuestra))\b|\b(?:promedio|media|mediana|suma|total|porcentaje|proporcion|fraccion) (?:\w+ ){0,2}?(?:de todos|de todas|de los|de las|de nuestros|de nuestras|entre)\b|\bque (?:porcentaje|proporcion|parte|fraccion) de\b|\b(?:cual|cuales|que) (?!(?:plan|planes|oferta|tarifa|version|modelo|opcion|suscripcion|paquete)\b)(?:\w+ ){0,3}?(?:tiene|tienen|tuvo|tuvieron|genero|vende|vendio|recibio|recibe|cerro|publico|envia|envio|gestiona|procesa|consiguio|obtuvo) (?:el |la |los |las )?(?:mas|menos|mayor|menor)\b|\b(?:mas|menos|mejor|peor) (?:barat|car|vendid|popular|valorad|pedid|devuelt)\w* (?:\w+ ){0,2}?(?:que (?:vendemos|tenemos|ofrecemos)|del catalogo|de la tienda|de nuestra|de la base)\b|\b(?:desglos|agrupad)\w* (?:de|del|por)\b|^(?:suma|sumame|totaliza|calcula) (?:el |la |los |las )?(?:total )?(?:de )?(?:los |las )?\w+s\b|^(?:el |la )?(?:importe|volumen|coste|gasto|numero) total de (?:las |los )?\w+s\b|^(?:el |los )?top \d+ (?:de )?(?:\w+ ){1,2}?(?:mas|menos) \w+", "un recuento, una estadística o un ranking sobre los elementos: una consulta a la base de datos"),  # noqa: E501
+    ("retrieve", r"^cuant[oa]s (?:dias|semanas|meses|horas|minutos|veces|intentos)(?: de \w+)? (?:tenemos|tengo|puedo|podemos|hay que|debo|debemos|se pueden|me corresponden|nos corresponden)\b|^(?:todos|todas) (?:los|las) \w+(?: (?!que\b)\w+)? (?:tienen|deben|pueden|necesitan|han de|tendran|tenemos|debemos)\b|^(?:como (?:puedo|se puede|hago|hay que|debo|se)|como (?:\w+ )?(?:configuro|instalo|borro|elimino|restablezco|activo|desactivo|exporto|importo|cambio))\b|\b(?:todos|todas|cada) (?:los |las )?pasos?\b|(?<!despues de la )(?<!desde la )\b(?:ultima|nueva|actual) version\b|\ben la (?:version|release|actualizacion) v?\d|^cuando\b|^como (?:puedo |se puede |hago para )?\w+(?:ar|er|ir)\b|\b(?:actualice|instale|reinstale|cambie|descargue|modifique)\b|\bque hay de nuevo en (?:el |la )?(?:plan|version|tarifa|suscripcion|actualizacion)\b|^(?:antes|despues|durante|tras|al|en caso) (?:de |del )?(?!(?:la |el |los |las )?(?:ultim\w*|pasad\w*)\b)(?:\w+ ){1,8}?(?:cuanto|cuanta|cuantos|cuantas|que|cual|cuales|como|donde|quien)\b|^(?:que pasa|que ocurre|que sucede) (?:con|si)\b|^cada (?:cuanto|cuanta)\b|^cada \w+(?: \w+)? (?:tiene|debe|puede|necesita|ha de)\b|^cada (?:\w+ ){1,10}?(?:que|cual|cuales|cuanto|cuanta|cuantos|cuantas) \w+ (?:tiene|tienen|debe|deben|necesita|necesitan|ha de|han de|lleva|llevan|hay que)\b|^(?:que|cual es el|cual es la) (?:porcentaje|tipo|tasa|importe|cantidad|cuota) de \w+ (?:se aplica|aplica|se cobra|se retiene|se descuenta|corresponde|hay que|se debe|se exige|se permite|cubre|incluye)\b|^(?:que|cual|cuales) (?!\w+s\b)\w+ (?:de \w+ )?(?:usan|utilizan|tienen|siguen|aplican|llevan|emplean|comparten|necesitan|deben) (?:todos|todas) (?:los|las)\b|^(?:los |las )?\w+s (?:de mas de|de menos de|superiores a|inferiores a|por encima de|por debajo de) [\d ]+(?:\w+ )?(?:los|las|les|lo|la) \w+|^(?:donde|como) (?:encuentro|puedo encontrar|se encuentra|esta|consulto|veo|encontrar|se consulta) (?:la |el |una |un )?(?:\w+ )?(?:lista|listado|directorio|registro|relacion)\b|^(?:quien|quienes) (?:firma|firman|aprueba|aprueban|autoriza|autorizan|valida|validan)\b(?!.{0,60}?\b(?:mas|menos)\b)|^(?:nueva|nuevo) (?:\w+ )?(?:direccion|numero|telefono|cuenta|iban|contacto|interlocutor|interlocutora|horario|sede)\b|^que (?:significa|quiere decir)\b|^que se entiende por\b", "una pregunta práctica, los pasos de un procedimiento, la última versión de algo o un cambio hecho por quien pregunta: una búsqueda"),  # noqa: E501
+    ("aggregate", r"\bcuant[oa]s (?:\w+ ){1,3}?(?:recibimos|hemos recibido|tuvimos|hemos tenido|vendimos|hemos vendido|procesamos|hemos procesado|gestionamos|hemos gestionado|cerramos|atendimos|resolvimos|registramos|perdimos|contratamos|emitimos|enviamos|devolvimos)\b|^(?:quien|que \w+|cual \w+) (?:ha |han |hubo )?(?:cerro|cerrado|vendio|vendido|facturo|facturado|resolvio|resuelto|gano|ganado|firmo|firmado|consiguio|conseguido|gasto|gastado|genero|generado|recibio|recibido|perdio|perdido|cerraron|vendieron|facturaron|gastaron|recibieron|contrato|contratado) (?:mas|menos)\b|\b(?:tasa|porcentaje|indice|ratio|numero) de \w+(?: \w+)? (?:mas|menos) (?:alt[oa]|baj[oa]|elevad[oa])\b|\b(?:ticket|precio|tiempo|plazo|importe|valor|coste|costo|gasto|salario|sueldo|duracion|retraso|margen) (?:\w+ )?medio (?:de (?:\w+ )?)?(?:de |del |por |en )(?:los |las |el |la )?\w+s\b|\b(?:valoracion|nota|puntuacion|facturacion|duracion|espera) media (?:de (?:\w+ )?)?(?:de |del |por |en )(?:los |las |el |la )?\w+s\b|\bcuant[oa]s (?:de (?:los|las|nuestros|nuestras) )?(?:\w+ )?(?:recetas|tickets|pedidos|clientes|usuarios|productos|articulos|documentos|paginas|archivos|ficheros|contratos|facturas|empleados|trabajadores|proveedores|resenas|opiniones|comentarios|mensajes|correos|errores|bugs|incidentes|incidencias|cuentas|anuncios|libros|informes|proyectos|candidatos|pacientes|alumnos|estudiantes|hoteles|pisos|casas|ventas|suscriptores|miembros|socios|quejas|devoluciones|reembolsos|envios|videos|eventos|reservas|transacciones|pagos|servidores|altas|pull requests|solicitudes|ofertas|cursos|entradas|publicaciones|sesiones|licencias|vuelos)\b(?! (?:puedo|puede|pueden|debo|hay que|se pueden|por (?:dia|semana|mes|persona))\b)|\bcuant[oa]s (?:\w+ ){0,3}?(?:se \w+(?:aron|ieron)|tenemos|vendimos|vendemos|hay en (?:el|la|nuestro|nuestra) (?:catalogo|base|tienda|coleccion|archivo))\b|^(?:cuenta|contar|cuente)\w* (?:los|las|cuant)\w*\b|\b(?:numero|cantidad) total de\b|\b(?:gastamos|ganamos|vendemos|pagamos|perdemos) mas\b|\b(?:cuanto|cuanta) (?:\w+ )?(?:facturo|facturaron|vendio|vendieron|gano|ganaron|gasto|gastaron|ingreso|ingresaron) cada\b|\b(?:facturacion|ventas|ingresos|gastos|beneficios|pedidos)\b.{0,40}?\b(?:cada|por) (?:region|pais|mes|trimestre|equipo|tienda|producto|categoria|departamento|canal)\b|\bnumero (?:total )?de \w+\b.{0,40}?\b(?:por|que|en (?:el|la|nuestro|nuestra))\b|\b(?:promedio|media|mediana|suma|total|porcentaje|proporcion|fraccion) (?:\w+ ){0,2}?(?:de todos|de todas|de los|de las|de nuestros|de nuestras|entre)\b|\bque (?:porcentaje|proporcion|parte|fraccion) de\b|\b(?:cual|cuales|que) (?!(?:plan|planes|oferta|tarifa|version|modelo|opcion|suscripcion|paquete)\b)(?:\w+ ){0,3}?(?:tiene|tienen|tuvo|tuvieron|genero|vende|vendio|recibio|recibe|cerro|publico|envia|envio|gestiona|procesa|consiguio|obtuvo) (?:el |la |los |las )?(?:mas|menos|mayor|menor)\b|\b(?:mas|menos|mejor|peor) (?:barat|car|vendid|popular|valorad|pedid|devuelt)\w* (?:\w+ ){0,2}?(?:que (?:vendemos|tenemos|ofrecemos)|del catalogo|de la tienda|de nuestra|de la base)\b|\b(?:desglos|agrupad)\w* (?:de|del|por)\b|^(?:suma|sumame|totaliza|calcula) (?:el |la |los |las )?(?:total )?(?:de )?(?:los |las )?\w+s\b|^(?:el |la )?(?:importe|volumen|coste|gasto|numero) total de (?:las |los )?\w+s\b|^(?:el |los )?top \d+ (?:de )?(?:\w+ ){1,2}?(?:mas|menos) \w+|^(?:que|cual|quien) (?!(?:plan|planes|tarifa|tarifas|modelo|version|opcion|paquete|seguro|movil|portatil|ordenador|coche|habitacion|es|son)\b)(?:\w+ ){0,4}?(?:acumula|acumulo|ha acumulado|concedio|ha concedido|sirvio|ha servido|disputo|ha disputado|vendio|ha vendido|registro|ha registrado|recibio|ha recibido|tuvo|ha tenido|gano|ha ganado|perdio|ha perdido) (?:las |los )?(?:mas|menos) \w+s\b|\bcuanto (?:suman|sumaron) (?:los|las) (?:\w+ ){1,3}?\w+(?:ados|adas|idos|idas)\b|^(?:los|las) (?:\d+|diez|cinco|tres|veinte) \w+ (?:mas|menos) (?:vendid|visitad|reservad|pedid|devuelt|descargad|solicitad)\w*|\bsuma de lo (?:recaudado|facturado|vendido|ingresado|gastado|cobrado)\b", "un recuento, una estadística o un ranking sobre los elementos: una consulta a la base de datos"),  # noqa: E501
     ("recency", r"\b(?:esta|la ultima|la pasada|este|el ultimo|el pasado) (?:semana|mes|trimestre|manana|ano|sprint)\b|\b(?:semana|mes|trimestre) (?:pasad[oa]|anterior)\b|\b(?:los|las|en los|en las) (?:\d+ |ultimos |ultimas |pocos |siete |tres |dos )(?:ultimos |ultimas )?(?:\d+ )?(?:dias|semanas|meses|horas)\b|\bdesde (?:ayer|el lunes|el martes|el miercoles|el jueves|el viernes|el sabado|el domingo|la semana|el mes|el principio|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|\d|lunes|martes|miercoles|jueves|viernes)\b|\b(?:recientemente|ultimamente|ayer|hoy) (?:\w+ ){0,2}?(?:anad|agreg|public|modific|actualiz|cre|subi|cambi|edit|entr|lleg)\w*|\b(?:anad|agreg|public|modific|actualiz|cread|creo|crearon|subid|subio|subieron|cambi|edit|entr|lleg|salier|salio|lanz|anunci|abrier)\w* (?:\w+ ){0,3}?(?:recientemente|ultimamente|ayer|hoy|anoche|esta manana|esta semana|este mes|este trimestre|durante la noche)\b|\bultimamente\b|\bque hay de nuevo(?: en (?:el|la|los|las|nuestro|nuestra) (?:\w+ )?(?:sitio|web|wiki|blog|catalogo|documentacion|base de conocimiento|tienda|intranet|portal|coleccion|archivo|canal)\b| (?:esta|este|desde|hoy)\b|$)|\bque (?:ha cambiado|hay nuevo|es nuevo|se ha (?:anadido|publicado|cambiado))\b|\b(?:los|las) (?:\w+ )?(?:mas recientes|ultimos|ultimas)\b|\b(?:ultimas|nuevas) (?:novedades|incorporaciones|publicaciones|entradas|altas|noticias)\b|\bnovedades\b|\bnuev[oa]s (?:\w+ )?(?:este mes|esta semana|este trimestre)\b|\bordena\w* (?:\w+ ){0,4}?por fecha\b|\bprimero$", "lo nuevo: ordenar por fecha, no por relevancia"),  # noqa: E501
     ("exhaustive", r"\b(?:lista|listame|enumera|muestra|muestrame|muestranos|ensename|encuentra|encuentrame|busca|buscame|dame|danos|saca|sacame|trae|traeme|recopila|exporta|identifica|necesito|quiero) (?:\w+ )?(?:todos|todas|cada)\b|\blista (?:completa|exhaustiva|entera|total)\b|\bsin excepcion\b|\bsin (?:dejar|saltar|olvidar) (?:ninguno|ninguna|ni uno)\b|\blas necesito todas\b|\blos necesito todos\b|^(?:todos|todas|cada) (?:los |las )?\w+(?: \w+)? (?:que|con|donde|cuyo|cuya|cuyos|cuyas)\b|\b(?:que|cuales) (?:de (?:los|las|nuestros|nuestras) )?(?:\w+ ){0,2}?\w+s (?:(?:todavia|aun|ya) )?(?:siguen \w+ndo|no tienen|no han|nunca|mencionan|contienen|citan|usan|utilizan|hacen referencia|enlazan|requieren|dependen|estan afectad\w*|estan vencid\w*|vencen|caducan|siguen con|siguen usando|tienen enlaces rotos|hablan de|llevan)\b", "cada elemento que coincide: un filtro sobre todo el corpus, no una muestra"),  # noqa: E501
     ("filter", r"^(?:(?:muestra|muestrame|ensename|busca|buscame|encuentra|lista|dame)\w* )?(?!(?:que|cual|cuales|cuanto|cuanta|cuantos|cuantas|donde|como|por|quien|cuando|es|puedo|puede|hay|yo|el|se|me|mi)\b)(?:los |las |unos |unas )?(?:\w+ ){0,2}?\w+s? (?:de menos de|de mas de|con menos de|con mas de|por menos de|por mas de|por debajo de|por encima de|menos de|mas de|entre|bajo|de al menos|con al menos|de como mucho|inferiores a|superiores a|mas barat\w* que|mas car\w* que|mas larg\w* que|mas cort\w* que|mas antigu\w* que|mas recientes? que|mas grandes? que|mas pequen\w* que|con (?:\d|una|un) estrellas?) (?:\d|una? )|^(?:(?:muestra|muestrame|busca|encuentra|lista|dame)\w* )?(?!(?:que|cual|cuales|cuanto|cuanta|cuantos|cuantas|donde|como|por|quien|cuando|es|puedo|puede|hay|yo|el|se|me|mi)\b)(?:los |las )?(?:\w+ ){0,2}?\w+s (?:escrit|redactad|publicad|firmad|cread|asignad|etiquetad|fechad|que vencen|que caducan|que pertenecen)\w* (?:por|en|de|del|con|a|al|despues|antes|desde)\b|^(?!(?:que|cual|cuales|cuanto|cuanta|cuantos|cuantas|donde|como|por|quien|cuando|es|puedo|puede|hay|yo|el|se|me|mi)\b)(?:los |las )?\w+s? (?:de|por) [a-z]+ [a-z]+$|^(?:(?:muestra|muestrame|busca|encuentra|lista|dame)\w* )?(?!(?:que|cual|cuales|cuanto|cuanta|cuantos|cuantas|donde|como|por|quien|cuando|es|puedo|puede|hay|yo|el|se|me|mi)\b)(?:los |las )?(?:\w+ ){0,2}?\w+s? (?:de|del|en) (?:la |el )?(?:categoria|carpeta|seccion|equipo|departamento|oficina) \w+|^(?!(?:que|cual|cuales|cuanto|cuanta|cuantos|cuantas|donde|como|por|quien|cuando|es|puedo|puede|hay|yo|el|se|me|mi)\b)(?:los |las )?(?:\w+ ){0,2}?\w+s (?:(?:que )?\w+ )?(?:en|de|del|desde|antes de|despues de) (?:\d{4}|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b|^(?!(?:que|cual|cuales|cuanto|cuanta|cuantos|cuantas|donde|como|por|quien|cuando|es|puedo|puede|hay|yo|el|se|me|mi)\b)(?:los |las )?(?:\w+ ){0,2}?\w+s (?:con|de) (?:prioridad|estado|una|\d) |^(?!(?:que|cual|cuales|cuanto|cuanta|cuantos|cuantas|donde|como|por|quien|cuando|es|puedo|puede|hay|yo|el|se|me|mi)\b)(?:los |las )?(?:\w+ ){0,2}?\w+s? (?:con sede en|ubicad\w* en|situad\w* en|radicad\w* en|con al menos|con mas de|con menos de) [a-z0-9]|^(?:solo|solamente|unicamente) (?:los |las )?(?:\w+ )?\w+s (?:en|de|del|por|con)\b", "una condición sobre los metadatos: un filtro estructurado"),  # noqa: E501
@@ -869,6 +1336,11 @@ ROUTE_RULES_ES: tuple[Rule, ...] = _rules(
     ("corpus_analysis", _ES_SAID_OVERALL, "lo que dice un conjunto en su totalidad (más bien positivo o negativo, un tono que cambia, tendencias): un análisis fuera de línea"),  # noqa: E501
     ("exhaustive", _ES_WOULD_IF, "los elementos afectados si algo fallara: un filtro sobre todo el corpus"),  # noqa: E501
     ("aggregate", _ES_MEASURE, "una medida sobre registros nombrada al principio (ranking, porcentaje, promedio de): una consulta a la base de datos"),  # noqa: E501
+    ("exhaustive", _ES_USES, "los elementos en los que se instaló o se incluye algo, o lo que dejaría de funcionar: un filtro sobre todo el corpus"),  # noqa: E501
+    ("recency", _ES_AFTER_EVENT, "lo que se cambió tras un evento, en la última revisión o respecto al año pasado: un orden por fecha"),  # noqa: E501
+    ("corpus_analysis", _ES_PERCEPTION, "lo que piensa un grupo en conjunto, como sí/no o como percepción (algún patrón, qué fallos se repiten): un análisis fuera de línea"),  # noqa: E501
+    ("filter", _ES_CLAUSE_FILTER, "elementos con una condición en un participio o una relativa (defendidas antes de 2000, que vencen antes de junio): un filtro estructurado"),  # noqa: E501
+    ("filter", _ES_ONLY_THE_ONES, "una petición de elementos acotada en una segunda frase (Dame los candidatos. Solo los de Valladolid): un filtro estructurado"),  # noqa: E501
 )
 """The Spanish rules; patterns see accents and "ñ" folded ("añadido" reads ``anadido``) and
 "¿" as a separator."""
