@@ -195,12 +195,15 @@ def hotpot(
     split: str,
     used: Sequence[Path] = (),
     records: Callable[[Path], Iterable[dict[str, Any]]] | None = None,
+    complete: bool = False,
 ) -> list[Question]:
     """HotpotQA questions of ``split`` (``dev`` / ``heldout``: by the parity of SHA-1 of the
-    ``_id``; ``heldout3`` / ``heldout4``: every question of ``paths`` whose ``_id`` and
+    ``_id``; ``heldout3`` to ``heldout5``: every question of ``paths`` whose ``_id`` and
     question text are in none of the ``used`` files). ``records`` reads a file (default:
     a JSON list or JSON lines); with ``_columns`` (2WikiMultihopQA as a column table) the
-    paragraphs are joined with ``_join_sentences``."""
+    paragraphs are joined with ``_join_sentences``. ``complete``: only a record whose every
+    supporting fact is a sentence of its context (a fullwiki-setting record, whose 10
+    paragraphs were retrieved, may lack one; ``heldout5``)."""
     out: list[Question] = []
     seen: set[str] = set()
     read = records or _records
@@ -225,7 +228,7 @@ def hotpot(
                 sents = paragraphs.get(title, [])
                 if isinstance(k, int) and 0 <= k < len(sents) and sents[k].strip():
                     facts.append(sents[k].strip())
-            if not facts:
+            if not facts or (complete and len(facts) < len(rec["supporting_facts"])):
                 continue
             pool = [
                 {"id": title, "title": title, "text": join(sents).strip()}
@@ -283,6 +286,77 @@ def squad(
                     {k: c[k] for k in ("id", "text", "title", "score")} for c in r["candidates"]
                 ]
                 out.append(Question(r["id"], r["question"], cands, answers=r["answers"]))
+    return out
+
+
+def _norm_title(title: str) -> str:
+    return title.replace("_", " ").strip().lower()
+
+
+def _used_single_hop(xquad_path: Path | None, used: Sequence[Path]) -> tuple[set[str], set[str]]:
+    """Article titles and question texts (both lowercased) of XQuAD and the SQuAD-format
+    ``used`` files (the earlier single-hop sets)."""
+    titles: set[str] = set()
+    questions: set[str] = set()
+    groups = [json.loads(xquad_path.read_text(encoding="utf-8"))["data"]] if xquad_path else []
+    groups += [_articles(u) for u in used]
+    for group_of in groups:
+        for article in group_of:
+            titles.add(_norm_title(article.get("title", "")))
+            for para in article["paragraphs"]:
+                questions.update(qa["question"].strip().lower() for qa in para["qas"])
+    return titles, questions
+
+
+def wikiqa(
+    path: Path, xquad_path: Path | None, used: Sequence[Path] = (), distractors: int = 4
+) -> list[Question]:
+    """WikiQA's questions with at least one answer sentence (``Label`` 1), from its TSV
+    (``QuestionID``, ``Question``, ``DocumentID``, ``DocumentTitle``, ``SentenceID``,
+    ``Sentence``, ``Label``): the single-hop set of ``heldout5``. A question's document is
+    its sentences joined with a space; its candidates are that document and the
+    ``distractors`` other documents of the file ranked best by BM25 (over every document's
+    title and text), all in BM25 order. Evidence: its answer sentences (any one suffices).
+    Questions whose document title is an article of XQuAD or of the ``used`` SQuAD-format
+    files, or whose text is one of their questions, are left out."""
+    titles, asked = _used_single_hop(xquad_path, used)
+    docs: dict[str, tuple[str, list[str]]] = {}
+    byq: dict[str, dict[str, Any]] = {}
+    seen: set[str] = set()
+    with path.open(encoding="utf-8", newline="") as fh:
+        header = fh.readline().rstrip("\n").split("\t")
+        for line in fh:
+            row = dict(zip(header, line.rstrip("\n").split("\t"), strict=True))
+            _, sents = docs.setdefault(row["DocumentID"], (row["DocumentTitle"], []))
+            if row["SentenceID"] not in seen:
+                seen.add(row["SentenceID"])
+                sents.append(row["Sentence"].strip())
+            q = byq.setdefault(
+                row["QuestionID"],
+                {"question": row["Question"], "doc": row["DocumentID"], "answers": []},
+            )
+            if row["Label"] == "1":
+                q["answers"].append(row["Sentence"].strip())
+    ids = sorted(docs, key=lambda d: int(d[1:]) if d[1:].isdigit() else 0)
+    texts = {d: " ".join(docs[d][1]) for d in ids}
+    out: list[Question] = []
+    for qid, q in byq.items():
+        own = q["doc"]
+        if not q["answers"] or _norm_title(docs[own][0]) in titles:
+            continue
+        if q["question"].strip().lower() in asked:
+            continue
+        scores = make_qa.bm25(q["question"], [f"{docs[d][0]} {texts[d]}" for d in ids])
+        by_id = dict(zip(ids, scores, strict=True))
+        others = sorted(
+            (d for d in ids if d != own and docs[d][0] != docs[own][0]), key=lambda d: -by_id[d]
+        )
+        pool = sorted([own, *others[:distractors]], key=lambda d: -by_id[d])
+        cands = [
+            {"id": d, "title": docs[d][0], "text": texts[d], "score": round(by_id[d], 4)}
+            for d in pool
+        ]
+        out.append(Question(qid, q["question"], cands, answers=q["answers"]))
     return out
 
 
@@ -537,7 +611,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--xquad", type=Path, help="xquad.en.json")
     p.add_argument("--hotpot", type=Path, nargs="*", default=[], help="HotpotQA distractor records")
     p.add_argument("--unit", choices=["paragraph", "chunk"], default="paragraph")
-    p.add_argument("--split", choices=["dev", "heldout", "heldout3", "heldout4"], default="dev")
+    p.add_argument(
+        "--split", choices=["dev", "heldout", "heldout3", "heldout4", "heldout5"], default="dev"
+    )
     p.add_argument(
         "--squad", type=Path, help="SQuAD-format file: the single-hop set of --split heldout3"
     )
@@ -553,7 +629,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         nargs="*",
         default=[],
-        help="SQuAD-format files whose articles --split heldout4 leaves out (held-back 3's)",
+        help="SQuAD-format files whose articles --split heldout4 / heldout5 leave out",
     )
     p.add_argument(
         "--twowiki",
@@ -561,6 +637,16 @@ def main(argv: list[str] | None = None) -> int:
         nargs="*",
         default=[],
         help="2WikiMultihopQA records as a column table: the multi-hop set of --split heldout4",
+    )
+    p.add_argument(
+        "--wikiqa", type=Path, help="WikiQA's TSV: the single-hop set of --split heldout5"
+    )
+    p.add_argument(
+        "--hotpot-columns",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="HotpotQA records as a column table: the multi-hop set of --split heldout5",
     )
     p.add_argument("--count", action="store_true", help="print the sets' sizes and stop")
     p.add_argument(
@@ -596,7 +682,16 @@ def main(argv: list[str] | None = None) -> int:
     budgets = [int(x) for x in args.budgets.split(",") if x]
     modes = [m for m in args.modes.split(",") if m]
     sets: list[tuple[str, list[Question], int]] = []
-    if args.split == "heldout4":  # --xquad, --squad-used and --hotpot-used only exclude
+    if args.split == "heldout5":  # --xquad, --squad-used and --hotpot-used only exclude
+        if args.wikiqa:
+            questions = wikiqa(args.wikiqa, args.xquad, args.squad_used)
+            sets.append(("single-hop (WikiQA test)", questions, args.k or 5))
+        if args.hotpot_columns:
+            questions = hotpot(
+                args.hotpot_columns, args.split, args.hotpot_used, records=_columns, complete=True
+            )
+            sets.append(("multi-hop (HotpotQA dev, sampled)", questions, args.k or 10))
+    elif args.split == "heldout4":  # --xquad, --squad-used and --hotpot-used only exclude
         if args.squad:
             questions = squad(args.squad, args.xquad, used=args.squad_used)
             sets.append(("single-hop (SQuAD 2.0 train, answerable)", questions, args.k or 5))

@@ -296,6 +296,24 @@ def test_long_ascii_terms_are_stemmed_to_five_letters(backend: str) -> None:
     ]
 
 
+def test_word_forms_of_birth_and_death_are_one_term(backend: str) -> None:
+    k = get_kernels(backend)
+    sentences = ["He was born in Rome.", "She died in 1990.", "Dead on arrival.", "Bored, a diet."]
+    for q in ["Place of birth? Date of death?", "Where was he born, and when did he die?"]:
+        got = k.score_sentences(q, sentences, [])
+        assert min(got[:3]) > 0.0
+        assert got[3] == 0.0
+    assert [ref.stem(t) for t in ["born", "births", "die", "died", "dies", "dead", "dying"]] == [
+        "birth",
+        "birth",
+        "death",
+        "death",
+        "death",
+        "death",
+        "death",
+    ]
+
+
 def test_fold_keeps_letters_of_other_scripts() -> None:
     assert [ref.fold(w) for w in ["fiancée", "FIANCÉE", "ångström", "straße", "ø"]] == [
         "fiancee",

@@ -19,7 +19,8 @@
 //!   sentences as the collection, on the shared words folded for accents (decomposed, the
 //!   combining diacritical marks dropped, lowercased) with each learned long form read as its
 //!   short form, then each all-ASCII-letter term longer than [`STEM`] letters cut to its
-//!   first [`STEM`] (after the stopword test); the question's distinct non-stopword terms are summed in first-occurrence
+//!   first [`STEM`] (after the stopword test), and a few word forms no truncation joins read
+//!   as one term ("born" as "birth", "died" and "dead" as "death": `form`); the question's distinct non-stopword terms are summed in first-occurrence
 //!   order, the same float64 operations in the same order as the reference, so the floats are
 //!   identical.
 //! * [`select`]: the sentences scoring `>= threshold`, closed under "continues": the next
@@ -654,7 +655,10 @@ impl<'a> QueryIndex<'a> {
             return None; // a stem starts as its term does
         }
         if bytes.len() <= STEM {
-            return self.short(pack(bytes));
+            return match form(bytes) {
+                Some(f) => self.short(pack(f.as_bytes())),
+                None => self.short(pack(bytes)),
+            };
         }
         if let Some(k) = self.short(pack(&bytes[..STEM])) {
             if bytes.iter().all(u8::is_ascii_lowercase) {
@@ -671,12 +675,27 @@ impl<'a> QueryIndex<'a> {
     }
 }
 
-/// `term` cut to its first `STEM` letters when it is longer and all ASCII `a`-`z`.
+/// `term` cut to its first `STEM` letters when it is longer and all ASCII `a`-`z`; a word
+/// form of [`form`] is its term there.
 fn stemmed(term: &str) -> &str {
-    if term.len() > STEM && term.bytes().all(|b| b.is_ascii_lowercase()) {
+    if let Some(f) = form(term.as_bytes()) {
+        f
+    } else if term.len() > STEM && term.bytes().all(|b| b.is_ascii_lowercase()) {
         &term[..STEM]
     } else {
         term
+    }
+}
+
+/// Word forms no truncation joins, read as one term (`reference.FORMS`): "born" is "birth"'s,
+/// "die", "died", "dies", "dead" and "dying" are "death"'s. Every form is at most [`STEM`]
+/// letters and starts as its term does (so [`QueryIndex::get`]'s first-byte test holds).
+#[inline]
+fn form(term: &[u8]) -> Option<&'static str> {
+    match term {
+        b"born" => Some("birth"),
+        b"die" | b"died" | b"dies" | b"dead" | b"dying" => Some("death"),
+        _ => None,
     }
 }
 
@@ -826,9 +845,20 @@ mod tests {
         out
     }
 
-    /// `term` cut to its first `STEM` letters when it is longer and all ASCII `a`-`z`.
+    /// `term` cut to its first `STEM` letters when it is longer and all ASCII `a`-`z`; a word
+    /// form of `FORMS` is its term there.
     fn stem(term: &mut String) {
-        if term.len() > STEM && term.bytes().all(|b| b.is_ascii_lowercase()) {
+        let forms = [
+            ("born", "birth"),
+            ("die", "death"),
+            ("died", "death"),
+            ("dies", "death"),
+            ("dead", "death"),
+            ("dying", "death"),
+        ];
+        if let Some((_, to)) = forms.iter().find(|(from, _)| *from == term.as_str()) {
+            *term = (*to).to_owned();
+        } else if term.len() > STEM && term.bytes().all(|b| b.is_ascii_lowercase()) {
             term.truncate(STEM);
         }
     }
@@ -1044,6 +1074,32 @@ mod tests {
     }
 
     #[test]
+    fn word_forms_of_birth_and_death_are_one_term() {
+        // "born" is "birth"'s term, "died" / "dead" / "die" "death"'s, on both sides, as the
+        // linear scoring reads them; "bored" and "diet" are other terms.
+        let sentences = [
+            "He was born in Rome.",
+            "She died in 1990.",
+            "Dead on arrival.",
+            "Births and deaths.",
+            "Bored, on a diet.",
+        ];
+        for q in [
+            "Place of birth? Date of death?",
+            "Where was he born, when did he die?",
+        ] {
+            let got = score(q, &sentences, &[] as &[&str]);
+            assert!(
+                got[..4].iter().all(|&x| x > 0.0) && got[4] == 0.0,
+                "{q:?}: {got:?}"
+            );
+            let slow = score_linear(q, &sentences, &[] as &[&str]);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&got), bits(&slow), "{q:?}");
+        }
+    }
+
+    #[test]
     fn scores_match_the_linear_scoring_on_every_lookup_path() {
         // Terms longer than `PACKED` bytes (not stemmed: digits, accents), more short query
         // terms than `SCAN`, a question without terms, non-ASCII sentences without aliases.
@@ -1131,8 +1187,8 @@ mod tests {
 
         #[test]
         fn one_pass_scoring_is_the_linear_one_bit_for_bit(
-            q in "[a-zA-Z( )éE.-]{0,40}",
-            s in prop::collection::vec("(single|sign|on|SSO|Sign|contribution|the|a|é|\\(|\\)| |[a-z]{1,8})*", 0..8),
+            q in "([a-zA-Z( )éE.-]|born |died |birth |death ){0,40}",
+            s in prop::collection::vec("(single|sign|on|SSO|Sign|contribution|born|birth|died|death|the|a|é|\\(|\\)| |[a-z]{1,8})*", 0..8),
             with_aliases in any::<bool>(),
         ) {
             let alias_texts: Vec<String> = if with_aliases {

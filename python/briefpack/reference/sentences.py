@@ -410,13 +410,33 @@ STEM = 5
 letters."""
 
 
+FORMS = {
+    "born": "birth",
+    "die": "death",
+    "died": "death",
+    "dies": "death",
+    "dead": "death",
+    "dying": "death",
+}
+"""Word forms no truncation joins, read as one term: "born" is "birth"'s, "died" and "dead"
+are "death"'s (the relations a biographical question asks for most: "the place of birth of"
+is answered by "was born in", "when did X die" by "X died in"). Every key is at most ``STEM``
+letters, so no key is cut first."""
+
+
 def stem(term: str) -> str:
     """``term`` cut to its first ``STEM`` letters when it is longer and all ASCII ``a``-``z``
-    (a truncation stemmer: word forms share a term), else ``term`` unchanged.
+    (a truncation stemmer: word forms share a term), else ``term`` unchanged; a word form of
+    ``FORMS`` is its term there.
 
     >>> stem("contribution"), stem("contribute"), stem("sso"), stem("zürich"), stem("2024abc")
     ('contr', 'contr', 'sso', 'zürich', '2024abc')
+    >>> stem("born"), stem("births"), stem("died"), stem("deaths")
+    ('birth', 'birth', 'death', 'death')
     """
+    form = FORMS.get(term)
+    if form is not None:
+        return form
     if len(term) > STEM and all("a" <= c <= "z" for c in term):
         return term[:STEM]
     return term
