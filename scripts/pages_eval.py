@@ -149,6 +149,19 @@ class Item:
     text: str = ""
 
 
+def by_group(items: list[Item]) -> dict[int, list[Item]]:
+    """The items of each page (an original, its copies and its edits), in build order."""
+    groups: dict[int, list[Item]] = {}
+    for it in items:
+        groups.setdefault(it.group, []).append(it)
+    return groups
+
+
+def references(members: list[Item]) -> list[Item]:
+    """A page's original and its copies: what each of its edits is compared with."""
+    return [m for m in members if m.kind == "original" or m.kind in COPIES]
+
+
 def _pdf(rel: str) -> Path:
     """The PDF at ``rel`` under /usr/share/doc, gunzipped into the cache if it is compressed."""
     src = DOC / rel  # an absolute rel stays as it is
@@ -413,13 +426,11 @@ def score(
                     copy_max[k] = max(copy_max.get(k, 0), d)
             else:
                 diff_min = min(diff_min, d)
-    by_group: dict[int, list[Item]] = {}
-    for it in items:
-        by_group.setdefault(it.group, []).append(it)
     kept = {k: [0, 0] for k in EDITS}
     edit_checks: dict[str, int] = {}
-    for members in by_group.values():
-        ref = [m for m in members if m.kind == "original" or m.kind in COPIES]
+    groups = by_group(items)
+    for members in groups.values():
+        ref = references(members)
         for m in members:
             if m.kind in EDITS:
                 r = run([*ref, m])
@@ -430,7 +441,7 @@ def score(
                     edit_checks[c] = edit_checks.get(c, 0) + 1
     return {
         "images": len(main),
-        "pages": len(by_group),
+        "pages": len(groups),
         "tp": tp,
         "fp": fp,
         "fn": fn,

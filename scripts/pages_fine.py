@@ -40,13 +40,8 @@ def features(split: str) -> dict[str, list[tuple[int, int, str]]]:
         return False, None
 
     out: dict[str, list[tuple[int, int, str]]] = {"copy": [], "edit": [], "different": []}
-    groups: dict[int, list[pages_eval.Item]] = {}
-    for it in items:
-        groups.setdefault(it.group, []).append(it)
-    refs = {
-        g: [m for m in ms if m.kind == "original" or m.kind in pages_eval.COPIES]
-        for g, ms in groups.items()
-    }
+    groups = pages_eval.by_group(items)
+    refs = {g: pages_eval.references(ms) for g, ms in groups.items()}
     for g, ref in refs.items():
         for x, a in enumerate(ref):
             for b in ref[x + 1 :]:

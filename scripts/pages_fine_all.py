@@ -224,13 +224,8 @@ def collect(split: str, limit: int = 0) -> None:
 
     rows: list[dict[str, object]] = []
     feats: dict[str, list[np.ndarray]] = {}
-    groups: dict[int, list[pages_eval.Item]] = {}
-    for it in items:
-        groups.setdefault(it.group, []).append(it)
-    refs = {
-        g: [m for m in ms if m.kind == "original" or m.kind in pages_eval.COPIES]
-        for g, ms in groups.items()
-    }
+    groups = pages_eval.by_group(items)
+    refs = {g: pages_eval.references(ms) for g, ms in groups.items()}
     pairs: list[tuple[str, pages_eval.Item, pages_eval.Item]] = []
     for g, ref in refs.items():
         for x, a in enumerate(ref):
