@@ -591,18 +591,6 @@ PATTERNS_6 = [
 ]
 
 
-@pytest.mark.parametrize(("lang", "question", "kind"), PATTERNS_6)
-def test_revision_6_patterns_fire_and_their_near_misses_stay_retrieval(
-    lang: str, question: str, kind: str
-) -> None:
-    r = bp.route(question, model=None)
-    assert (r.lang, r.kind) == (lang, kind)
-    if kind != "retrieve":  # a pattern of this revision decided, and its span is recorded
-        assert r.decided_by == "rule"
-        assert r.matched
-        assert r.matched in question
-
-
 # Revision 7: patterns read on blind set 6 and on the misses of every set left out in turn:
 # what a collection thinks asked yes/no, a tone over time and trends in a collection; what
 # depends on something asked in the conditional or after an "if"; a measure named at the
@@ -683,18 +671,6 @@ PATTERNS_7 = [
     ("es", "¿Cada empleado tiene que fichar al salir?", "retrieve"),
     ("es", "¿Se cobran más caras las horas nocturnas?", "retrieve"),
 ]
-
-
-@pytest.mark.parametrize(("lang", "question", "kind"), PATTERNS_7)
-def test_revision_7_patterns_fire_and_their_near_misses_stay_retrieval(
-    lang: str, question: str, kind: str
-) -> None:
-    r = bp.route(question, model=None)
-    assert (r.lang, r.kind) == (lang, kind)
-    if kind != "retrieve":
-        assert r.decided_by == "rule"
-        assert r.matched
-        assert r.matched in question
 
 
 # Revision 8: patterns read on blind set 7 and on the misses of every set left out in turn:
@@ -816,10 +792,12 @@ PATTERNS_8 = [
 ]
 
 
-@pytest.mark.parametrize(("lang", "question", "kind"), PATTERNS_8)
-def test_revision_8_patterns_fire_and_their_near_misses_stay_retrieval(
+@pytest.mark.parametrize(("lang", "question", "kind"), PATTERNS_6 + PATTERNS_7 + PATTERNS_8)
+def test_a_revisions_patterns_fire_and_their_near_misses_stay_retrieval(
     lang: str, question: str, kind: str
 ) -> None:
+    # revisions 6 to 8: a positive is decided by a rule whose span is recorded; its near
+    # miss (sharing its words) stays retrieval
     r = bp.route(question, model=None)
     assert (r.lang, r.kind) == (lang, kind)
     if kind != "retrieve":
