@@ -339,6 +339,7 @@ def wikiqa(
                 q["answers"].append(row["Sentence"].strip())
     ids = sorted(docs, key=lambda d: int(d[1:]) if d[1:].isdigit() else 0)
     texts = {d: " ".join(docs[d][1]) for d in ids}
+    corpus = [f"{docs[d][0]} {texts[d]}" for d in ids]  # what BM25 ranks, once for all questions
     out: list[Question] = []
     for qid, q in byq.items():
         own = q["doc"]
@@ -346,7 +347,7 @@ def wikiqa(
             continue
         if q["question"].strip().lower() in asked:
             continue
-        scores = make_qa.bm25(q["question"], [f"{docs[d][0]} {texts[d]}" for d in ids])
+        scores = make_qa.bm25(q["question"], corpus)
         by_id = dict(zip(ids, scores, strict=True))
         others = sorted(
             (d for d in ids if d != own and docs[d][0] != docs[own][0]), key=lambda d: -by_id[d]

@@ -655,10 +655,7 @@ impl<'a> QueryIndex<'a> {
             return None; // a stem starts as its term does
         }
         if bytes.len() <= STEM {
-            return match form(bytes) {
-                Some(f) => self.short(pack(f.as_bytes())),
-                None => self.short(pack(bytes)),
-            };
+            return self.short(pack(form(bytes).map_or(bytes, str::as_bytes)));
         }
         if let Some(k) = self.short(pack(&bytes[..STEM])) {
             if bytes.iter().all(u8::is_ascii_lowercase) {
