@@ -18,6 +18,8 @@
     python scripts/pages_eval.py heldout4   # the fourth held-back documents, scored once
     python scripts/pages_eval.py heldout5   # the fifth held-back documents (not scored yet)
     python scripts/pages_eval.py heldout5 --count   # render only: pages and images, no score
+    apt-get install -y tesseract-ocr tesseract-ocr-eng
+    python scripts/pages_eval.py tune --ocr --per-doc 3   # texts read by an OCR, 3 pages a doc
 
 Pages are rendered with ``pdftoppm`` at 200 dpi (a US-letter page is 1700x2200) from the PDFs of
 Debian's documentation packages. For each page the script makes the copies a real pipeline
@@ -38,6 +40,12 @@ copy marked as a duplicate of a page of its own group is a true positive, a page
 duplicate of another group a false positive (and, if it is a copy, also a false negative), a copy
 left unmarked a false negative. Each edit is then deduped after its original (and after its
 original's copies): kept means not marked as a duplicate of its own page.
+
+With ``--ocr`` every image's text is what Tesseract (``tesseract IMAGE - -l eng``, its default
+layout analysis, one thread) reads from that image, cached beside it as ``NAME.ocr.txt``, and a
+column ``pixels_and_ocr`` is added: the case of a pipeline that OCRs every page image it has, so
+two copies of a page carry two OCR readings that may differ in a few characters. (The column
+``pixels_and_text`` is the ideal-OCR case: a copy carries its original's exact text.)
 """
 
 from __future__ import annotations
@@ -46,6 +54,7 @@ import argparse
 import html as html_text
 import io
 import json
+import os
 import random
 import re
 import subprocess
@@ -364,15 +373,37 @@ def build(name: str) -> list[Item]:
     return items
 
 
+def ocr(path: Path) -> str:
+    """Tesseract's reading of the image at ``path`` (English, one thread), cached beside it."""
+    cache = path.with_suffix(".ocr.txt")
+    if not cache.exists():
+        out = subprocess.run(
+            ["tesseract", str(path), "-", "-l", "eng"],
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "OMP_THREAD_LIMIT": "1"},
+        ).stdout
+        cache.write_text(out)
+    return cache.read_text()
+
+
 def score(
-    items: list[Item], backend: str = "auto", texts: bool = False, fine: bool = True, **kw: object
+    items: list[Item],
+    backend: str = "auto",
+    texts: bool = False,
+    fine: bool = True,
+    read_ocr: bool = False,
+    **kw: object,
 ) -> dict[str, object]:
     """Precision and recall of copies vs different pages, and the edits kept; with ``texts``
     each image carries its page's text (ideal OCR: a copy has its original's text, an edit the
-    text as the edit changed it) for the text check; with ``fine`` the pages go along (their
-    previews), so a near pair without text on both gets the fine look."""
+    text as the edit changed it) for the text check, with ``read_ocr`` the text Tesseract reads
+    from the image itself; with ``fine`` the pages go along (their previews), so a near pair
+    without text on both gets the fine look."""
     decoded = {i.path: pages.decode_page(i.path) for i in items}
-    text_of = {i.path: i.text for i in items}
+    text_of = {i.path: ocr(i.path) if read_ocr else i.text for i in items}
+    texts = texts or read_ocr
 
     def run(members: list[Item]) -> pages.PageDedupeResult:
         words = [text_of[m.path] for m in members] if texts else None
@@ -472,6 +503,14 @@ if __name__ == "__main__":
     parser.add_argument(
         "--count", action="store_true", help="render the set and print its counts, no scoring"
     )
+    parser.add_argument(
+        "--per-doc", type=int, default=0, help="score only the first N pages of each document"
+    )
+    parser.add_argument(
+        "--ocr",
+        action="store_true",
+        help="add a column with each image's text read by Tesseract (cached beside the image)",
+    )
     args = parser.parse_args()
     items = build(args.split)
     if args.count:
@@ -483,9 +522,18 @@ if __name__ == "__main__":
         sys.exit(0)
     if args.pages:
         items = [i for i in items if i.group < args.pages]
+    if args.per_doc:
+        first: dict[str, list[int]] = {}
+        for i in items:
+            groups = first.setdefault(i.doc, [])
+            if i.group not in groups and len(groups) < args.per_doc:
+                groups.append(i.group)
+        items = [i for i in items if i.group in first[i.doc]]
     out = {
         "pixels_without_fine_look": score(items, args.backend, fine=False),
         "pixels": score(items, args.backend),
         "pixels_and_text": score(items, args.backend, texts=True),
     }
+    if args.ocr:
+        out["pixels_and_ocr"] = score(items, args.backend, read_ocr=True)
     print(json.dumps(out, indent=1))

@@ -214,6 +214,15 @@ def signature_lists(draw: st.DrawFn) -> list[bytes]:
     return out
 
 
+_LONG = (
+    "Reading a table of 35 rows from a file with fileEncoding latin1 needs the encoding named "
+    "before the first line is read, or the data frame holds mangled names and values."
+)
+_OTHER = (
+    "Sockets and pipes give connections that R reads line by line; a connection closed early "
+    "loses buffered output unless flush is called before the script ends on its own."
+)
+
 # OCR texts of pages: alike, differing in a number, a negation, only in wording or only in word
 # order (one block moved: within the tolerance; reversed: beyond it), or none.
 PAGE_TEXTS = [
@@ -227,6 +236,15 @@ PAGE_TEXTS = [
     "In 2024 revenue grew 9.6%.",
     "2024 in 9.6% grew revenue",
     "Revenue 9.6% grew in 2024.",
+    # what OCR makes of copies: a letter for a digit, a digit lost, a letter dropped
+    "Revenue grew 9.6% in 2O24.",
+    "Revenue grew 9.6% in 224.",
+    "Revenue grw 9.6% in 2024.",
+    # long texts (the share test): a page, its OCR reading, its number changed, another page
+    _LONG,
+    _LONG.replace("latin1", "latin1i").replace("fileEncoding", "ileEncoding"),
+    _LONG.replace("of 35 rows", "of 32 rows"),
+    _OTHER,
 ]
 
 
@@ -274,6 +292,43 @@ def test_dedupe_pages_matches_the_reference(
         else:
             assert check[i] is None
             assert because[i] is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "why"),
+    [
+        # a number changed digit for digit, in place: different
+        ("Pro plan: $49 per month.", "Pro plan: $59 per month.", "differs in '49' / '59'"),
+        ("UTF-8 text", "UTF-6 text", "differs in '8' / '6'"),
+        ("2.5 3.5 4.5", "2.5 7.0 4.5", "differs in '3' / '0'"),  # numbers for numbers only
+        (_LONG, _LONG.replace("of 35 rows", "of 32 rows"), "differs in '35' / '32'"),
+        # what OCR makes of copies: left to the pixels
+        ("Encoding latin1, 4.58 s.", "Encoding latin1i, 4.5s s.", None),
+        ("Table 11 of the report", "Table 1 of the report", None),  # a digit lost
+        ("grew 9.6% in 2024", "grew 9.6% in 2O24", None),  # a letter for a digit
+        ("x 11 y and oi z", "x 1 y and 04 z", None),  # same shape, not in the same place
+        (_LONG, _LONG.replace("fileEncoding", "ileEncoding").replace("35", "3S"), None),
+        # a negation word on one side only
+        ("The cache is shared.", "The cache is not shared.", "differs in 'not'"),
+        # long texts sharing under half their words: other pages
+        (_LONG, _OTHER, "the texts share 1 of 28 word pairs"),
+        # short texts are never judged by the share
+        ("a b c", "d e f", None),
+        # the same words in another order: the order check
+        (
+            "Sales rose in May, then fell.",
+            "Then sales fell in May, rose.",
+            "the same words in another order (4 of 5 word pairs differ)",
+        ),
+    ],
+)
+def test_the_text_check_reads_ocr_text(a: str, b: str, why: str | None, backend: str) -> None:
+    """The text check's golden cases (``docs/pages.md``, "Text check"), in both backends."""
+    assert ref_pages.text_differs(a, b) == why
+    sig = _flat_signature(200)
+    got = pages.dedupe_pages([sig, sig], texts=[a, b], backend=backend)
+    assert got.duplicate_of == [None, None if why else 0]
+    assert got.near_reason == [None, why]
 
 
 def test_the_order_check_keeps_the_same_words_in_another_order_apart(backend: str) -> None:
@@ -552,9 +607,12 @@ def test_both_backends_agree_on_every_page_copy_and_edit(seed: int) -> None:
     fast = pages.hash_pages(decoded, backend="rust")
     assert fast == pages.hash_pages(decoded, backend="python")
     assert pages.dedupe_pages(fast, backend="rust") == pages.dedupe_pages(fast, backend="python")
-    # With their texts (ideal OCR): the copies keep the page's text, the edit has its number.
-    text = f"Table 3 gives {10_000 + 7919 * (seed - 1)} rows for 2024."
-    texts = [text] * (len(images) - 2) + [text.replace(str(10_000 + 7919 * (seed - 1)), "7")] * 2
+    # With their texts (ideal OCR): the copies keep the page's text, the edit reads the number
+    # it drew where the page's text had that number with another last digit.
+    drawn = str(10_000 + 7919 * seed)
+    before = drawn[:-1] + str((int(drawn[-1]) + 1) % 10)
+    text = f"Table 3 gives {before} rows for 2024."
+    texts = [text] * (len(images) - 2) + [text.replace(before, drawn)] * 2
     texts[1] = ""  # a copy without text: the pixels decide
     got = pages.dedupe_pages(fast, texts=texts, backend="rust")
     assert got == pages.dedupe_pages(fast, texts=texts, backend="python")
@@ -593,9 +651,12 @@ def test_the_fine_look_keeps_a_one_glyph_edit_and_drops_the_copies() -> None:
     assert look is not None
     _, top, ref = look
     assert 100 * top > pages.DEFAULT_FINE_RATIO * (ref + 256)  # why it was kept
-    # Pages that both carry (equal) text are judged by the text and the grid, not the fine look.
+    # Pages whose texts leave the decision to the pixels (equal texts here: an OCR that missed
+    # the glyph) get the fine look too, and it keeps the edit; the copies are still dropped.
     texts = ["Total 4711 units."] * n
-    assert pages.dedupe_pages(hashes, pages=decoded, texts=texts).duplicate_of[-1] == 0
+    with_text = pages.dedupe_pages(hashes, pages=decoded, texts=texts)
+    assert with_text.duplicate_of == got.duplicate_of
+    assert with_text.near_check[-1] == "fine"
 
 
 @rust

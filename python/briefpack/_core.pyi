@@ -578,11 +578,13 @@ def dedupe_pages(
             ``typical`` 0 when the text decided), the check (``"text"`` or ``"grid"``) and the
             text check's reason.
         texts: one str per page (``""`` for none): a near pair whose pages both have text
-            and whose texts the text dedupe's difference guard keeps apart (a number, a date,
-            a version, an identifier or a negation differs) is different.
+            and whose texts the text check keeps apart
+            (``briefpack.reference.pages.text_differs``: another page's text, a number
+            changed digit for digit, a negation, the same words in another order) is
+            different.
         previews: one ``(width, height, pixels)`` (the page's 8-bit gray preview) or ``None``
-            per page: a near pair the second look finds alike, whose pages do not both have
-            text and both have a preview, gets the fine look (512 x 512 grids of the two
+            per page: a near pair the second look finds alike, whose pages both have a
+            preview, gets the fine look (512 x 512 grids of the two
             previews, made only for pages in such a pair); ``near_check`` is then ``"fine"``
             and ``near_look`` ``(distance, top, reference)`` when it keeps the pair apart.
         fine_ratio: the fine look's threshold, in hundredths (an int >= 0, ``docs/pages.md``).

@@ -255,7 +255,7 @@ const K_WORD: u8 = 1;
 const K_JOINER: u8 = 2;
 
 /// Negation words (en, de, fr, es); a key ending in `n't` or `n’t` is one too.
-const NEGATIONS: &[&str] = &[
+pub(crate) const NEGATIONS: &[&str] = &[
     "not", "no", "never", "none", "nor", "cannot", "without", "nothing", "nobody", "neither",
     "nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "ohne",
     "ne", "pas", "jamais", "sans", "aucun", "aucune", "rien", "nunca", "sin", "ningún", "ninguna",

@@ -27,7 +27,7 @@
 //! re-rendering, rotation), an edit a lot in one place; or when the 90th-percentile block itself
 //! differs by more than `level` per cell (two pages of one layout differ a lot everywhere). A page duplicates the earliest kept page
 //! that passes both; the first copy wins. A near pair the second look finds alike, whose pages
-//! do not both carry text and both come with a preview, gets a **fine look** ([`fine_look`]):
+//! both come with a preview, gets a **fine look** ([`fine_look`]):
 //! the regions where the detail grids differ most are compared again on `FINE` x `FINE`
 //! area-weighted grids of the previews' content boxes ([`fine_grid`], made only for pages in
 //! such a pair), and one region that stands out keeps the pair apart.
@@ -40,7 +40,8 @@
 #[cfg(feature = "python")]
 pub mod py;
 
-use crate::dedupe::{Dedupe, Guard};
+use crate::dedupe::guard::NEGATIONS;
+use crate::dedupe::Dedupe;
 use crate::text::for_each_word;
 
 /// A pixel is ink when its gray value is below this.
@@ -697,8 +698,8 @@ pub struct Preview<'a> {
 /// The check that kept a near pair apart (the hash was within `max_distance`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
-    /// The two pages' texts differ in a number, a date, a version, an identifier or a
-    /// negation (the text dedupe's difference guard, `crate::dedupe::Guard`).
+    /// The two pages' texts share under half their words, or differ in a number changed digit
+    /// for digit, a negation or the order of the same words ([`text_differs`]).
     Text,
     /// The second look at the detail grids.
     Grid,
@@ -806,17 +807,251 @@ pub fn order_differs(a: &str, b: &str) -> Option<String> {
     ))
 }
 
+/// A reading that differs from the other in more than this many words (counted with repeats,
+/// both sides) is noisy: its numbers and negations are not evidence, the pixels decide.
+pub const TEXT_NOISE: usize = 8;
+
+/// The text check reads OCR text (two readings of copies of one page differ in a few
+/// characters, and a figure reads as different garbage each time, so a word on one side only is
+/// not evidence): texts that share fewer than [`TEXT_SHARE_NUM`] / [`TEXT_SHARE_DEN`] of the
+/// distinct adjacent word pairs of the one with fewer, at least this many of them, are
+/// different pages.
+pub const TEXT_MIN_PAIRS: usize = 20;
+/// See [`TEXT_MIN_PAIRS`].
+pub const TEXT_SHARE_NUM: usize = 1;
+/// See [`TEXT_MIN_PAIRS`].
+pub const TEXT_SHARE_DEN: usize = 5;
+
+/// A word holding an ASCII digit with its digits as `#` (`None` without a digit).
+fn digit_shape(w: &str) -> Option<String> {
+    w.bytes().any(|b| b.is_ascii_digit()).then(|| {
+        w.chars()
+            .map(|c| if c.is_ascii_digit() { '#' } else { c })
+            .collect()
+    })
+}
+
+/// The words of sorted `x` that it has more often than sorted `y`, sorted, once each, and by
+/// how many occurrences in all.
+fn excess<'w>(x: &[&'w str], y: &[&str]) -> (Vec<&'w str>, usize) {
+    let mut out: Vec<&str> = Vec::new();
+    let mut surplus = 0usize;
+    let (mut i, mut j) = (0usize, 0usize);
+    while i < x.len() {
+        let word = x[i];
+        let mut cx = 0usize;
+        while i < x.len() && x[i] == word {
+            cx += 1;
+            i += 1;
+        }
+        while j < y.len() && y[j] < word {
+            j += 1;
+        }
+        let mut cy = 0usize;
+        while j < y.len() && y[j] == word {
+            cy += 1;
+            j += 1;
+        }
+        if cy < cx {
+            out.push(word);
+            surplus += cx - cy;
+        }
+    }
+    (out, surplus)
+}
+
+/// Word `i` of `w` (`i` counted from 1, so 0 is before the first), `""` outside the text.
+fn word_at(w: &[String], i: usize) -> &str {
+    i.checked_sub(1)
+        .and_then(|k| w.get(k))
+        .map_or("", String::as_str)
+}
+
+/// Where word `i` of `w` (of digit shape `shape`) stands: `(shape, 0, the word before)` and
+/// `(shape, 1, the word after)`, each only when that neighbour holds no digit (`""` at either
+/// end counts: a table of numbers anchors nothing).
+fn places<'w>(
+    w: &'w [String],
+    i: usize,
+    shape: &'w str,
+) -> impl Iterator<Item = (&'w str, u8, &'w str)> {
+    [(0u8, word_at(w, i)), (1u8, word_at(w, i + 2))]
+        .into_iter()
+        .filter(|(_, n)| !n.bytes().any(|b| b.is_ascii_digit()))
+        .map(move |(side, n)| (shape, side, n))
+}
+
+/// The smallest `(x, y)`: `x` a word of `xa` (`a`'s excess words) holding a digit, `y` one of
+/// `xb` of the same digit shape, `x` at some place of `wa` and `y` at some place of `wb` after
+/// the same word or before the same word (`""` at either end).
+fn number_in_place<'w>(
+    wa: &'w [String],
+    wb: &'w [String],
+    xa: &[&str],
+    xb: &[&str],
+) -> Option<(&'w str, &'w str)> {
+    use std::collections::HashMap;
+    let shaped = |x: &[&str]| -> HashMap<String, String> {
+        x.iter()
+            .filter_map(|w| digit_shape(w).map(|s| ((*w).to_owned(), s)))
+            .collect()
+    };
+    let (da, db) = (shaped(xa), shaped(xb));
+    if da.is_empty() || db.is_empty() {
+        return None;
+    }
+    // (shape, side, neighbour) -> the smallest word of `b` there; side 0: the word before.
+    let mut in_b: HashMap<(&str, u8, &str), &str> = HashMap::new();
+    for (j, w) in wb.iter().enumerate() {
+        if let Some(s) = db.get(w) {
+            for key in places(wb, j, s) {
+                let e = in_b.entry(key).or_insert(w.as_str());
+                if w.as_str() < *e {
+                    *e = w.as_str();
+                }
+            }
+        }
+    }
+    let mut best: Option<(&str, &str)> = None;
+    for (i, w) in wa.iter().enumerate() {
+        if let Some(s) = da.get(w) {
+            for key in places(wa, i, s) {
+                if let Some(&y) = in_b.get(&key) {
+                    let pair = (w.as_str(), y);
+                    if best.is_none_or(|b| pair < b) {
+                        best = Some(pair);
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The digit shapes of the occurrences sorted `x` has beyond sorted `y` (its excess words
+/// `ex`), sorted; `None` when one of them holds no digit.
+fn excess_shapes(x: &[&str], y: &[&str], ex: &[&str]) -> Option<Vec<String>> {
+    let count = |v: &[&str], w: &str| {
+        let lo = v.partition_point(|t| *t < w);
+        v[lo..].iter().take_while(|t| **t == w).count()
+    };
+    let mut out = Vec::new();
+    for w in ex {
+        let shape = digit_shape(w)?;
+        for _ in 0..count(x, w) - count(y, w) {
+            out.push(shape.clone());
+        }
+    }
+    out.sort_unstable();
+    Some(out)
+}
+
+/// When every word the two texts differ in holds a digit and both sides' differing words have
+/// the same shapes: the first excess word of `a` and the first of `b` of its shape.
+fn numbers_for_numbers<'w>(
+    sa: &[&str],
+    sb: &[&str],
+    xa: &[&'w str],
+    xb: &[&'w str],
+) -> Option<(&'w str, &'w str)> {
+    let (ka, kb) = (excess_shapes(sa, sb, xa)?, excess_shapes(sb, sa, xb)?);
+    if ka != kb || xa.is_empty() {
+        return None;
+    }
+    let x = xa[0];
+    let shape = digit_shape(x);
+    let y = xb.iter().find(|w| digit_shape(w) == shape)?;
+    Some((x, y))
+}
+
+/// A word in a reason: `'w'`, or `"w"` when it holds a `'`.
+fn quoted(w: &str) -> String {
+    if w.contains('\'') {
+        format!("\"{w}\"")
+    } else {
+        format!("'{w}'")
+    }
+}
+
+/// Why pages whose texts (OCR or extracted) are `a` and `b` are different, or `None` (the
+/// pixels decide). The words are `crate::text::for_each_word`'s; the checks, in order: the same
+/// words in the same order (`None`); the text with fewer distinct adjacent word pairs having at
+/// least [`TEXT_MIN_PAIRS`] and sharing fewer than a fifth of them with the other (`"the texts
+/// share k of n word pairs"`); then, only when the two
+/// differ in at most [`TEXT_NOISE`] words: a number changed digit
+/// for digit (a word holding a digit that `a` has more often than `b`, and one `b` has more
+/// often than `a`, of the same shape: digits at the same places, the other characters equal;
+/// `"differs in 'x' / 'y'"`, in place: after the same word or before the same word, that word
+/// holding no digit (the smallest such pair), or anywhere when every word the two differ in
+/// holds a digit and both sides' differing words have the same shapes); a
+/// negation word more often on one side (`"differs in 'not'"`, the first sorted); then
+/// [`order_differs`]. Any other difference (a word on one side only, a number that gained or
+/// lost a digit) is what OCR makes of copies, and is left to the pixels. O(n log n) in the
+/// words.
+#[must_use]
+pub fn text_differs(a: &str, b: &str) -> Option<String> {
+    if a == b {
+        return None;
+    }
+    let split = |t: &str| {
+        let mut out: Vec<String> = Vec::new();
+        for_each_word(t, |w| out.push(w.to_owned()));
+        out
+    };
+    let (wa, wb) = (split(a), split(b));
+    if wa == wb {
+        return None;
+    }
+    let (sa, sb) = (sorted_words(&wa), sorted_words(&wb));
+    let (mut pa, mut pb) = (sorted_pairs(&wa), sorted_pairs(&wb));
+    pa.dedup();
+    pb.dedup();
+    let fewer = pa.len().min(pb.len());
+    if fewer >= TEXT_MIN_PAIRS {
+        let (mut shared, mut i, mut j) = (0usize, 0usize, 0usize);
+        while i < pa.len() && j < pb.len() {
+            match pa[i].cmp(&pb[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    shared += 1;
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        if shared * TEXT_SHARE_DEN < fewer * TEXT_SHARE_NUM {
+            return Some(format!("the texts share {shared} of {fewer} word pairs"));
+        }
+    }
+    let ((xa, na), (xb, nb)) = (excess(&sa, &sb), excess(&sb, &sa));
+    if na + nb > TEXT_NOISE {
+        return None; // a noisy reading (so other words too): the pixels decide
+    }
+    if let Some((x, y)) = numbers_for_numbers(&sa, &sb, &xa, &xb) {
+        return Some(format!("differs in {} / {}", quoted(x), quoted(y)));
+    }
+    if let Some((x, y)) = number_in_place(&wa, &wb, &xa, &xb) {
+        return Some(format!("differs in {} / {}", quoted(x), quoted(y)));
+    }
+    let mut both: Vec<&str> = xa.iter().chain(xb.iter()).copied().collect();
+    both.sort_unstable();
+    if let Some(w) = both.iter().find(|w| NEGATIONS.contains(w)) {
+        return Some(format!("differs in {}", quoted(w)));
+    }
+    order_differs(a, b)
+}
+
 /// Greedy first-copy-wins dedupe of page signatures (all `SIGNATURE_BYTES` long; the binding
 /// checks it): a page duplicates the earliest kept page whose hash is within `max_distance` bits
 /// and which neither the text check nor the second look finds different.
 ///
 /// `texts` (one per page, `""` for a page without text): when both pages of a near pair have
-/// text, the difference guard of the text dedupe runs first; a pair it keeps (texts that differ
-/// in a number, a date, a version, an identifier or a negation) is different whatever the pixels
-/// say; so is a pair whose texts have the same words in another order ([`order_differs`]).
+/// text, the text check ([`text_differs`]) runs first; a pair it keeps is different whatever
+/// the pixels say; any other pair goes on to the pixels.
 ///
 /// `previews` (one per page, `None` for a page without): a near pair that the second look finds
-/// alike and whose pages do not both have text gets the fine look ([`fine_look`]) when both
+/// alike gets the fine look ([`fine_look`]) when both
 /// have a preview; the fine grids are made when a page is first in such a pair, once per call
 /// for at most [`FINE_CACHE`] pages at a time (a dropped page's is freed; past the cap a grid is
 /// made again for each pair), so memory stays bounded whatever the number of pages.
@@ -871,7 +1106,6 @@ fn dedupe_capped<H: AsRef<[u8]>, S: AsRef<str>>(
         near_check: vec![None; n],
         kept_because: vec![None; n],
     };
-    let mut guard = texts.map(Guard::new);
     let has_text = |i: usize| texts.is_some_and(|t| !t[i].as_ref().is_empty());
     let preview = |i: usize| previews.and_then(|p| p[i]);
     let mut fine: Vec<Option<Vec<u8>>> = vec![None; n];
@@ -887,10 +1121,7 @@ fn dedupe_capped<H: AsRef<[u8]>, S: AsRef<str>>(
             }
             let both_text = has_text(i) && has_text(k);
             if both_text {
-                let why = guard
-                    .as_mut()
-                    .and_then(|g| g.check(k, i))
-                    .or_else(|| texts.and_then(|t| order_differs(t[k].as_ref(), t[i].as_ref())));
+                let why = texts.and_then(|t| text_differs(t[k].as_ref(), t[i].as_ref()));
                 if let Some(why) = why {
                     if out.near_of[i].is_none() {
                         out.near_of[i] = Some(k);
@@ -911,7 +1142,7 @@ fn dedupe_capped<H: AsRef<[u8]>, S: AsRef<str>>(
                 }
                 continue;
             }
-            if let (false, Some(pk), Some(pi)) = (both_text, preview(k), preview(i)) {
+            if let (Some(pk), Some(pi)) = (preview(k), preview(i)) {
                 let spare_k = fine_of(&mut fine, &mut cached, cap, k, pk);
                 let spare_i = fine_of(&mut fine, &mut cached, cap, i, pi);
                 let fk = fine[k].as_deref().or(spare_k.as_deref());
@@ -1181,6 +1412,37 @@ mod tests {
         assert_eq!(d.near_of, [None, None, Some(0)]);
         assert!(!second_look(&sigs[0][HASH_BYTES..], &sigs[1][HASH_BYTES..], LOOK).0);
         assert!(d.near_look[2].is_some_and(|(_, worst, typical)| worst > 4 * typical + 64));
+    }
+
+    #[test]
+    fn the_text_check_reads_ocr_noise_as_noise_and_a_changed_number_as_a_difference() {
+        assert_eq!(
+            text_differs("Pro plan: $49 per month.", "Pro plan: $59 per month."),
+            Some("differs in '49' / '59'".to_owned())
+        );
+        assert_eq!(
+            text_differs("Encoding latin1, 4.58 s.", "Encoding latin1i, 4.5s s."),
+            None
+        );
+        assert_eq!(
+            text_differs("Table 11 of the report", "Table 1 of the report"),
+            None
+        );
+        assert_eq!(text_differs("x 11 y and oi z", "x 1 y and 04 z"), None);
+        assert_eq!(
+            text_differs("2.5 3.5 4.5", "2.5 7.0 4.5"),
+            Some("differs in '3' / '0'".to_owned())
+        );
+        assert_eq!(
+            text_differs("The cache is shared.", "The cache is not shared."),
+            Some("differs in 'not'".to_owned())
+        );
+        let a: String = (0..30).map(|k| format!("alpha{k} beta ")).collect();
+        let b: String = (0..30).map(|k| format!("gamma{k} beta ")).collect();
+        assert_eq!(
+            text_differs(&a, &b),
+            Some("the texts share 0 of 59 word pairs".to_owned())
+        );
     }
 
     #[test]

@@ -185,11 +185,13 @@ def dedupe_pages(
     within ``max_distance`` is compared block by block on the detail grids (``factor``,
     ``margin``, ``level``: ``docs/pages.md``). ``texts`` (one per page: its OCR or extracted
     text, ``None`` or ``""`` for none): a near pair whose pages both have text goes first
-    through the text dedupe's difference guard; texts that differ in a number, a date, a
-    version, an identifier or a negation keep the two apart whatever the pixels say, and so do
-    texts with the same words in another order (more than 3 adjacent word pairs differ).
+    through the text check, made for OCR text (``briefpack.reference.pages.text_differs``):
+    texts that share under a fifth of their adjacent word pairs, or that agree but for a few
+    words and differ in a number changed digit for digit or in a negation, or that have the same
+    words in another order (more than 3 adjacent word pairs differ), keep the two apart whatever
+    the pixels say; any other difference is left to the pixels.
     ``pages`` (one ``PageImage`` or ``None`` per signature, the pages hashed): a near pair the
-    second look finds alike, whose pages do not both have text, gets a **fine look** where the
+    second look finds alike gets a **fine look** where the
     two differ most, on 512 x 512 grids made from the two previews (only for pages in such a
     pair); one region that stands out from the pair's other differences (``fine_ratio``
     hundredths of them) keeps the two apart. ``near_of``, ``near_look`` and ``near_check`` say

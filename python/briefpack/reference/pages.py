@@ -27,6 +27,7 @@ compared again on ``FINE`` x ``FINE`` area-weighted grids of the previews' conte
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 from operator import sub
@@ -35,7 +36,7 @@ from .._checks import check_count, check_texts, type_name
 from .._option_rules import DEFAULT_MAX_DISTANCE
 from .._types import DedupeResult
 from ..errors import InputError
-from .guard import Guard
+from .guard import NEGATIONS, quote
 from .text import words as text_words
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "page_hash",
     "page_hashes",
     "second_look",
+    "text_differs",
 ]
 
 INK_BELOW = 160
@@ -97,6 +99,18 @@ FINE_CACHE = 256
 # copy is still a copy. Texts of more than ORDER_MAX_WORDS words are left to the pixels.
 ORDER_TOLERANCE = 3
 ORDER_MAX_WORDS = 100_000
+# The text check reads OCR text: two readings of copies of one page differ in a few
+# characters ("latin1" / "latin1i", "4.58" / "4.5s", a dropped "f"), and a figure or screenshot
+# reads as different garbage each time, so a word present on one side only is not evidence.
+# Texts that share fewer than TEXT_SHARE_NUM / TEXT_SHARE_DEN of the distinct adjacent word
+# pairs of the one with fewer (at least TEXT_MIN_PAIRS of them) are different pages; a number
+# changed digit for digit is a difference ("49" / "59"), and so is a negation word.
+TEXT_MIN_PAIRS = 20
+# A reading that differs from the other in more than TEXT_NOISE words (counted with repeats,
+# both sides) is noisy: its numbers and negations are not evidence, the pixels decide.
+TEXT_NOISE = 8
+TEXT_SHARE_NUM = 1
+TEXT_SHARE_DEN = 5
 
 # fmt: off
 COS = (
@@ -608,6 +622,115 @@ def order_differs(a: str, b: str) -> str | None:
     return f"the same words in another order ({moved} of {len(pa)} word pairs differ)"
 
 
+def _shape(word: str) -> str | None:
+    """A word holding an ASCII digit with its digits as ``#`` (``None`` without a digit)."""
+    if not any("0" <= c <= "9" for c in word):
+        return None
+    return "".join("#" if "0" <= c <= "9" else c for c in word)
+
+
+def _excess(x: Counter[str], y: Counter[str]) -> list[str]:
+    """The words ``x`` has more often than ``y``, sorted."""
+    return sorted(w for w, c in x.items() if y.get(w, 0) < c)
+
+
+def _at(w: list[str], i: int) -> str:
+    """Word ``i`` of ``w``, ``""`` before the first and after the last."""
+    return w[i] if 0 <= i < len(w) else ""
+
+
+def _places(w: list[str], i: int, word: str) -> list[tuple[str, int, str]]:
+    """Where word ``i`` of ``w`` (``word``, holding a digit) stands: ``(shape, 0, the word
+    before)`` and ``(shape, 1, the word after)``, each only when that neighbour holds no digit
+    (``""`` at either end of the text counts: a table of numbers anchors nothing)."""
+    shape = str(_shape(word))
+    out = []
+    for side, n in ((0, _at(w, i - 1)), (1, _at(w, i + 1))):
+        if _shape(n) is None:
+            out.append((shape, side, n))
+    return out
+
+
+def text_differs(a: str, b: str) -> str | None:
+    """Why pages whose texts (OCR or extracted) are ``a`` and ``b`` are different, or ``None``
+    (the pixels decide). The words are ``reference.text.words`` (NFKC, lowercased, split at
+    punctuation), and the checks, in order:
+
+    * the same words in the same order: ``None``;
+    * the text with fewer distinct adjacent word pairs has at least ``TEXT_MIN_PAIRS`` and
+      shares fewer than a fifth of them with the other (``5 * shared < n``): ``"the texts
+      share k of n word pairs"``;
+    * then, only when the two differ in at most ``TEXT_NOISE`` words (counted with repeats,
+      both sides; a noisier reading's numbers are not evidence):
+
+      * a number changed digit for digit, in place: a word ``x`` holding a digit that ``a``
+        has more often than ``b``, and a word ``y`` that ``b`` has more often than ``a``, of
+        the same shape (the same length, the digits at the same places, the other characters
+        equal), after the same word or before the same word, that word holding no digit
+        (``""`` at either end of a text): ``"differs in 'x' / 'y'"``, the smallest such
+        ``(x, y)``; or, anywhere, when every word the two differ in holds a digit and the
+        two sides' differing words have the same shapes (numbers for numbers, nothing else):
+        ``x`` the first of ``a``'s, ``y`` the first of ``b``'s of its shape;
+      * a negation word (``reference.guard.NEGATIONS``) more often on one side:
+        ``"differs in 'not'"``, the first such word (sorted);
+    * ``order_differs``.
+
+    Any other difference (a word on one side only, a number that gained or lost a digit) is
+    what OCR makes of copies, and is left to the pixels. O(n log n) in the words.
+
+    >>> text_differs("Pro plan: $49 per month.", "Pro plan: $59 per month.")
+    "differs in '49' / '59'"
+    >>> text_differs("Encoding latin1, 4.58 s.", "Encoding latin1i, 4.5s s.") is None
+    True
+    >>> text_differs("The cache is shared.", "The cache is not shared.")
+    "differs in 'not'"
+    """
+    if a == b:
+        return None
+    wa, wb = text_words(a), text_words(b)
+    if wa == wb:
+        return None
+    pa, pb = set(pairwise(wa)), set(pairwise(wb))
+    fewer = min(len(pa), len(pb))
+    if fewer >= TEXT_MIN_PAIRS:
+        shared = len(pa & pb)
+        if shared * TEXT_SHARE_DEN < fewer * TEXT_SHARE_NUM:
+            return f"the texts share {shared} of {fewer} word pairs"
+    ca, cb = Counter(wa), Counter(wb)
+    if (ca - cb).total() + (cb - ca).total() > TEXT_NOISE:
+        return None  # a noisy reading (so other words too): the pixels decide
+    xa, xb = _excess(ca, cb), _excess(cb, ca)
+    shapes_a = Counter(_shape(w) for w in (ca - cb).elements())
+    shapes_b = Counter(_shape(w) for w in (cb - ca).elements())
+    if shapes_a and None not in shapes_a and shapes_a == shapes_b:  # numbers for numbers only
+        x = xa[0]
+        y = min(w for w in xb if _shape(w) == _shape(x))
+        return f"differs in {quote(x)} / {quote(y)}"
+    # (shape, side, neighbour) -> the smallest word of b there: side 0 the word before, 1 after
+    in_b: dict[tuple[str, int, str], str] = {}
+    digits_b = {w for w in xb if _shape(w) is not None}
+    for j, w in enumerate(wb):
+        if w in digits_b:
+            for key in _places(wb, j, w):
+                if key not in in_b or w < in_b[key]:
+                    in_b[key] = w
+    found: list[tuple[str, str]] = []
+    digits_a = {w for w in xa if _shape(w) is not None}
+    for i, w in enumerate(wa):
+        if w in digits_a:
+            for key in _places(wa, i, w):
+                y = in_b.get(key)
+                if y is not None:
+                    found.append((w, y))
+    if found:
+        x, y = min(found)
+        return f"differs in {quote(x)} / {quote(y)}"
+    for w in sorted(set(xa) | set(xb)):
+        if w in NEGATIONS:
+            return f"differs in {quote(w)}"
+    return order_differs(a, b)
+
+
 def _fine_of(
     j: int, views: Sequence[tuple[int, int, bytes] | None], fine: dict[int, bytes]
 ) -> bytes:
@@ -648,11 +771,12 @@ def dedupe_pages(
     """Drop each page within ``max_distance`` bits of an earlier kept page's hash, unless the
     text check or the second look finds the two different. With ``texts`` (one per page, ``""``
     for a page without text) a near pair whose pages both have text goes first through the
-    text dedupe's difference guard (``reference.guard``): texts that differ in a number, a date,
-    a version, an identifier or a negation keep the pair apart whatever the pixels say.
+    text check (``text_differs``): texts that share under half their words, or differ in a
+    number changed digit for digit, a negation or the order of the same words, keep the pair
+    apart whatever the pixels say; other differences are left to the pixels.
 
     With ``previews`` (one ``(width, height, gray pixels)`` or ``None`` per page) a near pair the
-    second look finds alike, whose pages do not both have text, gets the fine look
+    second look finds alike gets the fine look
     (``fine_look``, ``fine_ratio``) on the two pages' fine grids.
 
     With ``details=True`` the columns also hold, per page, the earliest kept page it was kept
@@ -676,7 +800,6 @@ def dedupe_pages(
     words = _page_texts(texts, len(hashes))
     views = _previews(previews, len(hashes))
     fine: dict[int, bytes] = {}
-    guard = Guard(words) if words is not None else None
     kept: list[int] = []
     n = len(hashes)
     dup: list[int | None] = [None] * n
@@ -691,10 +814,8 @@ def dedupe_pages(
             if d > limit:
                 continue
             both_text = words is not None and bool(words[i]) and bool(words[k])
-            if guard is not None and words is not None and both_text:
-                why = guard(k, i)
-                if why is None:
-                    why = order_differs(words[k], words[i])
+            if words is not None and both_text:
+                why = text_differs(words[k], words[i])
                 if why is not None:
                     if near[i] is None:
                         near[i], look[i], check[i], because[i] = k, (d, 0, 0), "text", why
@@ -705,7 +826,7 @@ def dedupe_pages(
                 if near[i] is None:
                     near[i], look[i], check[i] = k, (d, worst, typical), "grid"
                 continue
-            if views is not None and not both_text and views[k] and views[i]:
+            if views is not None and views[k] and views[i]:
                 grids = [_fine_of(j, views, fine) for j in (k, i)]
                 different, top, reference = fine_look(scores, grids[0], grids[1], ratio)
                 if different:
