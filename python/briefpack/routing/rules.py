@@ -1359,7 +1359,7 @@ _ES_DEFINED_OR_REQUIRED = (
 # labelled set in tests/data, rules alone and with the model.
 _EN_FIXED_IN_ONE = (
     r"\b(?:stated|specified|set out|laid down|stipulated|fixed|quoted|given|indicated|provided"
-    r"|agreed) (?:in|by|under) (?:the|our|this|my|your) " + _DOCUMENT_EN
+    r"|agreed) (?:in|by|under) (?:the|our|this|my|your) (?:\w+ )?" + _DOCUMENT_EN
 )
 _DOCUMENT_DE_ONE = (
     r"(?:\w+ )?(?:\w*(?:vereinbarung|vertrag|vertrags|richtlinie|ordnung|tarif|police|broschure"
@@ -1411,9 +1411,17 @@ _DE_CONDITION = (
     r" (?:fakultat|abteilung|firma|kanzlei|filiale|niederlassung|lieferanten|referats"
     r"|bereichs|standorts|gemeinde|klinik|station|schule) \w+)"
 )
+_DE_PLURAL_HEAD = (
+    r"(?!\w*(?:ordnung|richtlinie|satzung|vereinbarung|broschure|liste|regel|regelung|tabelle"
+    r"|ubersicht|seite|regeln)\b)\w+(?:en|er|n|s|e)\b"
+)
+"""A German head noun in a plural form ("Abschlussarbeiten", "Reklamationen"), not one
+document ("Prüfungsordnung der Fakultät X aus dem Jahr 2019" is a lookup of that document)."""
 _DE_ATTRIBUTE_FILTER = (
-    _NO_QUESTION_DE + r"(?!.{0,200}?\b(?:ich|wir|man|mir|uns|mein|meine|du)\b)"
-    r"\w+(?: \w+){0,6}? "
+    _NO_QUESTION_DE
+    + r"(?!.{0,200}?\b(?:ich|wir|man|mir|uns|mein|meine|du)\b)"
+    + _DE_PLURAL_HEAD
+    + r"(?: \w+){0,6}? "
     + _DE_CONDITION
     + r"(?: \w+){0,6}? "
     + _DE_CONDITION
@@ -1421,7 +1429,7 @@ _DE_ATTRIBUTE_FILTER = (
     + _NO_QUESTION_DE
     + r"\w+(?: \w+){0,10}? (?:die|der|welche) (?:noch|weiterhin"
     r"|immer noch|derzeit) (?:offen|ausstehend|unbezahlt|unerledigt|in bearbeitung|nicht"
-    r" bezahlt|nicht erledigt) (?:sind|ist)$"
+    r" bezahlt|nicht erledigt) sind$"
     r"|^welche (?:\w+ )?\w*(?:berichte|protokolle|rechnungen|vertrage|antrage|artikel"
     r"|dokumente|gutachten|arbeiten|meldungen|beschlusse|angebote|bescheide|stellungnahmen"
     r"|prasentationen|dateien|studien|pressemitteilungen) (?:hat|haben|hatte|hatten|wurden"
@@ -1454,7 +1462,8 @@ _ES_ATTRIBUTE_FILTER = (
     + r"(?!(?:que|cual|cuales|cuando|donde|como|cuanto|cuanta|cuantos|cuantas|quien|quienes"
     r"|por|es|son|puedo|puede|hay|yo|se|mi|antes|despues|si|cada|tengo|tiene|tienen|el|la"
     r"|todos|todas)\b)(?:los |las |unos |unas )?\w+s\b(?: \w+){0,12}? (?:marcad[oa]s como \w+"
-    r"|de entre \d+ y \d+|(?:de|con) (?:menos|mas) de (?:\d|una?|dos|tres|cuatro|cinco|diez)"
+    r"|de entre \d+ y \d+|(?:de|con) (?:menos|mas) de (?:\d|una?|dos|tres|cuatro|cinco|diez"
+    r"|quince|veinte|treinta|cuarenta|cincuenta|cien|mil|media)"
     r"|que (?:sigan|siguen|esten|estan|continuan|continuen|permanezcan|permanecen) (?:todavia"
     r" |aun )?(?:en tramite|pendientes?|abiert[oa]s|sin resolver|en curso|sin pagar|impagad[oa]s)"
     r"|cuy[oa]s? (?:\w+ ){1,2}?(?:supere|superen|supera|superan|exceda|excedan|excede|sea"
