@@ -719,9 +719,9 @@ def text_differs(a: str, b: str) -> str | None:
     for i, w in enumerate(wa):
         if w in digits_a:
             for key in _places(wa, i, w):
-                y = in_b.get(key)
-                if y is not None:
-                    found.append((w, y))
+                other = in_b.get(key)
+                if other is not None:
+                    found.append((w, other))
     if found:
         x, y = min(found)
         return f"differs in {quote(x)} / {quote(y)}"
