@@ -347,6 +347,12 @@ def test_the_order_check_keeps_the_same_words_in_another_order_apart(backend: st
     assert ref_pages.order_differs("a b c", "a b c d e f") is None  # other words: the guard's
     many = " ".join(["w"] * (ref_pages.ORDER_MAX_WORDS + 1))
     assert ref_pages.order_differs(many, many + " ") is None  # too long: the pixels decide
+    # ... and the text check too, in both backends (a number changed in a text that long)
+    changed = many + " 49"
+    assert ref_pages.text_differs(changed, many + " 59") is None
+    sig = _flat_signature(200)
+    got = pages.dedupe_pages([sig, sig], texts=[changed, many + " 59"], backend=backend)
+    assert got.duplicate_of == [None, 0]
 
 
 def _flat_signature(value: int, first_byte: int = 0) -> bytes:

@@ -986,8 +986,8 @@ fn quoted(w: &str) -> String {
 /// holds a digit and both sides' differing words have the same shapes); a
 /// negation word more often on one side (`"differs in 'not'"`, the first sorted); then
 /// [`order_differs`]. Any other difference (a word on one side only, a number that gained or
-/// lost a digit) is what OCR makes of copies, and is left to the pixels. O(n log n) in the
-/// words.
+/// lost a digit) is what OCR makes of copies, and is left to the pixels, as is a pair with a
+/// text of more than [`ORDER_MAX_WORDS`] words. O(n log n) in the words.
 #[must_use]
 pub fn text_differs(a: &str, b: &str) -> Option<String> {
     if a == b {
@@ -995,12 +995,16 @@ pub fn text_differs(a: &str, b: &str) -> Option<String> {
     }
     let split = |t: &str| {
         let mut out: Vec<String> = Vec::new();
-        for_each_word(t, |w| out.push(w.to_owned()));
+        for_each_word(t, |w| {
+            if out.len() <= ORDER_MAX_WORDS {
+                out.push(w.to_owned());
+            }
+        });
         out
     };
     let (wa, wb) = (split(a), split(b));
-    if wa == wb {
-        return None;
+    if wa.len() > ORDER_MAX_WORDS || wb.len() > ORDER_MAX_WORDS || wa == wb {
+        return None; // too long to weigh per pair: the pixels decide
     }
     let (sa, sb) = (sorted_words(&wa), sorted_words(&wb));
     let (mut pa, mut pb) = (sorted_pairs(&wa), sorted_pairs(&wb));

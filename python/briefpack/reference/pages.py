@@ -676,7 +676,8 @@ def text_differs(a: str, b: str) -> str | None:
     * ``order_differs``.
 
     Any other difference (a word on one side only, a number that gained or lost a digit) is
-    what OCR makes of copies, and is left to the pixels. O(n log n) in the words.
+    what OCR makes of copies, and is left to the pixels, as is a pair with a text of more than
+    ``ORDER_MAX_WORDS`` words. O(n log n) in the words.
 
     >>> text_differs("Pro plan: $49 per month.", "Pro plan: $59 per month.")
     "differs in '49' / '59'"
@@ -688,8 +689,8 @@ def text_differs(a: str, b: str) -> str | None:
     if a == b:
         return None
     wa, wb = text_words(a), text_words(b)
-    if wa == wb:
-        return None
+    if len(wa) > ORDER_MAX_WORDS or len(wb) > ORDER_MAX_WORDS or wa == wb:
+        return None  # too long to weigh per pair: the pixels decide
     pa, pb = set(pairwise(wa)), set(pairwise(wb))
     fewer = min(len(pa), len(pb))
     if fewer >= TEXT_MIN_PAIRS:
