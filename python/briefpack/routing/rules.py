@@ -1669,7 +1669,7 @@ _FR_COUNT_OVER_PERIOD = (
     r"|juillet|aout|septembre|octobre|novembre|decembre|le debut|\d)|ce (?:mois|trimestre)"
     r"|cette (?:annee|semaine)|l an dernier|l annee derniere|le mois dernier|la semaine"
     r" derniere|le trimestre dernier|en \d{4})\b"
-    r"|^(?:le )?(?:pourcentage|proportion|part|taux|nombre) d (?:\w+ ){0,2}?(?:ayant|qui ont"
+    r"|^(?:le )?(?:pourcentage|proportion|part|taux|nombre) de? (?:\w+ ){0,2}?(?:ayant|qui ont"
     r"|qui sont)\b"
 )
 _ES_COUNT_OVER_PERIOD = (
