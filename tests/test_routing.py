@@ -1126,3 +1126,10 @@ def test_revision_12_near_misses_stay_retrieval(lang: str, question: str) -> Non
     r = bp.route(question, model=None)
     assert (r.lang, r.kind) == (lang, "retrieve")
     assert bp.route(question).kind == "retrieve"
+
+
+def test_revision_12_guarded_period_rule_reports_the_period_it_read() -> None:
+    # the guard reads the whole question; the match reported is still the period
+    r = bp.route("Welche Tickets wurden diese Woche geschlossen?", model=None)
+    assert (r.kind, r.decided_by, r.matched) == ("recency", "rule", "diese Woche")
+    assert "matched 'diese Woche'" in r.why

@@ -1691,8 +1691,9 @@ _ES_PATTERNS_SENTIMENT = (
 
 def _not_news(guard: str, pattern: str) -> str:
     """``pattern`` unless the question reads ``guard`` anywhere (the normalised question is at
-    most ``MAX_CHARS`` long, so the bounded prefix reaches every position)."""
-    return r"^(?!.{0,1000}?(?:" + guard + r")).{0,1000}?(?:" + pattern + r")"
+        most ``MAX_CHARS`` long, so the bounded prefix reaches every position); the match reported
+    is the part ``pattern`` matched."""
+    return r"^(?!.{0,1000}?(?:" + guard + r")).{0,1000}?(?P<shown_part>" + pattern + r")"
 
 
 # fmt: off
