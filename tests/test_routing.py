@@ -1052,3 +1052,84 @@ def test_revision_11_near_misses_stay_retrieval(lang: str, question: str) -> Non
     r = bp.route(question, model=None)
     assert (r.lang, r.kind) == (lang, "retrieve")
     assert bp.route(question).kind == "retrieve"
+
+
+# Revision 12: the contact, hours, address, telephone or procedure of ONE named unit is a
+# lookup however much the unit reads like a condition; a figure one document sets, with the
+# verb at the end of a relative clause, is a lookup; the period rule of de/fr/es leaves a
+# count, a ranking or an analysis over a period to the rules after it; rankings "Top N X by
+# Y", imperative counts, a share as a noun phrase, German overviews and relative-clause
+# filters route. Written for the test, not taken from any labelled set.
+GUARD_12 = [
+    ("en", "Opening hours of the passport office in the town hall"),
+    ("de", "Telefonnummer des Bürgerbüros im Bezirk Nord"),
+    ("de", "Sprechzeiten der Ambulanz für Kinderchirurgie"),
+    ("de", "Wie hoch ist der Zuschuss, den die Betriebsvereinbarung für Brillen vorsieht?"),
+    ("de", "Wie viele Stunden, die die Ausbildungsordnung für Praktika festlegt?"),
+    ("de", "Wie viele Tage im Jahr erstattet die Versicherung eine Haushaltshilfe?"),
+    ("fr", "Adresse du guichet unique de la mairie du 5e arrondissement"),
+    ("fr", "Téléphone du secrétariat de la clinique vétérinaire"),
+    ("fr", "Quel est le nombre d'heures que le règlement intérieur impose aux stagiaires ?"),
+    ("es", "Horario de la farmacia de guardia del barrio de Triana"),
+    ("es", "Correo electrónico del departamento de becas de la universidad"),
+    ("es", "¿Cuál es el número de días que el convenio establece para mudanzas?"),
+    ("en", "Since when has the new parking rule applied, according to the facilities memo?"),
+]
+ROUTED_12 = [
+    ("es", "¿Cuántos pedidos devolvió la tienda online el último trimestre?", "aggregate"),
+    ("es", "Los 3 barrios con más denuncias este año", "aggregate"),
+    ("es", "¿Hay patrones en las reclamaciones de los últimos dos inviernos?", "corpus_analysis"),
+    ("es", "Resume el sentimiento de los comentarios de la app de este mes.", "corpus_analysis"),
+    ("fr", "Combien de contrats ont été signés depuis janvier ?", "aggregate"),
+    ("fr", "Pourcentage de clients ayant renouvelé leur abonnement", "aggregate"),
+    ("de", "Top 10 Filialen nach Umsatz im Dezember", "aggregate"),
+    ("de", "Zähl bitte alle Reklamationen im März nach Produktgruppe.", "aggregate"),
+    (
+        "de",
+        "Was sind die übergreifenden Erkenntnisse aus allen Projektberichten?",
+        "corpus_analysis",
+    ),
+    ("de", "Was loben Gäste in den Hotelbewertungen im Großen und Ganzen?", "corpus_analysis"),
+    ("de", "Mitglieder des Vereins, die noch keinen Beitrag bezahlt haben", "filter"),
+    ("de", "Anträge auf Wohngeld, die im Oktober über das Portal eingingen", "filter"),
+    ("en", "Top 5 most borrowed titles by branch in 2025", "aggregate"),
+]
+NEAR_MISSES_12 = [
+    # news of one thing, one entitlement, one unit's opening hours: stays retrieval
+    ("de", "Wie viele Urlaubstage habe ich dieses Jahr noch?"),
+    ("de", "Regeln für Gäste, die keine Reservierung haben"),
+    ("fr", "Quels sont les horaires d'ouverture de la piscine ?"),
+    ("fr", "Combien de jours de congé ai-je cette année ?"),
+    ("es", "¿Cuántos días de vacaciones me quedan este año?"),
+    ("es", "Teléfono de contacto para emergencias"),
+    ("en", "Top 10 tips for a faster laptop"),
+]
+
+
+@pytest.mark.parametrize(("lang", "question"), GUARD_12)
+def test_revision_12_one_unit_or_one_documents_figure_is_a_lookup(lang: str, question: str) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind, r.decided_by) == (lang, "retrieve", "rule")
+    assert bp.route(question).kind == "retrieve"
+
+
+@pytest.mark.parametrize(("lang", "question", "kind"), ROUTED_12)
+def test_revision_12_patterns_route(lang: str, question: str, kind: str) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind, r.decided_by) == (lang, kind, "rule")
+    assert r.matched
+    assert bp.route(question).kind == kind  # the model does not undo it either
+
+
+@pytest.mark.parametrize(("lang", "question"), NEAR_MISSES_12)
+def test_revision_12_near_misses_stay_retrieval(lang: str, question: str) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind) == (lang, "retrieve")
+    assert bp.route(question).kind == "retrieve"
+
+
+def test_revision_12_guarded_period_rule_reports_the_period_it_read() -> None:
+    # the guard reads the whole question; the match reported is still the period
+    r = bp.route("Welche Tickets wurden diese Woche geschlossen?", model=None)
+    assert (r.kind, r.decided_by, r.matched) == ("recency", "rule", "diese Woche")
+    assert "matched 'diese Woche'" in r.why

@@ -207,11 +207,17 @@ def _by_rule(
     i, m = found
     rule = compiled.rules[i][0]
     span: tuple[int, int] | None = None
-    if m.end() > m.start():
+    # a guarded shipped rule reads the whole question and names the part it reports
+    start, end = m.span(_SHOWN) if _SHOWN in m.re.groupindex else m.span()
+    if end > start:
         _, origin = _normalize_with_offsets(question[: MAX_CHARS * 4])
-        span = (origin[m.start()], origin[m.end() - 1] + 1)
+        span = (origin[start], origin[end - 1] + 1)
     shown = question[span[0] : span[1]] if span else ""
     return rule, i, span, f"{rule.why} (rule {i} matched {shown!r})"
+
+
+_SHOWN = "shown_part"
+"""The group name a shipped rule gives the part of its match it reports (``rules._not_news``)."""
 
 
 def _by_model(model: Model, text: str, why: str) -> tuple[str, float, float, bool, str]:
