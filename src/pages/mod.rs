@@ -1441,8 +1441,12 @@ mod tests {
             text_differs("The cache is shared.", "The cache is not shared."),
             Some("differs in 'not'".to_owned())
         );
-        let a: String = (0..30).map(|k| format!("alpha{k} beta ")).collect();
-        let b: String = (0..30).map(|k| format!("gamma{k} beta ")).collect();
+        let a = (0..30).fold(String::new(), |t, k| {
+            t + "alpha" + &k.to_string() + " beta "
+        });
+        let b = (0..30).fold(String::new(), |t, k| {
+            t + "gamma" + &k.to_string() + " beta "
+        });
         assert_eq!(
             text_differs(&a, &b),
             Some("the texts share 0 of 59 word pairs".to_owned())
