@@ -589,8 +589,8 @@ def _previews(
 def order_differs(a: str, b: str) -> str | None:
     """Why texts ``a`` and ``b``, with the same words (``reference.text.words``, as a
     multiset), are different pages: more than ``ORDER_TOLERANCE`` of one text's adjacent word
-    pairs are not among the other's (counted with repeats). ``None`` when the words differ (the
-    difference guard weighs those), the order is the same or within the tolerance, or a text
+    pairs are not among the other's (counted with repeats). ``None`` when the words differ
+    (``text_differs`` weighs those), the order is the same or within the tolerance, or a text
     has more than ``ORDER_MAX_WORDS`` words. O(n log n) in the number of words.
 
     >>> order_differs("Sales rose in May, then fell.", "Then sales fell in May, rose.")
