@@ -1768,9 +1768,7 @@ _FR_REV13 = (
     r"^(?:quel|quelle|combien|quels|quelles) (?:est |sont )?(?:le |la |l )?(?:\w+ ){0,2}?"
     r"(?:pourcentage|part|proportion|taux|maximum|minimum|nombre|quantite|concentration|plafond"
     r"|limite)\b.{0,80}?\b(?:dans|par|selon|d apres|prevu par|fixe par) (?:le|la|l|notre|ce"
-    r"|cette) (?:\w+ ){0,2}?"
-    + _DOC13_FR
-    + r"\b(?: \w+){0,4}$"
+    r"|cette) (?:\w+ ){0,2}?" + _DOC13_FR + r"\b(?: \w+){0,4}$"
     r"|^combien de \w+ (?:\w+ )?(?:au maximum|au plus|au minimum|au moins|maximum|minimum)"
     r" (?:peut|peuvent|doit|doivent|faut il)\b"
     r"|^combien de \w+ (?:\w+ )?(?:peut|peuvent|doit|doivent) (?:\w+ ){1,5}?(?:au maximum|au plus"
