@@ -1133,3 +1133,45 @@ def test_revision_12_guarded_period_rule_reports_the_period_it_read() -> None:
     r = bp.route("Welche Tickets wurden diese Woche geschlossen?", model=None)
     assert (r.kind, r.decided_by, r.matched) == ("recency", "rule", "diese Woche")
     assert "matched 'diese Woche'" in r.why
+
+
+# ---- revision 13: a figure one document fixes, an entitlement per person, a deadline after an
+# event, "latest" inside a deadline: lookups (blind set 12's false alarms, and new phrasings)
+GUARD_13 = [
+    ("en", "What percentage of ethanol is specified in the bench disinfectant recipe?"),
+    ("en", "What is the maximum load allowed under the crane safety manual?"),
+    ("en", "How many complimentary tickets does each cast member get for opening night?"),
+    ("en", "How many parking permits does each resident receive?"),
+    ("en", "Within how many days after delivery must damage be reported?"),
+    ("en", "How long after the incident do we have to file the insurance claim?"),
+    ("en", "What is the deadline for the final proofs of the annual report?"),
+    ("de", "Wie viele Freikarten bekommt jedes Ensemblemitglied zur Premiere?"),
+    ("de", "Wie lange nach dem Unfall muss ich den Schaden melden?"),
+    ("de", "Wie hoch ist der Anteil Ethanol laut Rezeptur?"),
+    ("fr", "Dans quel délai après le décès faut-il demander la pension de réversion ?"),
+    ("fr", "Combien de jours de télétravail par salarié sont autorisés ?"),
+    ("fr", "Combien de pages au maximum peut compter un mémoire ?"),
+    ("es", "¿Cuántas páginas como máximo puede tener un manuscrito para la colección de ensayo?"),
+    ("es", "¿Cuál es el plazo para entregar las últimas correcciones antes de imprenta?"),
+    ("es", "¿En qué plazo tras el alta hay que pedir la revisión?"),
+    ("es", "¿Cuántas entradas gratuitas recibe cada socio?"),
+]
+# the same words over records still count (the guards read a past tense, an average, a total)
+ROUTED_13 = [
+    ("en", "How many complimentary tickets did we give away last season in total?", "aggregate"),
+    ("de", "Wie viele Freikarten wurden insgesamt pro Mitglied ausgegeben?", "aggregate"),
+    ("fr", "Combien de billets gratuits ont été distribués en moyenne par adhérent ?", "aggregate"),
+    ("es", "¿Cuántas entradas gratuitas recibimos en total por socio?", "aggregate"),
+]
+
+
+@pytest.mark.parametrize(("lang", "question"), GUARD_13)
+def test_revision_13_figure_entitlement_or_deadline_is_a_lookup(lang: str, question: str) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind, r.decided_by) == (lang, "retrieve", "rule")
+    assert bp.route(question).kind == "retrieve"
+
+
+@pytest.mark.parametrize(("lang", "question", "kind"), ROUTED_13)
+def test_revision_13_counts_over_records_still_count(lang: str, question: str, kind: str) -> None:
+    assert bp.route(question).kind == kind
