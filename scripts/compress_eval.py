@@ -361,6 +361,58 @@ def wikiqa(
     return out
 
 
+def selqa(
+    path: Path,
+    xquad_path: Path | None,
+    used: Sequence[Path] = (),
+    wikiqa_path: Path | None = None,
+    distractors: int = 4,
+) -> list[Question]:
+    """SelQA's answer-sentence-selection questions (its JSON: ``question``, ``article``,
+    ``section``, ``candidates``, the section's sentences, and ``answers``, the indices of
+    those holding the answer): the single-hop set of ``heldout6``. A question's document is
+    its section (the sentences joined with a space, titled ``article: section``); its
+    candidates are that section and the ``distractors`` other sections of the file ranked
+    best by BM25 (over every section's title and text), all in BM25 order. Evidence: its
+    answer sentences (any one suffices). Questions whose article is an article of XQuAD, of
+    the ``used`` SQuAD-format files or a WikiQA document title (``wikiqa_path``), or whose
+    text is one of their questions, are left out."""
+    titles, asked = _used_single_hop(xquad_path, used)
+    if wikiqa_path:
+        with wikiqa_path.open(encoding="utf-8", newline="") as fh:
+            header = fh.readline().rstrip("\n").split("\t")
+            for line in fh:
+                row = dict(zip(header, line.rstrip("\n").split("\t"), strict=True))
+                titles.add(_norm_title(row["DocumentTitle"]))
+                asked.add(row["Question"].strip().lower())
+    records = json.loads(path.read_text(encoding="utf-8"))
+    docs: dict[tuple[str, str], list[str]] = {}
+    for rec in records:
+        docs.setdefault((rec["article"], rec["section"]), [s.strip() for s in rec["candidates"]])
+    keys = list(docs)
+    texts = {k: " ".join(docs[k]) for k in keys}
+    names = {k: f"{k[0]}: {k[1]}" for k in keys}
+    corpus = [f"{names[k]} {texts[k]}" for k in keys]
+    out: list[Question] = []
+    for n, rec in enumerate(records):
+        own = (rec["article"], rec["section"])
+        answers = [docs[own][i] for i in rec["answers"] if 0 <= i < len(docs[own])]
+        if not answers or _norm_title(rec["article"]) in titles:
+            continue
+        if rec["question"].strip().lower() in asked:
+            continue
+        scores = make_qa.bm25(rec["question"], corpus)
+        by_key = dict(zip(keys, scores, strict=True))
+        others = sorted((k for k in keys if k != own), key=lambda k: -by_key[k])
+        pool = sorted([own, *others[:distractors]], key=lambda k: -by_key[k])
+        cands = [
+            {"id": names[k], "title": names[k], "text": texts[k], "score": round(by_key[k], 4)}
+            for k in pool
+        ]
+        out.append(Question(f"selqa-{n}", rec["question"], cands, answers=answers))
+    return out
+
+
 # ------------------------------------------------------------------------------ baselines
 
 
@@ -613,7 +665,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hotpot", type=Path, nargs="*", default=[], help="HotpotQA distractor records")
     p.add_argument("--unit", choices=["paragraph", "chunk"], default="paragraph")
     p.add_argument(
-        "--split", choices=["dev", "heldout", "heldout3", "heldout4", "heldout5"], default="dev"
+        "--split",
+        choices=["dev", "heldout", "heldout3", "heldout4", "heldout5", "heldout6"],
+        default="dev",
     )
     p.add_argument(
         "--squad", type=Path, help="SQuAD-format file: the single-hop set of --split heldout3"
@@ -641,6 +695,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--wikiqa", type=Path, help="WikiQA's TSV: the single-hop set of --split heldout5"
+    )
+    p.add_argument(
+        "--selqa", type=Path, help="SelQA's answer sentence selection JSON: --split heldout6"
     )
     p.add_argument(
         "--hotpot-columns",
@@ -683,7 +740,11 @@ def main(argv: list[str] | None = None) -> int:
     budgets = [int(x) for x in args.budgets.split(",") if x]
     modes = [m for m in args.modes.split(",") if m]
     sets: list[tuple[str, list[Question], int]] = []
-    if args.split == "heldout5":  # --xquad, --squad-used and --hotpot-used only exclude
+    if args.split == "heldout6":  # --xquad, --squad-used and --wikiqa only exclude
+        if args.selqa:
+            questions = selqa(args.selqa, args.xquad, args.squad_used, args.wikiqa)
+            sets.append(("single-hop (SelQA test)", questions, args.k or 5))
+    elif args.split == "heldout5":  # --xquad, --squad-used and --hotpot-used only exclude
         if args.wikiqa:
             questions = wikiqa(args.wikiqa, args.xquad, args.squad_used)
             sets.append(("single-hop (WikiQA test)", questions, args.k or 5))

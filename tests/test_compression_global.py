@@ -179,3 +179,29 @@ def test_never_over_budget_never_half_a_sentence_and_both_backends_agree(
         assert [(d.chunk.id, d.reason, d.detail) for d in other.dropped] == [
             (d.chunk.id, d.reason, d.detail) for d in got.dropped
         ]
+
+
+@needs_tiktoken
+@pytest.mark.parametrize("backend", ["python", "rust"])
+def test_when_no_segment_fits_the_best_sentence_alone_is_placed(backend: str) -> None:
+    # The best sentence's segment carries its continuation ("It also ..."), too long for the
+    # budget; the sentence alone fits. Until 2026-12-07 nothing was placed (an empty context,
+    # whose message said no cut fits); now the choice is made again with single sentences.
+    question = "Which plan includes SSO?"
+    rows = [
+        {
+            "id": "a",
+            "text": "SSO is included on the Pro plan. It also covers audit logs, SCIM "
+            "provisioning, custom roles and a dedicated support channel for every administrator.",
+        },
+        {"id": "b", "text": "The Team plan has shared folders. It also has comments."},
+    ]
+    options: dict[str, Any] = {"tokenizer": "o200k_base", "compress": "overflow"}
+    got = bp.assemble(question, rows, budget=24, backend=backend, **options)
+    assert _kept(got) == [("a", (0,))]
+    assert got.sources[0].chunk.text == "SSO is included on the Pro plan."
+    assert sum(s.tokens for s in got.sources) <= got.tokens["context_budget"]
+    both = bp.assemble(question, rows, budget=36, backend=backend, **options)
+    assert _kept(both) == [("a", (0,)), ("b", (0,))]
+    none = bp.assemble(question, rows, budget=16, backend=backend, **options)
+    assert none.sources == []  # not even the best sentence alone fits

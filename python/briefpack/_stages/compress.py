@@ -630,8 +630,11 @@ def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int
     Under ``overflow="stop"`` an item may take its first segment only once every item above
     it holds one (the items placed are a prefix of the ranking: rank fidelity); its units
     wait until then. A taken item keeps its taken sentences in text order; one that keeps
-    all of them (or, under ``"all"``, exactly its cut) is placed as it is. O(tries²) steps
-    of bookkeeping, at most ``GLOBAL_TRIES`` counts.
+    all of them (or, under ``"all"``, exactly its cut) is placed as it is. When not one
+    segment is taken (the best open item's segments are all too long), the choice is made
+    once more with single sentences as the units (a continuation without its antecedent),
+    so that a tight budget places the best sentence that fits rather than nothing.
+    O(tries²) steps of bookkeeping, at most ``2 * GLOBAL_TRIES`` counts.
     """
     window = items[:GLOBAL_WINDOW]
     if len(window) < 2:  # nothing to rank across: the source's own cut stands
@@ -640,9 +643,17 @@ def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int
     only_relevant = req.options.compress == "all"  # its cut, made before the budget, stands
     datas = [req.scratch.sentences[_key(it)] for it in window]
 
+    split = False  # the units are single sentences (when not one segment fits)
+
     def units_of(i: int) -> Iterator[tuple[float, int, int, int]]:
         data = datas[i]
         if not data.spans:
+            return
+        if split:
+            for pos, k in enumerate(data.ranking, 1):
+                if pos > data.relevant and only_relevant:
+                    return
+                yield -data.scores[k], i, k, k
             return
         segments = _segments(data, req)
         for m, entry in enumerate(segments.entries):
@@ -656,9 +667,10 @@ def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int
     labels = req.options.labels
     taken: dict[int, list[int]] = {}  # item -> its taken segments
     costs: dict[int, int] = {}
-    used = 0
 
     def sentences(i: int, ms: list[int]) -> list[int]:
+        if split:
+            return sorted(ms)
         ranges = _segments(datas[i], req).ranges
         return [k for a, b in sorted(ranges[m] for m in ms) for k in range(a, b + 1)]
 
@@ -679,23 +691,31 @@ def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int
         return req.count_limited([block], limits, lambda _: req.name(item))[0] + extra + n_sep
 
     # under "stop" the items taken are a prefix of the ranking (rank fidelity): an item opens
-    # only once every item above it holds a segment; a unit waits until its item may open
+    # only once every item above it holds a unit; a unit waits until its item may open
     stop = req.options.overflow == "stop"
-    waiting = list(units)
-    while waiting:
-        opens = len(taken) if stop else len(window)  # taken is a prefix under "stop"
-        at = next((u for u, unit in enumerate(waiting) if unit[1] <= opens), None)
-        if at is None:
-            break
-        _, i, _, m = waiting.pop(at)
-        room = budget - used + costs.get(i, 0)  # what this item's block may cost
-        if room <= n_sep:
-            continue
-        ms = [*taken.get(i, []), m]
-        c = cost(i, sentences(i, ms), room - n_sep)
-        if c <= room:
-            taken[i], used = ms, used - costs.get(i, 0) + c
-            costs[i] = c
+
+    def choose(waiting: list[tuple[float, int, int, int]]) -> None:
+        used = 0
+        while waiting:
+            opens = len(taken) if stop else len(window)  # taken is a prefix under "stop"
+            at = next((u for u, unit in enumerate(waiting) if unit[1] <= opens), None)
+            if at is None:
+                break
+            _, i, _, m = waiting.pop(at)
+            room = budget - used + costs.get(i, 0)  # what this item's block may cost
+            if room <= n_sep:
+                continue
+            ms = [*taken.get(i, []), m]
+            c = cost(i, sentences(i, ms), room - n_sep)
+            if c <= room:
+                taken[i], used = ms, used - costs.get(i, 0) + c
+                costs[i] = c
+
+    choose(list(units))
+    if not taken:  # not one segment fits: single sentences, without their continuations
+        split = True
+        every = itertools.chain.from_iterable(map(units_of, range(len(window))))
+        choose(heapq.nsmallest(GLOBAL_TRIES, every))
     if not taken:
         return None
     placed: list[tuple[int, Item, int]] = []
