@@ -104,10 +104,17 @@ def _search(
     ctx: int,
     centre: np.ndarray,
     radius: int,
+    centre_first: bool = False,
 ) -> np.ndarray:
     """Per block (row-major, blocks of ``size`` cells of grids ``ga``, ``gb``; both white past
     their edges): the shift within ``radius`` of ``centre`` (nb, 2) whose SAD over the block and
-    ``ctx`` cells around it is least (the first in row-major order on ties)."""
+    ``ctx`` cells around it is least (the first in row-major order on ties; with
+    ``centre_first``, the centre shift is tried first, so two identical grids align every block
+    at its centre)."""
+    offsets = [(dy, dx) for dy in range(-radius, radius + 1) for dx in range(-radius, radius + 1)]
+    if centre_first:
+        offsets.remove((0, 0))
+        offsets.insert(0, (0, 0))
     n = ga.shape[0] // size
     reach = int(np.abs(centre).max()) + radius
     m = ctx + reach + 1
@@ -124,17 +131,16 @@ def _search(
     ox = np.tile(org, n)
     best = np.full(nb, np.iinfo(np.int64).max, dtype=np.int64)
     at = np.zeros((nb, 2), dtype=np.int64)
-    for dy in range(-radius, radius + 1):
-        for dx in range(-radius, radius + 1):
-            sy = oy + centre[:, 0] + dy
-            sx = ox + centre[:, 1] + dx
-            ry = sy[:, None] + np.arange(sup)[None, :]
-            rx = sx[:, None] + np.arange(sup)[None, :]
-            sl = pb[ry[:, :, None], rx[:, None, :]]
-            sad = np.abs(a - sl).sum((1, 2), dtype=np.int64)
-            better = sad < best
-            best = np.where(better, sad, best)
-            at[better] = np.stack([centre[:, 0] + dy, centre[:, 1] + dx], 1)[better]
+    for dy, dx in offsets:
+        sy = oy + centre[:, 0] + dy
+        sx = ox + centre[:, 1] + dx
+        ry = sy[:, None] + np.arange(sup)[None, :]
+        rx = sx[:, None] + np.arange(sup)[None, :]
+        sl = pb[ry[:, :, None], rx[:, None, :]]
+        sad = np.abs(a - sl).sum((1, 2), dtype=np.int64)
+        better = sad < best
+        best = np.where(better, sad, best)
+        at[better] = np.stack([centre[:, 0] + dy, centre[:, 1] + dx], 1)[better]
     return at
 
 

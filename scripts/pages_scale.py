@@ -55,6 +55,8 @@ import pages_eval
 import pages_fine_all as fa_mod
 from briefpack import pages
 
+_search_row_major = fa_mod._search  # kept before --ties centre replaces fa_mod._search
+
 FINE = fa_mod.FINE
 SIZE = fa_mod.SIZE
 N = FINE // SIZE  # 32 blocks a side
@@ -75,41 +77,8 @@ def search_centre_first(
     centre: np.ndarray,
     radius: int,
 ) -> np.ndarray:
-    """``pages_fine_all._search`` with another order on ties: the centre shift first, then the
-    others in row-major order (so two identical grids align every block at its centre)."""
-    offsets = [(0, 0)] + [
-        (dy, dx)
-        for dy in range(-radius, radius + 1)
-        for dx in range(-radius, radius + 1)
-        if (dy, dx) != (0, 0)
-    ]
-    n = ga.shape[0] // size
-    reach = int(np.abs(centre).max()) + radius
-    m = ctx + reach + 1
-    pa = np.full((ga.shape[0] + 2 * m, ga.shape[0] + 2 * m), 255, dtype=np.int16)
-    pa[m:-m, m:-m] = ga
-    pb = np.full_like(pa, 255)
-    pb[m:-m, m:-m] = gb
-    sup = size + 2 * ctx
-    org = np.arange(n) * size - ctx + m
-    iy = org[:, None] + np.arange(sup)[None, :]
-    a = pa[iy[:, None, :, None], iy[None, :, None, :]].reshape(-1, sup, sup)
-    nb = a.shape[0]
-    oy = np.repeat(org, n)
-    ox = np.tile(org, n)
-    best = np.full(nb, np.iinfo(np.int64).max, dtype=np.int64)
-    at = np.zeros((nb, 2), dtype=np.int64)
-    for dy, dx in offsets:
-        sy = oy + centre[:, 0] + dy
-        sx = ox + centre[:, 1] + dx
-        ry = sy[:, None] + np.arange(sup)[None, :]
-        rx = sx[:, None] + np.arange(sup)[None, :]
-        sl = pb[ry[:, :, None], rx[:, None, :]]
-        sad = np.abs(a - sl).sum((1, 2), dtype=np.int64)
-        better = sad < best
-        best = np.where(better, sad, best)
-        at[better] = np.stack([centre[:, 0] + dy, centre[:, 1] + dx], 1)[better]
-    return at
+    """``pages_fine_all._search`` with the centre shift tried first on ties."""
+    return _search_row_major(ga, gb, size, ctx, centre, radius, centre_first=True)
 
 
 def shifts(fa: np.ndarray, fb: np.ndarray) -> np.ndarray:
