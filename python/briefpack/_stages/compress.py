@@ -614,6 +614,36 @@ def _largest(lo: int, hi: int, ok: Callable[[int], bool], *, gallop: bool = Fals
     return lo
 
 
+def _choose(
+    waiting: list[tuple[float, int, int, int]],
+    width: int | None,
+    budget: int,
+    n_sep: int,
+    taken: dict[int, list[int]],
+    costs: dict[int, int],
+    price: Callable[[int, list[int], int], int],
+) -> None:
+    """Take the ``waiting`` units (score, item, tie, unit) best first while they fit: an item's
+    block with the unit added costs ``price(item, units, limit)``; ``taken`` and ``costs`` are
+    filled in place. With ``width`` None an item opens only once every item above it holds a
+    unit (``overflow="stop"``); otherwise the first ``width`` items may open."""
+    used = 0
+    while waiting:
+        opens = len(taken) if width is None else width  # taken is a prefix under "stop"
+        at = next((u for u, unit in enumerate(waiting) if unit[1] <= opens), None)
+        if at is None:
+            break
+        _, i, _, m = waiting.pop(at)
+        room = budget - used + costs.get(i, 0)  # what this item's block may cost
+        if room <= n_sep:
+            continue
+        ms = [*taken.get(i, []), m]
+        c = price(i, ms, room - n_sep)
+        if c <= room:
+            taken[i], used = ms, used - costs.get(i, 0) + c
+            costs[i] = c
+
+
 def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int) -> Spread | None:
     """Global ranking: sentences chosen across the best ``GLOBAL_WINDOW`` items by score
     to fill ``budget``; None when not one segment of any of them fits.
@@ -694,28 +724,15 @@ def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int
     # only once every item above it holds a unit; a unit waits until its item may open
     stop = req.options.overflow == "stop"
 
-    def choose(waiting: list[tuple[float, int, int, int]]) -> None:
-        used = 0
-        while waiting:
-            opens = len(taken) if stop else len(window)  # taken is a prefix under "stop"
-            at = next((u for u, unit in enumerate(waiting) if unit[1] <= opens), None)
-            if at is None:
-                break
-            _, i, _, m = waiting.pop(at)
-            room = budget - used + costs.get(i, 0)  # what this item's block may cost
-            if room <= n_sep:
-                continue
-            ms = [*taken.get(i, []), m]
-            c = cost(i, sentences(i, ms), room - n_sep)
-            if c <= room:
-                taken[i], used = ms, used - costs.get(i, 0) + c
-                costs[i] = c
+    def price(i: int, ms: list[int], limit: int) -> int:
+        return cost(i, sentences(i, ms), limit)
 
-    choose(list(units))
+    width = None if stop else len(window)  # under "stop" taken is a prefix of the ranking
+    _choose(list(units), width, budget, n_sep, taken, costs, price)
     if not taken:  # not one segment fits: single sentences, without their continuations
         split = True
         every = itertools.chain.from_iterable(map(units_of, range(len(window))))
-        choose(heapq.nsmallest(GLOBAL_TRIES, every))
+        _choose(heapq.nsmallest(GLOBAL_TRIES, every), width, budget, n_sep, taken, costs, price)
     if not taken:
         return None
     placed: list[tuple[int, Item, int]] = []
