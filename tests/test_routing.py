@@ -1192,6 +1192,9 @@ GUARD_14 = [
     ("de", "Wie viel Prozent der Gemeinkosten erkennt die DFG pro Projekt an?"),
     ("de", "Welchen Anteil an Verwaltungskosten erlaubt die Stiftung bei jedem Projekt?"),
     ("de", "Wie viel Prozent Eigenanteil verlangt das Land bei Förderprojekten?"),
+    # one document of one year: the lower threshold (0.70) must not read it as a filter
+    ("de", "Betriebsvereinbarung zur Gleitzeit vom März 2022"),
+    ("de", "Die Satzung des Vereins in der Fassung von 2021"),
     (
         "fr",
         "Quel pourcentage de retenue de garantie s'applique dans les contrats de sous-traitance ?",
@@ -1218,6 +1221,8 @@ ROUTED_14 = [
     ),
     ("de", "Wie viel Prozent der Kosten wurden 2024 erstattet?", "aggregate"),
     ("de", "Wie viel Prozent der Anträge bewilligt die DFG?", "aggregate"),
+    ("de", "Prüfungsordnungen aus dem Jahr 2019", "filter"),
+    ("de", "Verträge vom März 2022", "filter"),
     ("fr", "Quel pourcentage des contrats de sous-traitance a été signé en 2024 ?", "aggregate"),
     ("fr", "Quelle part des frais a été remboursée en 2024 ?", "aggregate"),
     ("fr", "Quel pourcentage des dossiers l'AFD accepte-t-elle ?", "aggregate"),

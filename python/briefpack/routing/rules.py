@@ -1878,6 +1878,11 @@ _DE_REV14 = (
     r"|fordert|finanziert|finanzieren|verlangt|verlangen|sieht|vorsieht|gewahrt|gewahren"
     r"|bezuschusst|deckt|decken|einbehalten|behalt|ist zulassig|sind zulassig|ist erlaubt"
     r"|ist forderfahig|sind forderfahig|darf|durfen|wird|werden)\b"
+    # one named document of one year or date, asked as a bare noun phrase ("Prufungsordnung der
+    # Fakultat Informatik aus dem Jahr 2019"): a lookup, however much the year reads like a filter
+    r"|^(?:die |der |das )?\w*(?:ordnung|richtlinie|satzung|vertrag|handbuch|verordnung"
+    r"|vereinbarung|leitlinie|vorschrift|regelung|konzept|leitfaden)(?: \w+){0,4}? (?:aus dem"
+    r" jahr|vom|von|in der fassung von) (?:\d{4}|\d{1,2} \w+ \d{4}|\w+ \d{4})$"
 )
 _SHARE14_FR = (
     r"^(?:quel|quelle|quels|quelles) (?:est |sont )?(?:le |la |l )?(?:\w+ )?(?:pourcentage"
