@@ -1185,6 +1185,9 @@ GUARD_14 = [
     ("en", "What share of overheads does Horizon Europe accept in each grant?"),
     ("en", "What percentage of the deposit is withheld under our tenancy agreements?"),
     ("en", "What percentage of local staff does the donor require in each project?"),
+    # a pasted traceback line, which the lower threshold would otherwise send to filter
+    ("en", 'File "t.py", line 15, in ?'),
+    ("en", 'File "/srv/app/views.py", line 212, in render'),
     (
         "de",
         "Welcher Prozentsatz an Gewährleistungseinbehalt gilt in Verträgen mit Subunternehmern?",

@@ -1860,6 +1860,8 @@ _EN_REV14 = (
     r"(?:\w+ ){1,3}?(?:allow|admit|require|set|impose|fund|cover|accept|reimburse) (?:\w+ ){0,3}?"
     r"(?:in each|for each|per|on each|for every|in every) (?:project|grant|award|call|application"
     r"|contract|beneficiary|proposal|operation|activity|action)$"
+    # a line of a Python traceback pasted as the question (File "t.py", line 15, in ?): a lookup
+    r"|^file (?:\w+ ){1,4}?line \d+ in\b"
 )
 _SHARE14_DE = (
     r"^(?:wie ?viel prozent|wie hoch ist (?:der|die|das) (?:\w+ )?(?:anteil|prozentsatz|satz"
