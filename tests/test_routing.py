@@ -1175,3 +1175,105 @@ def test_revision_13_figure_entitlement_or_deadline_is_a_lookup(lang: str, quest
 @pytest.mark.parametrize(("lang", "question", "kind"), ROUTED_13)
 def test_revision_13_counts_over_records_still_count(lang: str, question: str, kind: str) -> None:
     assert bp.route(question).kind == kind
+
+
+# ---- revision 14: a share or limit of a cost that a rule, a funder or a contract class fixes;
+# blind set 13's recall patterns (new phrasings, not only blind set 13's) ---------------------
+GUARD_14 = [
+    ("en", "What percentage of retention is applied in subcontractor contracts?"),
+    ("en", "What percentage of indirect costs does the funder allow per project?"),
+    ("en", "What share of overheads does Horizon Europe accept in each grant?"),
+    ("en", "What percentage of the deposit is withheld under our tenancy agreements?"),
+    ("en", "What percentage of local staff does the donor require in each project?"),
+    # a pasted traceback line, which the lower threshold would otherwise send to filter
+    ("en", 'File "t.py", line 15, in ?'),
+    ("en", 'File "/srv/app/views.py", line 212, in render'),
+    (
+        "de",
+        "Welcher Prozentsatz an Gewährleistungseinbehalt gilt in Verträgen mit Subunternehmern?",
+    ),
+    ("de", "Wie viel Prozent der Gemeinkosten erkennt die DFG pro Projekt an?"),
+    ("de", "Welchen Anteil an Verwaltungskosten erlaubt die Stiftung bei jedem Projekt?"),
+    ("de", "Wie viel Prozent Eigenanteil verlangt das Land bei Förderprojekten?"),
+    # one document of one year: the lower threshold (0.70) must not read it as a filter
+    ("de", "Betriebsvereinbarung zur Gleitzeit vom März 2022"),
+    ("de", "Die Satzung des Vereins in der Fassung von 2021"),
+    (
+        "fr",
+        "Quel pourcentage de retenue de garantie s'applique dans les contrats de sous-traitance ?",
+    ),
+    ("fr", "Quel pourcentage de frais indirects l'AFD admet-elle pour chaque projet ?"),
+    ("fr", "Quel taux de frais de gestion la Région accepte-t-elle par projet ?"),
+    ("fr", "Quelle part de cofinancement exige l'ADEME dans les projets de recherche ?"),
+    ("es", "¿Qué porcentaje de gastos de gestión permite la Comisión Europea en cada subvención?"),
+    (
+        "es",
+        "¿Qué porcentaje de cofinanciación exige la Generalitat en los proyectos de cooperación?",
+    ),
+    ("es", "¿Qué porcentaje de personal local exige la AECID en cada proyecto?"),
+    ("es", "¿Cuál es el tope de gastos de viaje que financia el Ministerio por proyecto?"),
+]
+# a share of records, a past tense or a year still counts
+ROUTED_14 = [
+    ("en", "What percentage of subcontractor contracts were signed in 2024?", "aggregate"),
+    ("en", "What percentage of our projects did the funder reject last year?", "aggregate"),
+    (
+        "de",
+        "Wie viel Prozent der Verträge mit Subunternehmern wurden 2024 unterschrieben?",
+        "aggregate",
+    ),
+    ("de", "Wie viel Prozent der Kosten wurden 2024 erstattet?", "aggregate"),
+    ("de", "Wie viel Prozent der Anträge bewilligt die DFG?", "aggregate"),
+    ("de", "Prüfungsordnungen aus dem Jahr 2019", "filter"),
+    ("de", "Verträge vom März 2022", "filter"),
+    ("fr", "Quel pourcentage des contrats de sous-traitance a été signé en 2024 ?", "aggregate"),
+    ("fr", "Quelle part des frais a été remboursée en 2024 ?", "aggregate"),
+    ("fr", "Quel pourcentage des dossiers l'AFD accepte-t-elle ?", "aggregate"),
+    ("es", "¿Qué porcentaje de los contratos con subcontratistas se firmó en 2024?", "aggregate"),
+    ("es", "¿Qué porcentaje de contratos con subcontratistas se firmaron en 2024?", "aggregate"),
+    (
+        "es",
+        "¿Qué porcentaje de los gastos se financió con fondos propios el año pasado?",
+        "aggregate",
+    ),
+    ("es", "¿Qué porcentaje de solicitudes se admite en cada convocatoria?", "aggregate"),
+    ("es", "¿Qué porcentaje de los proyectos financia la AECID en cada país?", "aggregate"),
+    # recall patterns of blind set 13, in new words
+    ("de", "Gutachten, die Frau Berger verfasst hat", "filter"),
+    ("de", "Protokolle des Vorstands, die Herr Klein unterschrieben hat", "filter"),
+    ("fr", "Quel vendeur a obtenu les meilleurs résultats ce trimestre ?", "aggregate"),
+    ("fr", "Poids moyen des colis expédiés en mars", "aggregate"),
+    (
+        "es",
+        "Sintetiza las grandes preocupaciones de los vecinos en las reuniones de este mes.",
+        "corpus_analysis",
+    ),
+]
+# near misses that stay lookups
+NOT_ROUTED_14 = [
+    ("de", "Wo finde ich die Pläne, die Schulz erstellt hat?"),
+    ("fr", "Quel forfait a eu le meilleur succès ?"),
+]
+
+
+@pytest.mark.parametrize(("lang", "question"), GUARD_14)
+def test_revision_14_share_a_rule_or_funder_fixes_is_a_lookup(lang: str, question: str) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind, r.decided_by) == (lang, "retrieve", "rule")
+    assert bp.route(question).kind == "retrieve"
+
+
+@pytest.mark.parametrize(("lang", "question", "kind"), ROUTED_14)
+def test_revision_14_shares_of_records_and_recall_patterns_route(
+    lang: str, question: str, kind: str
+) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind, r.decided_by) == (lang, kind, "rule")
+    assert bp.route(question).kind == kind
+
+
+@pytest.mark.parametrize(("lang", "question"), NOT_ROUTED_14)
+def test_revision_14_near_misses_stay_lookups(lang: str, question: str) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind) == (lang, "retrieve")
+    assert bp.route(question).kind == "retrieve"
