@@ -49,6 +49,7 @@ import importlib.util
 import json
 import logging
 import math
+import random
 import re
 import sys
 import time
@@ -57,10 +58,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import briefpack as bp
 from briefpack._stages import compress as compress_stage
-from briefpack.sentences import EMBEDDING_CUT, embedding_scorer
+from briefpack.sentences import EMBEDDING_CUT, embedding_scorer, sentence_spans
 
 ROOT = Path(__file__).resolve().parent.parent
 ELISION = " \u2026 "
@@ -413,6 +415,109 @@ def selqa(
     return out
 
 
+def _bm25_index(docs: list[str]) -> Callable[[str], list[float]]:
+    """``make_qa.bm25`` against a fixed ``docs``, its bags counted once (the same sums in
+    the same order, so the same scores)."""
+    bags = [Counter(make_qa.terms(d)) for d in docs]
+    lengths = [sum(b.values()) for b in bags]
+    avg = sum(lengths) / len(lengths)
+    df = Counter(t for b in bags for t in b)
+    n, k1, b = len(docs), make_qa.K1, make_qa.B
+
+    def score(query: str) -> list[float]:
+        qterms = set(make_qa.terms(query))
+        out = []
+        for bag, length in zip(bags, lengths, strict=True):
+            s = 0.0
+            for t in qterms:
+                tf = bag.get(t, 0)
+                if tf:
+                    idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                    s += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg))
+            out.append(s)
+        return out
+
+    return score
+
+
+SHIFTS_SAMPLE, SHIFTS_SEED = 2000, 8  # heldout8: a seeded sample keeps a full run short
+
+
+def squad_shifts(
+    path: Path,
+    xquad_path: Path | None,
+    used: Sequence[Path] = (),
+    wikiqa_path: Path | None = None,
+    selqa_path: Path | None = None,
+    distractors: int = 4,
+    sample: int = SHIFTS_SAMPLE,
+) -> list[Question]:
+    """SQuAD-shifts' new Wikipedia test set (SQuAD v1.1 layout): the single-hop set of
+    ``heldout8``. Left out first: a question whose article title is an article of XQuAD, of
+    the ``used`` SQuAD-format files, a WikiQA document title (``wikiqa_path``) or a SelQA
+    article (``selqa_path``), or whose text is one of their questions. Of the rest,
+    ``sample`` questions drawn with ``random.Random(SHIFTS_SEED)``, kept in file order. A
+    question's candidates are its paragraph and the ``distractors`` other paragraphs of the
+    file ranked best by BM25 (over every paragraph's title and text; another paragraph of
+    the same article may be one), all in BM25 order. Evidence: the sentence
+    (``briefpack.sentences.sentence_spans``) holding each gold answer span (the sentences
+    from the first to the last it touches, as in the text), any one of which counts."""
+    titles, asked = _used_single_hop(xquad_path, used)
+    if wikiqa_path:
+        with wikiqa_path.open(encoding="utf-8", newline="") as fh:
+            header = fh.readline().rstrip("\n").split("\t")
+            for line in fh:
+                row = dict(zip(header, line.rstrip("\n").split("\t"), strict=True))
+                titles.add(_norm_title(row["DocumentTitle"]))
+                asked.add(row["Question"].strip().lower())
+    if selqa_path:
+        for rec in json.loads(selqa_path.read_text(encoding="utf-8")):
+            titles.add(_norm_title(rec["article"]))
+            asked.add(rec["question"].strip().lower())
+    paras: list[tuple[str, str]] = []  # (title, text)
+    rows: list[tuple[int, dict[str, Any]]] = []  # (paragraph, qa) of the eligible questions
+    for article in json.loads(path.read_text(encoding="utf-8"))["data"]:
+        title = unquote(article["title"]).replace("_", " ").strip()
+        for para in article["paragraphs"]:
+            paras.append((title, para["context"]))
+            if _norm_title(title) in titles:
+                continue
+            for qa in para["qas"]:
+                if qa["question"].strip().lower() not in asked and qa["answers"]:
+                    rows.append((len(paras) - 1, qa))
+    picked = sorted(random.Random(SHIFTS_SEED).sample(range(len(rows)), min(sample, len(rows))))
+    spans = sentence_spans([text for _, text in paras])
+    score = _bm25_index([f"{title} {text}" for title, text in paras])
+    out: list[Question] = []
+    for i in picked:
+        own, qa = rows[i]
+        text, sp = paras[own][1], spans[own]
+        answers: list[str] = []
+        for a in qa["answers"]:
+            start, end = a["answer_start"], a["answer_start"] + len(a["text"])
+            hit = [j for j, (x, y) in enumerate(sp) if x < end and start < y]
+            if hit and text[start:end] == a["text"]:
+                sentence = text[sp[hit[0]][0] : sp[hit[-1]][1]]
+                if sentence not in answers:
+                    answers.append(sentence)
+        if not answers:
+            continue
+        scores = score(qa["question"])
+        others = sorted((j for j in range(len(paras)) if j != own), key=lambda j: -scores[j])
+        pool = sorted([own, *others[:distractors]], key=lambda j: -scores[j])
+        cands = [
+            {
+                "id": f"{paras[j][0]}/p{j}",
+                "title": paras[j][0],
+                "text": paras[j][1],
+                "score": round(scores[j], 4),
+            }
+            for j in pool
+        ]
+        out.append(Question(qa["id"], qa["question"], cands, answers=answers))
+    return out
+
+
 # ------------------------------------------------------------------------------ baselines
 
 
@@ -666,7 +771,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--unit", choices=["paragraph", "chunk"], default="paragraph")
     p.add_argument(
         "--split",
-        choices=["dev", "heldout", "heldout3", "heldout4", "heldout5", "heldout6"],
+        choices=["dev", "heldout", "heldout3", "heldout4", "heldout5", "heldout6", "heldout8"],
         default="dev",
     )
     p.add_argument(
@@ -698,6 +803,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--selqa", type=Path, help="SelQA's answer sentence selection JSON: --split heldout6"
+    )
+    p.add_argument(
+        "--squad-shifts", type=Path, help="SQuAD-shifts' new_wiki_v1.0.json: --split heldout8"
     )
     p.add_argument(
         "--hotpot-columns",
@@ -740,7 +848,13 @@ def main(argv: list[str] | None = None) -> int:
     budgets = [int(x) for x in args.budgets.split(",") if x]
     modes = [m for m in args.modes.split(",") if m]
     sets: list[tuple[str, list[Question], int]] = []
-    if args.split == "heldout6":  # --xquad, --squad-used and --wikiqa only exclude
+    if args.split == "heldout8":  # --xquad, --squad-used, --wikiqa and --selqa only exclude
+        if args.squad_shifts:
+            questions = squad_shifts(
+                args.squad_shifts, args.xquad, args.squad_used, args.wikiqa, args.selqa
+            )
+            sets.append(("single-hop (SQuAD-shifts new Wikipedia)", questions, args.k or 5))
+    elif args.split == "heldout6":  # --xquad, --squad-used and --wikiqa only exclude
         if args.selqa:
             questions = selqa(args.selqa, args.xquad, args.squad_used, args.wikiqa)
             sets.append(("single-hop (SelQA test)", questions, args.k or 5))

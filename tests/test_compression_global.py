@@ -202,6 +202,33 @@ def test_when_no_segment_fits_the_best_sentence_alone_is_placed(backend: str) ->
     assert got.sources[0].chunk.text == "SSO is included on the Pro plan."
     assert sum(s.tokens for s in got.sources) <= got.tokens["context_budget"]
     both = bp.assemble(question, rows, budget=36, backend=backend, **options)
-    assert _kept(both) == [("a", (0,)), ("b", (0,))]
+    assert _kept(both) == [("a", (0,))]  # b's segment does not fit after it (set 8's round)
     none = bp.assemble(question, rows, budget=16, backend=backend, **options)
     assert none.sources == []  # not even the best sentence alone fits
+
+
+@needs_tiktoken
+@pytest.mark.parametrize("backend", ["python", "rust"])
+def test_a_segment_that_does_not_fit_is_tried_first_as_its_best_sentence(backend: str) -> None:
+    # The best segment (the SSO sentence with its continuation) is too long; a later,
+    # lower-scoring segment of the same source fits. Until compression set 8's round the
+    # short segment was placed ("The plan is billed yearly."); now the best sentence is,
+    # with what fits after it.
+    question = "Which plan includes SSO?"
+    rows = [
+        {
+            "id": "a",
+            "text": "SSO is included on the Pro plan. It also covers audit logs, SCIM "
+            "provisioning, custom roles and a dedicated support channel for every "
+            "administrator. The plan is billed yearly.",
+        },
+        {"id": "b", "text": "The Team plan has shared folders. It also has comments."},
+    ]
+    options: dict[str, Any] = {"tokenizer": "o200k_base", "compress": "overflow"}
+    got = bp.assemble(question, rows, budget=24, backend=backend, **options)
+    assert got.sources[0].chunk.text == "SSO is included on the Pro plan."
+    more = bp.assemble(question, rows, budget=28, backend=backend, **options)
+    assert _kept(more) == [("a", (0, 2))]  # the short segment fills what is left
+    assert sum(s.tokens for s in more.sources) <= more.tokens["context_budget"]
+    whole = bp.assemble(question, rows, budget=40, backend=backend, **options)
+    assert _kept(whole) == [("a", (0, 1))]  # the segment fits whole: as before

@@ -622,11 +622,14 @@ def _choose(
     taken: dict[int, list[int]],
     costs: dict[int, int],
     price: Callable[[int, list[int], int], int],
+    shorter: Callable[[int, int, int], int | None] | None = None,
 ) -> None:
     """Take the ``waiting`` units (score, item, tie, unit) best first while they fit: an item's
     block with the unit added costs ``price(item, units, limit)``; ``taken`` and ``costs`` are
     filled in place. With ``width`` None an item opens only once every item above it holds a
-    unit (``overflow="stop"``); otherwise the first ``width`` items may open."""
+    unit (``overflow="stop"``); otherwise the first ``width`` items may open. ``shorter``: while
+    nothing is taken, a unit that does not fit is replaced by ``shorter(item, unit, room)``
+    (a part of it that fits, or None)."""
     used = 0
     while waiting:
         opens = len(taken) if width is None else width  # taken is a prefix under "stop"
@@ -639,6 +642,11 @@ def _choose(
             continue
         ms = [*taken.get(i, []), m]
         c = price(i, ms, room - n_sep)
+        if c > room and not taken and shorter is not None:
+            part = shorter(i, m, room)
+            if part is not None:
+                ms = [part]
+                c = price(i, ms, room - n_sep)
         if c <= room:
             taken[i], used = ms, used - costs.get(i, 0) + c
             costs[i] = c
@@ -659,12 +667,15 @@ def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int
     (exact: the sum of the blocks' counts and separators, as the budget stage counts them).
     Under ``overflow="stop"`` an item may take its first segment only once every item above
     it holds one (the items placed are a prefix of the ranking: rank fidelity); its units
-    wait until then. A taken item keeps its taken sentences in text order; one that keeps
+    wait until then. Under ``"overflow"``, while nothing is taken, a segment that does not fit
+    is tried as its best sentence with the most of the segment's sentences after it that fit
+    (``shorter``; O(log n) counts), before the next unit. A taken item keeps its taken
+    sentences in text order; one that keeps
     all of them (or, under ``"all"``, exactly its cut) is placed as it is. When not one
     segment is taken (the best open item's segments are all too long), the choice is made
     once more with single sentences as the units (a continuation without its antecedent),
     so that a tight budget places the best sentence that fits rather than nothing.
-    O(tries²) steps of bookkeeping, at most ``2 * GLOBAL_TRIES`` counts.
+    O(tries²) steps of bookkeeping, at most ``2 * GLOBAL_TRIES`` counts (and ``shorter``'s).
     """
     window = items[:GLOBAL_WINDOW]
     if len(window) < 2:  # nothing to rank across: the source's own cut stands
@@ -698,11 +709,32 @@ def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int
     taken: dict[int, list[int]] = {}  # item -> its taken segments
     costs: dict[int, int] = {}
 
+    runs: list[tuple[int, int]] = []  # unit -1 - r: the sentences runs[r] (``shorter``)
+
     def sentences(i: int, ms: list[int]) -> list[int]:
         if split:
             return sorted(ms)
         ranges = _segments(datas[i], req).ranges
-        return [k for a, b in sorted(ranges[m] for m in ms) for k in range(a, b + 1)]
+        spans = sorted(ranges[m] if m >= 0 else runs[-1 - m] for m in ms)
+        return sorted({k for a, b in spans for k in range(a, b + 1)})
+
+    def shorter(i: int, m: int, room: int) -> int | None:
+        """Under ``"overflow"``, the first segment tried that does not fit whole is tried as
+        its best sentence with as many of the sentences after it in the segment as fit."""
+        segments = _segments(datas[i], req)
+        a, b = segments.ranges[m]
+        k = datas[i].ranking[segments.entries[m] - 1]  # the segment's best sentence
+        if a == b:
+            return None
+
+        def fits(e: int) -> bool:
+            return cost(i, list(range(k, e + 1)), room - n_sep) <= room
+
+        e = _largest(k, b, fits)
+        if e is None:
+            return None
+        runs.append((k, e))
+        return -len(runs)
 
     def as_is(i: int, keep: list[int]) -> bool:  # placed uncut (or as ``"all"`` cut it)
         done = window[i].compression
@@ -728,7 +760,8 @@ def spread(items: list[Item], req: Request, widest: str, budget: int, n_sep: int
         return cost(i, sentences(i, ms), limit)
 
     width = None if stop else len(window)  # under "stop" taken is a prefix of the ranking
-    _choose(list(units), width, budget, n_sep, taken, costs, price)
+    cut_first = shorter if req.options.compress == "overflow" else None
+    _choose(list(units), width, budget, n_sep, taken, costs, price, cut_first)
     if not taken:  # not one segment fits: single sentences, without their continuations
         split = True
         every = itertools.chain.from_iterable(map(units_of, range(len(window))))
