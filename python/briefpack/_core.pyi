@@ -23,6 +23,7 @@ __all__ = [
     "nfkc",
     "pack",
     "page_hashes",
+    "page_scale_look",
     "price_pack",
     "score_sentences",
     "select_sentences",
@@ -548,6 +549,28 @@ def page_hashes(
 
     Raises:
         InputError: columns that do not describe the buffer (the reference's messages).
+    """
+
+def page_scale_look(
+    previews: Sequence[tuple[int, int, bytes] | None],
+) -> tuple[
+    bool,
+    int,
+    int,
+    int,
+    tuple[int, int, int, int],
+    tuple[int, int, int, int],
+    tuple[int, int, int, int],
+    list[int],
+    list[bool],
+]:
+    """The scale-following fine look at two gray previews (the kept page first), identical to
+    ``briefpack.reference.scale.scale_look``: ``(different, worst, reference, fitted, refined,
+    box_a, box_b, residuals, ink)``. Runs without the GIL.
+
+    Raises:
+        InputError: previews that are not two ``(width, height, pixels)`` (the reference's
+            messages).
     """
 
 def dedupe_pages(

@@ -39,6 +39,7 @@
 
 #[cfg(feature = "python")]
 pub mod py;
+pub mod scale;
 
 use crate::dedupe::guard::NEGATIONS;
 use crate::dedupe::Dedupe;
