@@ -1,4 +1,5 @@
-"""The scale-following fine look (``src/pages/scale.rs``, ``briefpack.reference.scale``).
+"""The scale-following fine look (``src/pages/scale.rs``; ``briefpack.reference.scale``, run on
+two previews by ``briefpack.reference.pages.scale_look``).
 
 Both backends must give the same boxes, residuals and decision bit for bit (generated pages of
 tests/pagegen.py and their copies and edits); golden cases: an identical pair aligns every
@@ -19,6 +20,7 @@ from PIL import Image, ImageDraw
 
 import pagegen
 from briefpack import InputError, pages
+from briefpack.reference import pages as ref_pages
 from briefpack.reference import scale
 from conftest import HAS_RUST
 
@@ -71,7 +73,7 @@ def rotate(page: Image.Image) -> Image.Image:
 def look(a: Preview, b: Preview, backend: str) -> tuple[object, ...]:
     if backend == "rust":
         return tuple(_core.page_scale_look([a, b]))
-    return tuple(scale.scale_look([a, b]))
+    return tuple(ref_pages.scale_look([a, b]))
 
 
 BACKENDS = ["python", pytest.param("rust", marks=rust)]
@@ -121,6 +123,11 @@ def test_the_look_needs_two_previews(backend: str) -> None:
     p = (2, 1, b"\x00\xff")
     with pytest.raises(InputError, match="two previews"):
         look(p, None, backend)  # type: ignore[arg-type]
-    kernel = _core.page_scale_look if backend == "rust" else scale.scale_look
+    kernel = _core.page_scale_look if backend == "rust" else ref_pages.scale_look
     with pytest.raises(InputError, match="previews has 1 entries"):
         kernel([p])
+
+
+def test_the_look_shares_the_page_kernels_constants() -> None:
+    assert (scale.FINE, scale.PEAK) == (ref_pages.FINE, ref_pages.PEAK)
+    assert scale.SCALE_RATIO == ref_pages.DEFAULT_FINE_RATIO == pages.DEFAULT_FINE_RATIO

@@ -136,7 +136,7 @@ fn previews(value: &Bound<'_, PyAny>, pages: usize) -> PyResult<Vec<PreviewArg>>
 #[pyfunction]
 #[pyo3(
     signature = (hashes, max_distance = Arg::Omitted, *, factor = Arg::Omitted, margin = Arg::Omitted, level = Arg::Omitted, details = false, texts = None, previews = None, fine_ratio = Arg::Omitted),
-    text_signature = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None, previews=None, fine_ratio=350)"
+    text_signature = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None, previews=None, fine_ratio=650)"
 )]
 #[allow(clippy::too_many_arguments)] // the Python signature's keywords
 fn dedupe_pages(

@@ -61,7 +61,7 @@
 //!    block has ink when a cell of it is below [`INK_CELL`] in either grid.
 //! 10. **Rule**: `worst` the largest residual, `reference` the `75 n / 100`-th smallest residual
 //!     of the `n` blocks with ink (0 when none has); the pair is different when `100 worst >
-//!     SCALE_RATIO (reference + SCALE_BIAS)`.
+//!     SCALE_RATIO (reference + SCALE_BIAS)` (`SCALE_RATIO` is the dedupe's `fine_ratio`).
 //!
 //! Bounds: previews of fewer than 2^31 pixels keep every product inside `i128`; a larger one
 //! is not looked at (alike). Memory per look: a few grids of 512 x 512 bytes, profiles of at
@@ -578,9 +578,10 @@ fn one_way(x: &[u8], y: &[u8]) -> Vec<u64> {
 }
 
 /// The scale-following fine look at a near pair (see the module doc): `fa`, `fb` are the two
-/// previews' fine grids ([`fine_grid`]).
+/// previews' fine grids ([`fine_grid`]); `ratio` is the rule's [`SCALE_RATIO`] (the dedupe's
+/// `fine_ratio`).
 #[must_use]
-pub fn scale_look(a: Preview<'_>, fa: &[u8], b: Preview<'_>, fb: &[u8]) -> ScaleLook {
+pub fn scale_look(a: Preview<'_>, fa: &[u8], b: Preview<'_>, fb: &[u8], ratio: u64) -> ScaleLook {
     let nb = NB * NB;
     if a.width * a.height >= MAX_PIXELS || b.width * b.height >= MAX_PIXELS {
         return ScaleLook {
@@ -658,8 +659,8 @@ pub fn scale_look(a: Preview<'_>, fa: &[u8], b: Preview<'_>, fb: &[u8]) -> Scale
     } else {
         inked[SCALE_PERCENTILE * inked.len() / 100]
     };
-    let different = worst.saturating_mul(100)
-        > SCALE_RATIO.saturating_mul(reference.saturating_add(SCALE_BIAS));
+    let different =
+        worst.saturating_mul(100) > ratio.saturating_mul(reference.saturating_add(SCALE_BIAS));
     ScaleLook {
         different,
         worst,
@@ -678,7 +679,7 @@ pub fn scale_look(a: Preview<'_>, fa: &[u8], b: Preview<'_>, fb: &[u8]) -> Scale
 pub fn scale_look_previews(a: Preview<'_>, b: Preview<'_>) -> ScaleLook {
     let fa = fine_grid(a.pixels, a.width, a.height, 1);
     let fb = fine_grid(b.pixels, b.width, b.height, 1);
-    scale_look(a, &fa, b, &fb)
+    scale_look(a, &fa, b, &fb, SCALE_RATIO)
 }
 
 #[cfg(test)]

@@ -27,13 +27,12 @@ same boxes, residuals and decision step by step (the step numbers are that doc's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from operator import sub
 
-from ..errors import InputError
-from .pages import FINE, PEAK, _overlaps, content_box, fine_grid
+__all__ = ["MIN_FIT", "SCALE_BIAS", "SCALE_RATIO", "look"]
 
-__all__ = ["SCALE_BIAS", "SCALE_RATIO", "scale_look"]
+FINE = 512  # reference.pages' fine grid side and residual window (a test holds them equal)
+PEAK = 4
 
 SIZE = 16
 NB = FINE // SIZE
@@ -49,6 +48,15 @@ PAD = 16
 MAX_PIXELS = 1 << 31
 
 Box = tuple[int, int, int, int]
+
+
+def _overlaps(k: int, length: int) -> list[tuple[int, int]]:
+    """The pixels (of a side of ``length``) that fine cell ``k`` overlaps, with the overlap in
+    ``1 / FINE`` pixel units (as ``reference.pages``' fine grid)."""
+    lo, hi = k * length, (k + 1) * length
+    return [
+        (p, min(hi, (p + 1) * FINE) - max(lo, p * FINE)) for p in range(lo // FINE, -(-hi // FINE))
+    ]
 
 
 class _Padded:
@@ -357,15 +365,23 @@ def _one_way(x: bytes, y: bytes) -> list[int]:
     return out
 
 
-def _look(
-    a: tuple[int, int, bytes], fa: bytes, b: tuple[int, int, bytes], fb: bytes
+def look(
+    a: tuple[int, int, bytes],
+    box_a: Box,
+    fa: bytes,
+    b: tuple[int, int, bytes],
+    own: Box,
+    fb: bytes,
+    ratio: int = SCALE_RATIO,
 ) -> tuple[bool, int, int, int, Box, Box, Box, list[int], list[bool]]:
+    """The look at gray previews ``a``, ``b`` (``(width, height, pixels)``) with their content
+    boxes and fine grids (``reference.pages.content_box``, ``fine_grid``); ``ratio`` is the
+    rule's ``SCALE_RATIO`` (the dedupe's ``fine_ratio``): ``(different, worst, reference,
+    fitted, refined, box_a, box_b, residuals, ink)``."""
     nb = NB * NB
     if a[0] * a[1] >= MAX_PIXELS or b[0] * b[1] >= MAX_PIXELS:
         z = (0, 0, 0, 0)
         return False, 0, 0, 0, z, z, z, [0] * nb, [False] * nb
-    box_a = content_box(a[2], a[0], a[1])
-    own = content_box(b[2], b[0], b[1])
     min_a, min_b, en = _block_min(fa), _block_min(fb), _energy(fa)
     selected = [
         min_a[k] < INK_CELL and min_b[k] < INK_CELL and en[k] >= MIN_ENERGY for k in range(nb)
@@ -400,28 +416,5 @@ def _look(
     worst = max(residuals)
     inked = sorted(residuals[k] for k in range(nb) if ink[k])
     reference = inked[SCALE_PERCENTILE * len(inked) // 100] if inked else 0
-    different = 100 * worst > SCALE_RATIO * (reference + SCALE_BIAS)
+    different = 100 * worst > ratio * (reference + SCALE_BIAS)
     return different, worst, reference, fitted, refined, ua, ub, residuals, ink
-
-
-def scale_look(
-    previews: Sequence[tuple[int, int, bytes] | None],
-) -> tuple[bool, int, int, int, Box, Box, Box, list[int], list[bool]]:
-    """The scale-following fine look at two gray previews (``[(width, height, pixels), (width,
-    height, pixels)]``, the kept page first): ``(different, worst, reference, fitted, refined,
-    box_a, box_b, residuals, ink)``.
-
-    >>> page = (4, 4, bytes([255] * 5 + [0, 0] + [255] * 2 + [0, 0] + [255] * 5))
-    >>> scale_look([page, page])[:4]
-    (False, 0, 0, 0)
-    """
-    from .pages import _previews
-
-    views = _previews(previews, 2)
-    assert views is not None
-    a, b = views
-    if a is None or b is None:
-        raise InputError("page_scale_look needs two previews, got None")
-    fa = fine_grid(a[2], a[0], a[1], 1)
-    fb = fine_grid(b[2], b[0], b[1], 1)
-    return _look(a, fa, b, fb)
