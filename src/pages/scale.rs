@@ -731,6 +731,50 @@ mod tests {
     }
 
     #[test]
+    fn tiny_odd_and_mismatched_previews_do_not_panic() {
+        let sizes = [(1, 1), (1, 7), (7, 1), (3, 2), (40, 3), (5, 90), (64, 48)];
+        let mut seed = 7u64;
+        let mut pages = Vec::new();
+        for &(w, h) in &sizes {
+            for kind in 0..3u64 {
+                let px: Vec<u8> = (0..w * h)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        match kind {
+                            0 => 0,
+                            1 => (seed >> 56) as u8,
+                            _ => {
+                                if (seed >> 60) < 3 {
+                                    0
+                                } else {
+                                    255
+                                }
+                            }
+                        }
+                    })
+                    .collect();
+                pages.push((w, h, px));
+            }
+        }
+        for (wa, ha, a) in pages.iter().step_by(2) {
+            for (wb, hb, b) in pages.iter().skip(1).step_by(7) {
+                let pa = Preview {
+                    pixels: a,
+                    width: *wa,
+                    height: *ha,
+                };
+                let pb = Preview {
+                    pixels: b,
+                    width: *wb,
+                    height: *hb,
+                };
+                let got = scale_look_previews(pa, pb);
+                assert_eq!(got.residuals.len(), NB * NB);
+            }
+        }
+    }
+
+    #[test]
     fn a_huge_preview_is_not_looked_at_and_a_blank_one_does_not_panic() {
         let white = vec![255u8; 50 * 40];
         let p = Preview {
