@@ -823,5 +823,5 @@ def test_a_one_glyph_edit_is_kept_by_the_fine_look_and_the_record_says_so(backen
     assert look["near"] == "orig"
     assert look["check"] == "fine"
     assert set(look) == {"near", "distance", "peak", "reference", "check"}
-    assert 100 * look["peak"] > pages.DEFAULT_FINE_RATIO * (look["reference"] + 256)
+    assert 100 * look["peak"] > pages.DEFAULT_FINE_RATIO * (look["reference"] + 16)
     assert a.record()["candidates"][2]["second_look"] == look

@@ -176,7 +176,7 @@ class Kernels:
         level: int,
         texts: Sequence[str] | None = None,
         previews: Sequence[tuple[int, int, bytes] | None] | None = None,
-        fine_ratio: int = 350,
+        fine_ratio: int = 650,
     ) -> PageDedupeColumns:
         """``dedupe_pages`` with ``details=True``: ``(kept, duplicate_of, similarity, near_of,
         near_look, near_check, kept_because)``, each a list (``briefpack.pages.PageDedupeResult``

@@ -23,6 +23,7 @@ __all__ = [
     "nfkc",
     "pack",
     "page_hashes",
+    "page_scale_look",
     "price_pack",
     "score_sentences",
     "select_sentences",
@@ -550,6 +551,28 @@ def page_hashes(
         InputError: columns that do not describe the buffer (the reference's messages).
     """
 
+def page_scale_look(
+    previews: Sequence[tuple[int, int, bytes] | None],
+) -> tuple[
+    bool,
+    int,
+    int,
+    int,
+    tuple[int, int, int, int],
+    tuple[int, int, int, int],
+    tuple[int, int, int, int],
+    list[int],
+    list[bool],
+]:
+    """The scale-following fine look at two gray previews (the kept page first), identical to
+    ``briefpack.reference.pages.scale_look``: ``(different, worst, reference, fitted, refined,
+    box_a, box_b, residuals, ink)``. Runs without the GIL.
+
+    Raises:
+        InputError: previews that are not two ``(width, height, pixels)`` (the reference's
+            messages).
+    """
+
 def dedupe_pages(
     hashes: Sequence[bytes],
     max_distance: int = 66,
@@ -560,7 +583,7 @@ def dedupe_pages(
     details: bool = False,
     texts: Sequence[str] | None = None,
     previews: Sequence[tuple[int, int, bytes] | None] | None = None,
-    fine_ratio: int = 350,
+    fine_ratio: int = 650,
 ) -> Any:
     """Drop each page whose hash is within ``max_distance`` bits of an earlier kept page's and
     which neither the text check nor a second look at the detail grids finds different.
@@ -584,9 +607,9 @@ def dedupe_pages(
             different.
         previews: one ``(width, height, pixels)`` (the page's 8-bit gray preview) or ``None``
             per page: a near pair the second look finds alike, whose pages both have a
-            preview, gets the fine look (512 x 512 grids of the two
+            preview, gets the fine look (``page_scale_look``, on 512 x 512 grids of the two
             previews, made only for pages in such a pair); ``near_check`` is then ``"fine"``
-            and ``near_look`` ``(distance, top, reference)`` when it keeps the pair apart.
+            and ``near_look`` ``(distance, worst, reference)`` when it keeps the pair apart.
         fine_ratio: the fine look's threshold, in hundredths (an int >= 0, ``docs/pages.md``).
 
     Returns:

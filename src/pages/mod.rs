@@ -27,10 +27,10 @@
 //! re-rendering, rotation), an edit a lot in one place; or when the 90th-percentile block itself
 //! differs by more than `level` per cell (two pages of one layout differ a lot everywhere). A page duplicates the earliest kept page
 //! that passes both; the first copy wins. A near pair the second look finds alike, whose pages
-//! both come with a preview, gets a **fine look** ([`fine_look`]):
-//! the regions where the detail grids differ most are compared again on `FINE` x `FINE`
-//! area-weighted grids of the previews' content boxes ([`fine_grid`], made only for pages in
-//! such a pair), and one region that stands out keeps the pair apart.
+//! both come with a preview, gets a **fine look** ([`scale::scale_look`]): every block of the
+//! `FINE` x `FINE` area-weighted grids of the previews' content boxes ([`fine_grid`], made only
+//! for pages in such a pair) aligned on its own, on a box that follows the other page's scale,
+//! and one block that stands out from the pair's own noise keeps the pair apart.
 //!
 //! Cost: one pass over the pixels for the box and one over the box for the grid (O(W H) time,
 //! O(W) memory); the DCT is 32x32x16 x 2 multiplies; a second look is
@@ -39,6 +39,7 @@
 
 #[cfg(feature = "python")]
 pub mod py;
+pub mod scale;
 
 use crate::dedupe::guard::NEGATIONS;
 use crate::dedupe::Dedupe;
@@ -67,21 +68,15 @@ pub const SHIFT: usize = 2;
 
 /// Cells per side of the fine grid (a page in a near pair, from its preview).
 pub const FINE: usize = 512;
-/// The largest shift (in fine cells, each axis) the fine look tries per region.
-pub const FINE_SHIFT: usize = 8;
-/// Fine cells per side of the window whose differences make a region's score.
+/// Fine cells per side of the window whose differences make a block's residual.
 pub const PEAK: usize = 4;
-/// Regions (the blocks of the largest second-look scores) the fine look judges.
-pub const FINE_TOP: usize = 4;
-/// Regions after those that give the pair's reference (their median).
-pub const FINE_REF: usize = 8;
 /// Fine grids kept per call (`FINE * FINE` bytes each: 64 MiB in all); past that a kept page's
 /// grid is made again for each pair that needs it (the decisions do not depend on it). A
 /// dropped page's grid is freed at once.
 pub const FINE_CACHE: usize = 256;
-/// The default fine-look `fine_ratio`, in hundredths: the top region against the reference
-/// (see `docs/pages.md` for how it was chosen).
-pub const DEFAULT_FINE_RATIO: u64 = 350;
+/// The default fine-look `fine_ratio`, in hundredths: the worst block against the reference
+/// (the scale look's [`scale::SCALE_RATIO`]; see `docs/pages.md` for how it was chosen).
+pub const DEFAULT_FINE_RATIO: u64 = scale::SCALE_RATIO;
 
 /// The default `max_distance` of [`dedupe`], in bits (see `docs/pages.md` for how it was chosen).
 pub const DEFAULT_MAX_DISTANCE: u64 = 66;
@@ -451,99 +446,6 @@ fn judge(scores: &[u64], look: Look) -> (bool, u64, u64) {
     (different, worst, typical)
 }
 
-/// The score of one fine region (the one under block `(bi, bj)`): the region of `x` matched
-/// against `y` at the shift within [`FINE_SHIFT`] fine cells of least SAD (the first in
-/// row-major shift order on ties; past `y`'s edges the grid is white, 255), then the largest
-/// sum of a [`PEAK`] x [`PEAK`] window of the absolute differences at that shift.
-fn region_peak(x: &[u8], y: &[u8], bi: usize, bj: usize) -> u64 {
-    const SIZE: usize = FINE / (DETAIL / BLOCK);
-    const SPAN: usize = SIZE + 2 * FINE_SHIFT;
-    let (y0, x0) = (bi * SIZE, bj * SIZE);
-    // The part of `y` the shifts reach, white past its edges: window cell (r, c) is y's cell
-    // (y0 + r - FINE_SHIFT, x0 + c - FINE_SHIFT).
-    let mut win = [[255u8; SPAN]; SPAN];
-    for (r, row) in win.iter_mut().enumerate() {
-        let Some(yr) = (y0 + r).checked_sub(FINE_SHIFT).filter(|&v| v < FINE) else {
-            continue;
-        };
-        for (c, cell) in row.iter_mut().enumerate() {
-            if let Some(yc) = (x0 + c).checked_sub(FINE_SHIFT).filter(|&v| v < FINE) {
-                *cell = y[yr * FINE + yc];
-            }
-        }
-    }
-    let rows: Vec<&[u8]> = (0..SIZE)
-        .map(|r| &x[(y0 + r) * FINE + x0..(y0 + r) * FINE + x0 + SIZE])
-        .collect();
-    let mut best = (u64::MAX, 0, 0);
-    for sy in 0..=2 * FINE_SHIFT {
-        for sx in 0..=2 * FINE_SHIFT {
-            let mut total = 0u64;
-            for (r, row) in rows.iter().enumerate() {
-                let other = &win[sy + r][sx..sx + SIZE];
-                total += row
-                    .iter()
-                    .zip(other)
-                    .map(|(&p, &q)| u64::from(p.abs_diff(q)))
-                    .sum::<u64>();
-            }
-            if total < best.0 {
-                best = (total, sy, sx);
-            }
-        }
-    }
-    let (_, sy, sx) = best;
-    let mut diff = [[0u64; SIZE]; SIZE];
-    for (r, drow) in diff.iter_mut().enumerate() {
-        for (c, d) in drow.iter_mut().enumerate() {
-            *d = u64::from(rows[r][c].abs_diff(win[sy + r][sx + c]));
-        }
-    }
-    let mut peak = 0u64;
-    for r in 0..=SIZE - PEAK {
-        for c in 0..=SIZE - PEAK {
-            let w: u64 = diff[r..r + PEAK]
-                .iter()
-                .map(|row| row[c..c + PEAK].iter().sum::<u64>())
-                .sum();
-            peak = peak.max(w);
-        }
-    }
-    peak
-}
-
-/// The fine look at a pair the second look found alike: `(different, top, reference)`.
-///
-/// The blocks are ranked by their second-look `scores` (largest first, the lower index first on
-/// ties); the [`FINE_TOP`] first and the [`FINE_REF`] next are compared again on the fine grids
-/// `fa`, `fb` ([`region_peak`], both ways, the larger). `top` is the largest score of the first
-/// ones, `reference` the median of the next ones (the mean of the two middle ones, rounded
-/// down): what this pair's noise gives where it differs most. The pair is different when one
-/// place stands out, `100 top > look.fine_ratio (reference + 16 PEAK^2)`.
-#[must_use]
-pub fn fine_look(scores: &[u64], fa: &[u8], fb: &[u8], look: Look) -> (bool, u64, u64) {
-    let mut order: Vec<usize> = (0..scores.len()).collect();
-    order.sort_by_key(|&k| (std::cmp::Reverse(scores[k]), k));
-    let blocks = DETAIL / BLOCK;
-    let mut peaks: Vec<u64> = order[..FINE_TOP + FINE_REF]
-        .iter()
-        .map(|&k| {
-            let (bi, bj) = (k / blocks, k % blocks);
-            region_peak(fa, fb, bi, bj).max(region_peak(fb, fa, bi, bj))
-        })
-        .collect();
-    let top = peaks[..FINE_TOP].iter().copied().max().unwrap_or(0);
-    let rest = &mut peaks[FINE_TOP..];
-    rest.sort_unstable();
-    let reference = u64::midpoint(rest[FINE_REF / 2 - 1], rest[FINE_REF / 2]);
-    let cells = (PEAK * PEAK) as u64;
-    let stands_out = top.saturating_mul(100)
-        > look
-            .fine_ratio
-            .saturating_mul(reference.saturating_add(16 * cells));
-    (stands_out, top, reference)
-}
-
 /// A batch whose columns do not describe its pixel buffer; `row` is the page at fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BatchError {
@@ -678,8 +580,8 @@ pub struct Look {
     pub margin: u64,
     /// ... or the 90th-percentile block more than `level` gray levels per cell.
     pub level: u64,
-    /// The fine look: the top region more than `fine_ratio / 100` times the reference (plus 16
-    /// per fine cell) for a pair to be different.
+    /// The fine look: the worst block more than `fine_ratio / 100` times the reference (plus
+    /// [`scale::SCALE_BIAS`]) for a pair to be different.
     pub fine_ratio: u64,
 }
 
@@ -1045,7 +947,7 @@ pub fn text_differs(a: &str, b: &str) -> Option<String> {
 /// the pixels say; any other pair goes on to the pixels.
 ///
 /// `previews` (one per page, `None` for a page without): a near pair that the second look finds
-/// alike gets the fine look ([`fine_look`]) when both
+/// alike gets the fine look ([`scale::scale_look`]) when both
 /// have a preview; the fine grids are made when a page is first in such a pair, once per call
 /// for at most [`FINE_CACHE`] pages at a time (a dropped page's is freed; past the cap a grid is
 /// made again for each pair), so memory stays bounded whatever the number of pages.
@@ -1142,11 +1044,11 @@ fn dedupe_capped<H: AsRef<[u8]>, S: AsRef<str>>(
                 let fk = fine[k].as_deref().or(spare_k.as_deref());
                 let fi = fine[i].as_deref().or(spare_i.as_deref());
                 if let (Some(fk), Some(fi)) = (fk, fi) {
-                    let (different, top, reference) = fine_look(&scores, fk, fi, look);
-                    if different {
+                    let got = scale::scale_look(pk, fk, pi, fi, look.fine_ratio);
+                    if got.different {
                         if out.near_of[i].is_none() {
                             out.near_of[i] = Some(k);
-                            out.near_look[i] = Some((d, top, reference));
+                            out.near_look[i] = Some((d, got.worst, got.reference));
                             out.near_check[i] = Some(Check::Fine);
                         }
                         continue;
@@ -1283,9 +1185,10 @@ mod tests {
     fn the_fine_look_keeps_one_changed_glyph_apart_that_the_second_look_lets_pass() {
         let (w, h) = (1200, 1500);
         let a = page(w, h, [100, 120, 1100, 1380], 2);
+        // Noise on the ink (a noise floor on the white would move the profiles' best box).
         let mut noisy = a.clone();
         for (i, p) in noisy.iter_mut().enumerate() {
-            *p = p.saturating_sub((i * 2_654_435_761 % 7) as u8);
+            *p = p.saturating_add((i * 2_654_435_761 % 7) as u8);
         }
         let mut edit = noisy.clone();
         for y in 700..710 {
@@ -1386,9 +1289,10 @@ mod tests {
     #[test]
     fn a_copy_is_dropped_and_one_changed_block_is_kept_by_the_second_look() {
         let a = page(400, 500, [40, 50, 360, 450], 2);
+        // Noise on the ink (a noise floor on the white would move the profiles' best box).
         let mut noisy = a.clone();
         for (i, p) in noisy.iter_mut().enumerate() {
-            *p = p.saturating_sub((i * 2_654_435_761 % 7) as u8);
+            *p = p.saturating_add((i * 2_654_435_761 % 7) as u8);
         }
         let mut edit = a.clone();
         for y in 200..212 {

@@ -16,6 +16,7 @@ use crate::vectors::args::{check_count, type_name};
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(page_hashes, m)?)?;
     m.add_function(wrap_pyfunction!(dedupe_pages, m)?)?;
+    m.add_function(wrap_pyfunction!(page_scale_look, m)?)?;
     Ok(())
 }
 
@@ -135,7 +136,7 @@ fn previews(value: &Bound<'_, PyAny>, pages: usize) -> PyResult<Vec<PreviewArg>>
 #[pyfunction]
 #[pyo3(
     signature = (hashes, max_distance = Arg::Omitted, *, factor = Arg::Omitted, margin = Arg::Omitted, level = Arg::Omitted, details = false, texts = None, previews = None, fine_ratio = Arg::Omitted),
-    text_signature = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None, previews=None, fine_ratio=350)"
+    text_signature = "(hashes, max_distance=66, *, factor=4, margin=4, level=22, details=False, texts=None, previews=None, fine_ratio=650)"
 )]
 #[allow(clippy::too_many_arguments)] // the Python signature's keywords
 fn dedupe_pages(
@@ -235,4 +236,50 @@ fn dedupe_pages(
         return Ok(columns.into_pyobject(py)?.into_any().unbind());
     }
     Ok((kept, dup, sim).into_pyobject(py)?.into_any().unbind())
+}
+
+/// A checked preview as the kernels read it.
+fn view((width, height, px): &(usize, usize, PyBackedBytes)) -> super::Preview<'_> {
+    super::Preview {
+        pixels: px,
+        width: *width,
+        height: *height,
+    }
+}
+
+/// A box as the reference gives it: `(top, bottom, left, right)`.
+type Box4 = (i64, i64, i64, i64);
+
+/// A box as a tuple.
+fn tuple4(b: [i64; 4]) -> Box4 {
+    (b[0], b[1], b[2], b[3])
+}
+
+/// The scale look's columns: `(different, worst, reference, fitted, refined, box_a, box_b,
+/// residuals, ink)`.
+type ScaleOut = (bool, u64, u64, usize, Box4, Box4, Box4, Vec<u64>, Vec<bool>);
+
+/// The scale-following fine look at two previews (`[(width, height, pixels), (width, height,
+/// pixels)]`, gray), the kept page first: what `dedupe_pages` decides a near pair by.
+#[pyfunction]
+#[pyo3(signature = (previews))]
+fn page_scale_look(py: Python<'_>, previews: &Bound<'_, PyAny>) -> PyResult<ScaleOut> {
+    let p = self::previews(previews, 2)?;
+    let (Some(a), Some(b)) = (&p[0], &p[1]) else {
+        return Err(InputError::new_err(
+            "page_scale_look needs two previews, got None".to_owned(),
+        ));
+    };
+    let out = py.detach(|| super::scale::scale_look_previews(view(a), view(b)));
+    Ok((
+        out.different,
+        out.worst,
+        out.reference,
+        out.fitted,
+        tuple4(out.refined),
+        tuple4(out.box_a),
+        tuple4(out.box_b),
+        out.residuals,
+        out.ink,
+    ))
 }

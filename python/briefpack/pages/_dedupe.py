@@ -32,9 +32,10 @@ DEFAULT_MARGIN = 4
 """... plus this many gray levels per cell for two pages to be different; ..."""
 DEFAULT_LEVEL = 22
 """... or their 90th-percentile block more than this many gray levels per cell."""
-DEFAULT_FINE_RATIO = 350
-"""Fine look: the region that differs most must exceed this many hundredths of the pair's
-reference (plus 16 gray levels per fine cell) for two pages to be different."""
+DEFAULT_FINE_RATIO = 650
+"""Fine look: the block that differs most must exceed this many hundredths of the pair's
+reference (the 75th percentile of its blocks with ink, plus 16) for two pages to be
+different."""
 
 
 def kernel_batch(
@@ -120,8 +121,8 @@ class PageDedupeResult(NamedTuple):
             differences (16 cells a block; both 0 when the text check decided, the look did
             not run).
         near_check: per page, the check that kept that pair apart: ``"text"``, ``"grid"`` or
-            ``"fine"`` (then ``near_look`` is ``(distance, top, reference)``: the fine look's
-            largest region score and the pair's reference).
+            ``"fine"`` (then ``near_look`` is ``(distance, worst, reference)``: the fine look's
+            largest block residual and the pair's reference).
         near_reason: per page, the text check's reason (``"differs in '49' / '59'"``) when it
             decided.
 
@@ -191,12 +192,13 @@ def dedupe_pages(
     words in another order (more than 3 adjacent word pairs differ), keep the two apart whatever
     the pixels say; any other difference is left to the pixels.
     ``pages`` (one ``PageImage`` or ``None`` per signature, the pages hashed): a near pair the
-    second look finds alike gets a **fine look** where the
-    two differ most, on 512 x 512 grids made from the two previews (only for pages in such a
-    pair); one region that stands out from the pair's other differences (``fine_ratio``
-    hundredths of them) keeps the two apart. ``near_of``, ``near_look`` and ``near_check`` say
+    second look finds alike gets a **fine look** at every block of 512 x 512 grids made from
+    the two previews (only for pages in such a pair), each block aligned on its own, on a box
+    that follows the other page's scale; one block that stands out from the pair's own
+    differences (``fine_ratio`` hundredths of its 75th-percentile ink block) keeps the two
+    apart. ``near_of``, ``near_look`` and ``near_check`` say
     which kept page each page was kept apart from, with ``(distance, worst, typical)`` (the
-    fine look's ``(distance, top, reference)``) and the check that decided (``"text"``,
+    fine look's ``(distance, worst, reference)``) and the check that decided (``"text"``,
     ``"grid"`` or ``"fine"``); ``near_reason`` the text check's reason.
 
     >>> import numpy as np

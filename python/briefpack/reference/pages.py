@@ -21,8 +21,9 @@ ways); the pair is different when the worst block exceeds ``factor`` times the 9
 block plus ``margin`` per cell, or the 90th-percentile block exceeds ``level`` per cell (the
 pages differ everywhere). A page duplicates the earliest kept page that passes both; the
 first copy wins. With ``previews``, a pair the second look finds alike whose pages do not both
-carry text gets the fine look (``fine_look``): the regions where the grids differ most,
-compared again on ``FINE`` x ``FINE`` area-weighted grids of the previews' content boxes.
+carry text gets the fine look (``reference.scale.scale_look``): every block of ``FINE`` x
+``FINE`` area-weighted grids of the previews' content boxes aligned on its own, on a box that
+follows the other page's scale.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .._checks import check_count, check_texts, type_name
 from .._option_rules import DEFAULT_MAX_DISTANCE
 from .._types import DedupeResult
 from ..errors import InputError
+from . import scale
 from .guard import NEGATIONS, quote
 from .text import words as text_words
 
@@ -56,12 +58,12 @@ __all__ = [
     "dedupe_pages",
     "detail",
     "fine_grid",
-    "fine_look",
     "hamming",
     "luma",
     "order_differs",
     "page_hash",
     "page_hashes",
+    "scale_look",
     "second_look",
     "text_differs",
 ]
@@ -79,20 +81,18 @@ SHIFT = 2
 DEFAULT_FACTOR = 4
 DEFAULT_MARGIN = 4
 DEFAULT_LEVEL = 22
-# The fine look (a near pair the second look finds alike, pages without text on both): the
-# FINE_TOP blocks of the largest second-look scores and the FINE_REF next are compared again on
-# FINE x FINE grids of the content boxes, each region at its best shift within FINE_SHIFT fine
-# cells; a region's score is its largest PEAK x PEAK window of absolute differences.
+# The fine look (a near pair the second look finds alike): every block of the FINE x FINE grids
+# of the content boxes aligned on its own, on a box that follows the other page's scale
+# (``reference.scale``); a block's residual is its largest PEAK x PEAK window of absolute
+# differences; DEFAULT_FINE_RATIO is that look's SCALE_RATIO.
 FINE = 512
-FINE_SHIFT = 8
 PEAK = 4
-FINE_TOP = 4
-FINE_REF = 8
-DEFAULT_FINE_RATIO = 350
+DEFAULT_FINE_RATIO = 650
 # Fine grids kept per call (256 KB each); past that a kept page's grid is made again for each
 # pair that needs it, and a dropped page's is freed at once: memory stays bounded (the
 # decisions do not depend on it).
 FINE_CACHE = 256
+Box = tuple[int, int, int, int]
 # The order check: two texts with the same words are different when more than ORDER_TOLERANCE
 # of their adjacent word pairs (bigrams) are not in the other text. Moving one block of words
 # elsewhere (a caption or a side note read at another place) changes at most 3 pairs, so such a
@@ -458,68 +458,6 @@ def second_look(a: bytes, b: bytes, factor: int, margin: int, level: int) -> tup
     return _judge(_look_scores(a, b), factor, margin, level)
 
 
-def _region_peak(x: bytes, y: bytes, bi: int, bj: int) -> int:
-    """The region of ``x`` under block ``(bi, bj)`` matched against ``y`` at its least-SAD
-    shift within ``FINE_SHIFT`` fine cells (the first in row-major shift order on ties; white,
-    255, past ``y``'s edges); the largest ``PEAK`` x ``PEAK`` window sum of its differences."""
-    size = FINE // (DETAIL // BLOCK)
-    y0, x0 = bi * size, bj * size
-    s = FINE_SHIFT
-    rows = [x[(y0 + r) * FINE + x0 : (y0 + r) * FINE + x0 + size] for r in range(size)]
-
-    def other(r: int, dx: int) -> bytes:
-        """Row ``r`` of ``y`` from column ``x0 + dx``, ``size`` cells, white outside."""
-        if r < 0 or r >= FINE:
-            return bytes([255]) * size
-        lo, hi = x0 + dx, x0 + dx + size
-        line = y[r * FINE + max(0, lo) : r * FINE + min(FINE, hi)]
-        return bytes([255]) * max(0, -lo) + line + bytes([255]) * max(0, hi - FINE)
-
-    best: tuple[int, int, int] | None = None
-    for dy in range(-s, s + 1):
-        for dx in range(-s, s + 1):
-            total = 0
-            for r, row in enumerate(rows):
-                total += sum(map(abs, map(sub, row, other(y0 + r + dy, dx))))
-            if best is None or total < best[0]:
-                best = (total, dy, dx)
-    assert best is not None
-    _, dy, dx = best
-    diff = [list(map(abs, map(sub, row, other(y0 + r + dy, dx)))) for r, row in enumerate(rows)]
-    peak = 0
-    for r in range(size - PEAK + 1):
-        for c in range(size - PEAK + 1):
-            peak = max(peak, sum(sum(d[c : c + PEAK]) for d in diff[r : r + PEAK]))
-    return peak
-
-
-def fine_look(
-    scores: Sequence[int], fa: bytes, fb: bytes, fine_ratio: int
-) -> tuple[bool, int, int]:
-    """``(different, top, reference)`` of a pair the second look found alike, from its block
-    ``scores`` and the two fine grids: the blocks ranked by score (largest first, the lower
-    index on ties), the ``FINE_TOP`` first and the ``FINE_REF`` next compared again on the fine
-    grids (both ways, the larger); ``top`` the largest of the first, ``reference`` the median
-    of the next (the two middle ones' mean, rounded down). Different when ``100 top >
-    fine_ratio (reference + 16 PEAK^2)``: one place stands out.
-
-    >>> g = bytes(FINE * FINE)
-    >>> fine_look([0] * 1024, g, g, DEFAULT_FINE_RATIO)
-    (False, 0, 0)
-    """
-    order = sorted(range(len(scores)), key=lambda k: (-scores[k], k))
-    blocks = DETAIL // BLOCK
-    peaks = []
-    for k in order[: FINE_TOP + FINE_REF]:
-        bi, bj = divmod(k, blocks)
-        peaks.append(max(_region_peak(fa, fb, bi, bj), _region_peak(fb, fa, bi, bj)))
-    top = max(peaks[:FINE_TOP])
-    rest = sorted(peaks[FINE_TOP:])
-    reference = (rest[FINE_REF // 2 - 1] + rest[FINE_REF // 2]) // 2
-    cells = PEAK * PEAK
-    return 100 * top > fine_ratio * (reference + 16 * cells), top, reference
-
-
 def _check_signatures(hashes: Sequence[bytes]) -> None:
     """``dedupe_pages``' signatures: a list of ``SIGNATURE_BYTES``-byte ``bytes``."""
     if isinstance(hashes, (str, bytes)) or not isinstance(hashes, Sequence):
@@ -584,6 +522,27 @@ def _previews(
             "(None for a page without)"
         )
     return out
+
+
+def scale_look(
+    previews: Sequence[tuple[int, int, bytes] | None],
+) -> tuple[bool, int, int, int, Box, Box, Box, list[int], list[bool]]:
+    """The scale-following fine look (``reference.scale``) at two gray previews (``[(width,
+    height, pixels), (width, height, pixels)]``, the kept page first): ``(different, worst,
+    reference, fitted, refined, box_a, box_b, residuals, ink)``.
+
+    >>> page = (4, 4, bytes([255] * 5 + [0, 0] + [255] * 2 + [0, 0] + [255] * 5))
+    >>> scale_look([page, page])[:4]
+    (False, 0, 0, 0)
+    """
+    views = _previews(previews, 2)
+    assert views is not None
+    a, b = views
+    if a is None or b is None:
+        raise InputError("page_scale_look needs two previews, got None")
+    boxes = [content_box(v[2], v[0], v[1]) for v in (a, b)]
+    grids = [fine_grid(v[2], v[0], v[1], 1) for v in (a, b)]
+    return scale.look(a, boxes[0], grids[0], b, boxes[1], grids[1])
 
 
 def order_differs(a: str, b: str) -> str | None:
@@ -778,11 +737,11 @@ def dedupe_pages(
 
     With ``previews`` (one ``(width, height, gray pixels)`` or ``None`` per page) a near pair the
     second look finds alike gets the fine look
-    (``fine_look``, ``fine_ratio``) on the two pages' fine grids.
+    (``reference.scale.scale_look``, ``fine_ratio``) on the two pages' previews.
 
     With ``details=True`` the columns also hold, per page, the earliest kept page it was kept
     apart from (``near_of``), that pair's ``(distance, worst, typical)`` (``worst`` and
-    ``typical`` 0 when the text decided; the fine look's ``(distance, top, reference)``), the
+    ``typical`` 0 when the text decided; the fine look's ``(distance, worst, reference)``), the
     check that decided (``"text"``, ``"grid"`` or ``"fine"``) and the text check's reason.
 
     >>> a = bytes(SIGNATURE_BYTES)
@@ -827,12 +786,13 @@ def dedupe_pages(
                 if near[i] is None:
                     near[i], look[i], check[i] = k, (d, worst, typical), "grid"
                 continue
-            if views is not None and views[k] and views[i]:
+            if views is not None and (vk := views[k]) is not None and (vi := views[i]) is not None:
                 grids = [_fine_of(j, views, fine) for j in (k, i)]
-                different, top, reference = fine_look(scores, grids[0], grids[1], ratio)
-                if different:
+                boxes = [content_box(v[2], v[0], v[1]) for v in (vk, vi)]
+                got = scale.look(vk, boxes[0], grids[0], vi, boxes[1], grids[1], ratio)
+                if got[0]:
                     if near[i] is None:
-                        near[i], look[i], check[i] = k, (d, top, reference), "fine"
+                        near[i], look[i], check[i] = k, (d, got[1], got[2]), "fine"
                     continue
             dup[i], sim[i] = k, 1.0 - d / HASH_BITS
             break
