@@ -1277,3 +1277,74 @@ def test_revision_14_near_misses_stay_lookups(lang: str, question: str) -> None:
     r = bp.route(question, model=None)
     assert (r.lang, r.kind) == (lang, "retrieve")
     assert bp.route(question).kind == "retrieve"
+
+
+# ---- revision 15: record selections as bare noun phrases with conditions on their fields
+# (blind set 14's filter misses, in new words); lookups of a price, number, rule or contact
+# stay retrieval; "latest" + time or date of a rule is a deadline lookup ---------------------
+ROUTED_15 = [
+    ("en", "Residential tenants in the Northgate district on monthly rent plans", "filter"),
+    ("en", "Night shift nurse vacancies at the Riverside clinic", "filter"),
+    ("en", "Members whose membership card expires before March", "filter"),
+    ("en", "I'm looking for invoices over £5k that are still unpaid", "filter"),
+    ("en", "Contracts still awaiting legal approval", "filter"),
+    ("en", "Escalated tickets with status blocked opened in the last 14 days", "filter"),
+    ("en", "Closed claims with status rejected from the last 3 months", "filter"),
+    ("de", "Transporter am Standort Köln-Süd, frei vom 3. bis 9. Januar", "filter"),
+    ("de", "Presseanfragen von Zeitungen aus dem letzten Monat", "filter"),
+    ("de", "Mieter, deren Vertrag vor Juli ausläuft", "filter"),
+    ("de", "Bestellungen aus Österreich mit Status storniert", "filter"),
+    ("fr", "Locataires dont le bail expire avant septembre", "filter"),
+    ("fr", "Devis encore en attente de signature du client", "filter"),
+    ("fr", "Boutiques du quartier qui ouvrent le dimanche", "filter"),
+    ("es", "Farmacias de la provincia de Cádiz que abren los festivos", "filter"),
+    ("es", "Socios cuya cuota anual vence antes de marzo", "filter"),
+    ("es", "Perros en adopción en Getafe desde marzo", "filter"),
+    ("es", "Presupuestos todavía pendientes de firma", "filter"),
+]
+GUARD_15 = [
+    ("en", "Price per night of the pitch with electricity in high season"),
+    ("en", "Minimum number of students to open a B2 group"),
+    ("en", "Contact for customers in the Northgate area"),
+    ("en", "Latest date guests must check out on the last day - what does the policy say"),
+    ("en", "latest time drivers must return the vans to the depot"),
+    ("en", "Refund policy for bookings at the Harbour hotel"),
+    ("de", "Preis pro Nacht für Zimmer am Standort Hamburg in der Hauptsaison"),
+    ("de", "Ansprechpartner für Presseanfragen in der Niederlassung Köln"),
+    ("de", "Mindestanzahl an Mitgliedern für eine Gruppe in der Region Nord"),
+    ("fr", "Nombre maximum de stagiaires pour ouvrir une session de niveau C1"),
+    ("fr", "Prix par nuit des logements en attente de validation"),
+    ("fr", "Tarif des chambres pour les clients dont le séjour se termine avant midi"),
+    ("es", "Precio por noche de la habitación doble con desayuno en temporada baja"),
+    ("es", "Plazo para que los socios cuya cuota vence antes de marzo la renueven"),
+    ("es", "Contacto para clientes de la provincia de Cádiz"),
+]
+# a minimum number asked about a level is a lookup, not a filter on the level field (the
+# Spanish and French filter rules 7 read "de nivel", "de niveau"); the model may decide it
+NOT_ROUTED_15 = [
+    ("es", "Número mínimo de alumnos para abrir un grupo de nivel C1"),
+    ("fr", "Nombre minimum de participants pour ouvrir un atelier de niveau A2"),
+]
+
+
+@pytest.mark.parametrize(("lang", "question", "kind"), ROUTED_15)
+def test_revision_15_noun_phrase_selections_are_filters(
+    lang: str, question: str, kind: str
+) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind, r.decided_by) == (lang, kind, "rule")
+    assert bp.route(question).kind == kind
+
+
+@pytest.mark.parametrize(("lang", "question"), GUARD_15)
+def test_revision_15_noun_phrase_lookups_stay_retrieval(lang: str, question: str) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind) == (lang, "retrieve")
+    assert bp.route(question).kind == "retrieve"
+
+
+@pytest.mark.parametrize(("lang", "question"), NOT_ROUTED_15)
+def test_revision_15_minimum_numbers_stay_lookups(lang: str, question: str) -> None:
+    r = bp.route(question, model=None)
+    assert (r.lang, r.kind) == (lang, "retrieve")
+    assert bp.route(question).kind == "retrieve"
