@@ -295,6 +295,17 @@ def _norm_title(title: str) -> str:
     return title.replace("_", " ").strip().lower()
 
 
+def _add_wikiqa(path: Path, titles: set[str], asked: set[str]) -> None:
+    """Add a WikiQA TSV's document titles and questions to ``titles`` and ``asked`` (the
+    overlap a fresh single-hop set leaves out)."""
+    with path.open(encoding="utf-8", newline="") as fh:
+        header = fh.readline().rstrip("\n").split("\t")
+        for line in fh:
+            row = dict(zip(header, line.rstrip("\n").split("\t"), strict=True))
+            titles.add(_norm_title(row["DocumentTitle"]))
+            asked.add(row["Question"].strip().lower())
+
+
 def _used_single_hop(xquad_path: Path | None, used: Sequence[Path]) -> tuple[set[str], set[str]]:
     """Article titles and question texts (both lowercased) of XQuAD and the SQuAD-format
     ``used`` files (the earlier single-hop sets)."""
@@ -381,12 +392,7 @@ def selqa(
     text is one of their questions, are left out."""
     titles, asked = _used_single_hop(xquad_path, used)
     if wikiqa_path:
-        with wikiqa_path.open(encoding="utf-8", newline="") as fh:
-            header = fh.readline().rstrip("\n").split("\t")
-            for line in fh:
-                row = dict(zip(header, line.rstrip("\n").split("\t"), strict=True))
-                titles.add(_norm_title(row["DocumentTitle"]))
-                asked.add(row["Question"].strip().lower())
+        _add_wikiqa(wikiqa_path, titles, asked)
     records = json.loads(path.read_text(encoding="utf-8"))
     docs: dict[tuple[str, str], list[str]] = {}
     for rec in records:
@@ -464,12 +470,7 @@ def squad_shifts(
     from the first to the last it touches, as in the text), any one of which counts."""
     titles, asked = _used_single_hop(xquad_path, used)
     if wikiqa_path:
-        with wikiqa_path.open(encoding="utf-8", newline="") as fh:
-            header = fh.readline().rstrip("\n").split("\t")
-            for line in fh:
-                row = dict(zip(header, line.rstrip("\n").split("\t"), strict=True))
-                titles.add(_norm_title(row["DocumentTitle"]))
-                asked.add(row["Question"].strip().lower())
+        _add_wikiqa(wikiqa_path, titles, asked)
     if selqa_path:
         for rec in json.loads(selqa_path.read_text(encoding="utf-8")):
             titles.add(_norm_title(rec["article"]))
