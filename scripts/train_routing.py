@@ -13,12 +13,13 @@ development data (nothing here is a held-out measure), grouped by who wrote them
   ``dev``) and the author's sets ``routing_en.tsv`` and ``routing_de.tsv`` (rows without a
   corpus);
 * blind sets 1 and 2 (``routing_blind1_en.tsv``, ``routing_blind2_en.tsv``);
-* the four-language blind sets 3 to 13 (``routing_blind_2026-12-01.jsonl``,
+* the four-language blind sets 3 to 15 (``routing_blind_2026-12-01.jsonl``,
   ``routing_blind2_2026-12-01.jsonl``, ``routing_blind5_2026-12-02.jsonl``,
   ``routing_blind6_2026-12-02.jsonl``, ``routing_blind7_2026-12-03.jsonl``,
   ``routing_blind8_2026-12-07.jsonl``, ``routing_blind9_2026-12-07.jsonl``,
   ``routing_blind10_2026-12-07.jsonl``, ``routing_blind11_2026-12-07.jsonl``,
-  ``routing_blind12_2026-12-07.jsonl``, ``routing_blind13_2026-12-07.jsonl``, by independent
+  ``routing_blind12_2026-12-07.jsonl``, ``routing_blind13_2026-12-07.jsonl``,
+  ``routing_blind14_2026-12-08.jsonl``, ``routing_blind15_2026-12-08.jsonl``, by independent
   authors, each scored once and development data since), with the labels of ``CONVENTION``
   replaced: blind set 3's author counts "What's new in release 5.1?" as recency, this
   repository (and the other blind authors) as a lookup of that release's notes;
@@ -70,6 +71,8 @@ BLIND_10 = DATA / "routing_blind10_2026-12-07.jsonl"
 BLIND_11 = DATA / "routing_blind11_2026-12-07.jsonl"
 BLIND_12 = DATA / "routing_blind12_2026-12-07.jsonl"
 BLIND_13 = DATA / "routing_blind13_2026-12-07.jsonl"
+BLIND_14 = DATA / "routing_blind14_2026-12-08.jsonl"
+BLIND_15 = DATA / "routing_blind15_2026-12-08.jsonl"
 CONVENTION = {
     "What's new in release 5.1?": "retrieve",
     "Quoi de neuf dans la version 2.8 ?": "retrieve",
@@ -122,6 +125,8 @@ def training_sets() -> dict[str, list[Labelled]]:
         "blind 11": _jsonl(BLIND_11),
         "blind 12": _jsonl(BLIND_12),
         "blind 13": _jsonl(BLIND_13),
+        "blind 14": _jsonl(BLIND_14),
+        "blind 15": _jsonl(BLIND_15),
     }
     for path in sorted(DATA.glob("routing_train_author*.jsonl")):
         sets["author " + path.name.split("_")[2][len("author") :]] = _jsonl(path)

@@ -474,10 +474,10 @@ def test_model_kinds_are_route_kinds() -> None:
 
 
 def test_blind_sets_and_the_authors_sets_are_training_rows() -> None:
-    # Blind sets 1-13 were each scored once and are development data now; the two further
+    # Blind sets 1-15 were each scored once and are development data now; the two further
     # authors' sets were written as training rows. All are training rows, grouped by author
-    # for the leave-one-set-out estimate; blind set 14 (to be added as
-    # routing_blind14_2026-12-08.jsonl) is scored once after this revision and must never be
+    # for the leave-one-set-out estimate; blind set 16 (to be added as
+    # routing_blind16_2026-12-08.jsonl) is scored once after this revision and must never be
     # read: the groups are exactly these names, and no source names it.
     import eval_routing
 
@@ -498,6 +498,8 @@ def test_blind_sets_and_the_authors_sets_are_training_rows() -> None:
         "routing_blind11_2026-12-07.jsonl",
         "routing_blind12_2026-12-07.jsonl",
         "routing_blind13_2026-12-07.jsonl",
+        "routing_blind14_2026-12-08.jsonl",
+        "routing_blind15_2026-12-08.jsonl",
         "routing_train_authorA_2026-12-02.jsonl",
         "routing_train_authorB_2026-12-02.jsonl",
     ]
@@ -506,7 +508,7 @@ def test_blind_sets_and_the_authors_sets_are_training_rows() -> None:
         assert {normalize(q) for _, (_, _, _, q) in labelled} <= seen, name
     assert list(sets) == [
         "rules author",
-        *(f"blind {n}" for n in range(1, 14)),
+        *(f"blind {n}" for n in range(1, 16)),
         "author A",
         "author B",
     ]
@@ -514,4 +516,4 @@ def test_blind_sets_and_the_authors_sets_are_training_rows() -> None:
     assert by_question["Any news on the Salesforce integration?"] == "recency"
     assert by_question["What's new in release 5.1?"] == "retrieve"  # the recency convention
     source = (ROOT / "scripts" / "train_routing.py").read_text(encoding="utf-8")
-    assert "blind14" not in source
+    assert "blind16" not in source
